@@ -1,0 +1,47 @@
+// Builds the bundles with esbuild. Types are checked separately by `npm run typecheck`.
+//   node scripts/build.mjs            host + webview + CLI bundles into dist/
+//   node scripts/build.mjs --tests    also every test/unit/**/*.test.ts into out/test/
+//   node scripts/build.mjs --watch    rebuild on change
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
+
+const targets = [
+  // Extension host: Node, CommonJS, `vscode` provided by the host at run time.
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  // Command-line tool on the system Node 20.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
+  // Webview: a browser bundle; it never sees node or vscode modules.
+  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+].filter((t) => existsSync(t.entryPoints[0]));
+
+function listTests(dir) {
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) found.push(...listTests(path));
+    else if (name.endsWith('.test.ts')) found.push(path);
+  }
+  return found;
+}
+
+if (args.has('--tests')) {
+  const entryPoints = listTests('test/unit');
+  if (entryPoints.length) {
+    targets.push({ ...common, sourcemap: true, entryPoints, outdir: 'out/test', outbase: 'test', platform: 'node', format: 'cjs', target: 'node20', external: ['mocha', 'fast-check'] });
+  }
+}
+
+if (args.has('--watch')) {
+  for (const t of targets) (await esbuild.context(t)).watch();
+  console.log(`watching ${targets.length} bundles`);
+} else {
+  const started = Date.now();
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+  console.log(`built ${targets.map((t) => t.outfile ?? relative('.', t.outdir)).join(', ')} in ${Date.now() - started} ms`);
+}

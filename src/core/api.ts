@@ -1,0 +1,61 @@
+// The public face of a loaded session log, used by the extension host, the CLI and the tests.
+import type {
+  Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict,
+} from './types';
+
+/** A message as the model sees it (`deriveMessages`). */
+export type DerivedMessage = Record<string, unknown>;
+
+export interface LoadOptions {
+  /** Used in messages only. */
+  fileName?: string;
+  /** Called now and then during long loads with the fraction done (0..1). */
+  onProgress?: (fraction: number) => void;
+}
+
+/** The result of appending bytes that a writer added to the file after we loaded it. */
+export interface ExtendResult {
+  /** Events added to the view. */
+  added: number;
+  /** Problems found in the new bytes (a refused append stops the view growing). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * A session log as the core reads it: dsh's verdict plus everything that could be read.
+ * Event bodies are parsed again from the bytes when asked for, so a large log stays small in memory.
+ */
+export interface SessionLogView {
+  readonly verdict: Verdict;
+  /** The header as dsh builds it, when the header line could be read. */
+  readonly header: SessionHeader | undefined;
+  readonly scan: ScanSummary;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Events kept by the scan, packed rows expanded (the conformance `events`). */
+  readonly eventCount: number;
+  /** Seqs rewritten by the legacy-shape upgrade. */
+  readonly upgradedSeqs: readonly number[];
+  /** Closers dsh would append for an open final turn (in memory only). */
+  readonly closers: readonly SessionEvent[];
+  /** True when the last turn is open: a live writer or a crash. */
+  readonly lastTurnOpen: boolean;
+
+  /** One event, parsed on demand (legacy shapes upgraded). Closers have seqs after the kept events. */
+  event(seq: number): SessionEvent | undefined;
+  eventType(seq: number): string | undefined;
+  /** The file line and bytes an event came from (undefined for closers). */
+  place(seq: number): EventPlace | undefined;
+
+  /** The surface of the raw log (no closers): what a read-only viewer of the log sees. */
+  surface(): readonly number[];
+  replaceGeneration(): number;
+  replacements(): readonly Replacement[];
+  deriveMessages(): DerivedMessage[];
+  /** Cut positions 0..surface.length that are tool-pairing balanced, or the error the check raises. */
+  balancedCuts(): { cuts: number[] } | { error: string };
+  /** Human transcript: append-origin surface events in log order. */
+  transcript(): number[];
+
+  /** Folds bytes a writer appended to the file (the bytes after `scan.fileBytes`). */
+  extend(appended: Uint8Array): ExtendResult;
+}

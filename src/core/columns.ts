@@ -1,0 +1,70 @@
+// Growable typed-array columns: per-event facts for logs of any size without one object per event.
+
+type TypedArray = Int32Array | Float64Array | Uint8Array | Uint16Array;
+type TypedArrayCtor<T extends TypedArray> = { new (length: number): T };
+
+export class Column<T extends TypedArray> {
+  private data: T;
+  length = 0;
+
+  constructor(private readonly ctor: TypedArrayCtor<T>, capacity = 1024) {
+    this.data = new ctor(capacity);
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const grown = new this.ctor(this.data.length * 2);
+      (grown as any).set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+
+  get(index: number): number {
+    return this.data[index];
+  }
+
+  set(index: number, value: number): void {
+    this.data[index] = value;
+  }
+
+  /** Drops entries from `length` on (used when a packed row is refused whole). */
+  truncate(length: number): void {
+    this.length = Math.min(this.length, length);
+  }
+}
+
+/** A byte buffer that grows by doubling, so a followed log can be extended without copying per append. */
+export class ByteStore {
+  private data: Uint8Array;
+  length: number;
+
+  constructor(initial: Uint8Array) {
+    this.data = initial;
+    this.length = initial.length;
+  }
+
+  append(bytes: Uint8Array): void {
+    const needed = this.length + bytes.length;
+    if (needed > this.data.length) {
+      const grown = new Uint8Array(Math.max(needed, this.data.length * 2, 4096));
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(bytes, this.length);
+    this.length = needed;
+  }
+
+  view(start = 0, end = this.length): Uint8Array {
+    return this.data.subarray(start, Math.min(end, this.length));
+  }
+
+  indexOf(byte: number, from: number): number {
+    const at = this.data.indexOf(byte, from);
+    return at === -1 || at >= this.length ? -1 : at;
+  }
+
+  at(index: number): number {
+    return this.data[index];
+  }
+}

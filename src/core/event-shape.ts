@@ -1,0 +1,105 @@
+// Event-local checks dsh runs when it adopts and seeds stored events: the message shape of the three
+// message events, the envelope, and the request header. Each returns dsh's message or undefined.
+import { asRecord, isObjectLike } from './json-values';
+
+export interface ShapeProblem {
+  message: string;
+  rule: string;
+}
+
+function hasProviderModel(value: unknown): boolean {
+  if (!isObjectLike(value)) return false;
+  return typeof value.provider === 'string' && value.provider.length > 0 && typeof value.model === 'string' && value.model.length > 0;
+}
+
+const MESSAGE_RULE: Record<string, string> = {
+  'user/message': 'message.user-shape',
+  'assistant/message': 'message.assistant-shape',
+  'tool/result': 'message.toolresult-shape',
+};
+
+/** The identified message of a message event (user/message carries it as data itself). */
+export function messageOf(event: { type: unknown; data: unknown }): Record<string, any> | undefined {
+  const data = isObjectLike(event.data) ? event.data : undefined;
+  const message = event.type === 'user/message' ? data : data?.message;
+  return isObjectLike(message) ? (message as Record<string, any>) : undefined;
+}
+
+export function checkMessageShape(event: Record<string, unknown>, subject: string): ShapeProblem | undefined {
+  const type = event.type as string;
+  const rule = MESSAGE_RULE[type];
+  if (!rule) return undefined;
+  const fail = (message: string): ShapeProblem => ({ message: `${subject} ${message}`, rule });
+  const message = messageOf(event as { type: unknown; data: unknown });
+  if (!message || typeof message.id !== 'string' || message.id === '') return fail('lacks an identified message');
+  const role = type === 'assistant/message' ? 'assistant' : 'user';
+  if (message.role !== role) return fail(`message must have role "${role}"`);
+  const source = message.source;
+  if (!isObjectLike(source) || typeof source.kind !== 'string' || source.kind === '') return fail('message has invalid source');
+  if (!Array.isArray(message.content)) return fail('message has invalid content');
+  if (type === 'assistant/message') {
+    if (source.kind !== 'model' || !hasProviderModel(source)) return fail('message must have model source');
+    return undefined;
+  }
+  if (type !== 'tool/result') return undefined;
+  if (source.kind !== 'tool' || typeof source.callId !== 'string' || source.callId === '') return fail('message must have tool source');
+  const content = message.content as unknown[];
+  const block = content[0];
+  if (content.length !== 1 || !isObjectLike(block) || block.type !== 'tool-result' || !Array.isArray(block.content)) {
+    return fail('message must contain one tool-result block');
+  }
+  if (block.toolCallId !== source.callId) return fail('message has mismatched tool call ids');
+  return undefined;
+}
+
+const ENVELOPE_KEYS = new Set(['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable']);
+
+function envelopeRule(event: Record<string, unknown>): string {
+  for (const key of Object.keys(event)) if (!ENVELOPE_KEYS.has(key)) return 'envelope.allowed-keys';
+  if (event.ignorable !== undefined && event.ignorable !== true) return 'envelope.ignorable';
+  return 'envelope.field-types';
+}
+
+function checkRequestHeader(data: unknown, index: number): ShapeProblem | undefined {
+  const record = isObjectLike(data) ? data : undefined;
+  const header = asRecord(record?.header);
+  const config = header?.config;
+  const rule = 'request-header.shape';
+  if (!hasProviderModel(config)) return { message: `seed request/header at index ${index} lacks provider/model`, rule };
+  const configRecord = config as Record<string, unknown>;
+  const effort = configRecord.reasoningEffort;
+  if (effort !== undefined && (typeof effort !== 'string' || effort.length === 0)) {
+    return { message: `seed request/header at index ${index} has an invalid reasoningEffort`, rule };
+  }
+  const defaults = header?.adapterDefaults;
+  if (defaults === undefined) return undefined;
+  const invalid = { message: `seed request/header at index ${index} has invalid adapterDefaults`, rule };
+  const record2 = asRecord(defaults);
+  if (!record2) return invalid;
+  if (Object.keys(record2).some((k) => k !== 'reasoningEffort' && k !== 'maxTokens')
+    || Object.values(record2).some((v) => v !== true)
+    || (record2.reasoningEffort === true && configRecord.reasoningEffort === undefined)
+    || (record2.maxTokens === true && configRecord.maxTokens === undefined)) return invalid;
+  return undefined;
+}
+
+/** The seed boundary's envelope check (plus request/header and message shapes), as the constructor runs it. */
+export function checkSeedEnvelope(event: Record<string, unknown>, index: number): ShapeProblem | undefined {
+  if (event.type === 'request/header-delta') {
+    return { message: `seed event at index ${index} uses unsupported legacy request/header-delta format`, rule: 'legacy.refused' };
+  }
+  const invalid = (): ShapeProblem => ({ message: `seed event at index ${index} has an invalid event envelope`, rule: envelopeRule(event) });
+  for (const key of Object.keys(event)) if (!ENVELOPE_KEYS.has(key)) return invalid();
+  const { type, seq, time } = event;
+  if (typeof type !== 'string'
+    || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0
+    || typeof time !== 'number' || !Number.isSafeInteger(time)
+    || event.data === undefined
+    || (event.ignorable !== undefined && event.ignorable !== true)) return invalid();
+  if (type === 'request/header') {
+    const problem = checkRequestHeader(event.data, index);
+    if (problem) return problem;
+  }
+  if (MESSAGE_RULE[type]) return checkMessageShape(event, `seed ${type} at index ${index}`);
+  return undefined;
+}

@@ -1,0 +1,24 @@
+// The session core's entry point: pure TypeScript, no vscode, no DOM.
+import type { LoadOptions } from './api';
+import { SessionLog } from './session-log';
+
+export * from './types';
+export type { LoadOptions, SessionLogView, ExtendResult, DerivedMessage } from './api';
+export { SessionLog, SurfaceRole } from './session-log';
+export type { StrictSeedVerdict } from './session-log';
+
+/** Loads a session log from its (decompressed) bytes, synchronously. Never throws on bad input. */
+export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): SessionLog {
+  const log = new SessionLog(bytes, options);
+  log.ingest(Infinity, options.onProgress);
+  return log;
+}
+
+/** Loads in slices, yielding to the event loop between them so a host can show progress. */
+export async function loadSessionAsync(bytes: Uint8Array, options: LoadOptions = {}): Promise<SessionLog> {
+  const log = new SessionLog(bytes, options);
+  while (!log.ingest(50, options.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
+  return log;
+}
+export { inspectLog } from './inspect';
+export { sha256Hex } from './sha256';

@@ -1,0 +1,53 @@
+// Small helpers over parsed JSON values, shared by the validators.
+
+export type JsonRecord = Record<string, unknown>;
+
+/** A plain object (not null, not an array). */
+export function asRecord(value: unknown): JsonRecord | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonRecord) : undefined;
+}
+
+/** Any non-null object, arrays included (dsh's looser `isRecord`). */
+export function isObjectLike(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null;
+}
+
+export function hasOwn(value: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(value, key);
+}
+
+/** Exactly these keys, no others. */
+export function hasExactKeys(value: object, keys: readonly string[]): boolean {
+  return Object.keys(value).length === keys.length && keys.every((k) => hasOwn(value, k));
+}
+
+/** Every required key present and nothing outside required + optional. */
+export function hasOnlyKeys(value: object, required: readonly string[], optional: readonly string[] = []): boolean {
+  const allowed = new Set([...required, ...optional]);
+  return Object.keys(value).every((k) => allowed.has(k)) && required.every((k) => hasOwn(value, k));
+}
+
+export function isSeq(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** Structural equality over JSON values (key order ignored). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false;
+  return aKeys.every((k) => hasOwn(b, k) && jsonEqual((a as JsonRecord)[k], (b as JsonRecord)[k]));
+}
+
+/**
+ * The message JavaScript would give for reading `prop` of null/undefined, so a refusal that dsh
+ * reports as a TypeError carries the same words.
+ */
+export function nullReadMessage(value: null | undefined, prop: string): string {
+  return `Cannot read properties of ${value === null ? 'null' : 'undefined'} (reading '${prop}')`;
+}

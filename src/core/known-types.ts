@@ -1,0 +1,20 @@
+// The event types a v0 reader knows (spec §2.1). A log with any other type that is not
+// `ignorable: true` is refused as written by a newer harness.
+export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'agent-preset/selected', 'agent/inbox/spliced', 'approval/asked', 'approval/decided', 'approval/policy',
+  'assistant/chunk', 'assistant/message', 'command/done', 'command/run', 'compaction/end', 'compaction/prune',
+  'compaction/start', 'compaction/summary', 'feedback/record', 'goal/change', 'hook/invoked', 'hook/result',
+  'llm/retry', 'llm/retry-started', 'permission/preset', 'plan/mode', 'request/context', 'request/header',
+  'sandbox/mode', 'schedule/change', 'session/end-seed', 'session/title', 'session/title-llm-request', 'step/end',
+  'step/start', 'subagent/descriptor', 'team/member', 'team/message/delivered', 'team/message/queued', 'team/task',
+  'todo/write', 'tool-workflow/agent-end', 'tool-workflow/agent-start', 'tool-workflow/run-end',
+  'tool-workflow/run-start', 'tool/call', 'tool/code-dispatch', 'tool/code-dispatch-start', 'tool/result',
+  'turn/end', 'turn/start', 'user/message', 'web/deepseek-search-llm-request',
+]);
+
+/** The three types that produce model messages and must carry a surfaceOp (v0). */
+export const SURFACE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result']);
+
+export function isSurfaceType(type: unknown): boolean {
+  return typeof type === 'string' && SURFACE_TYPES.has(type);
+}

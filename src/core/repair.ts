@@ -1,0 +1,121 @@
+// Crash repair (spec §5): the closers dsh appends when the final turn is still open. The scan is
+// incremental so a growing log (a live agent) can be followed without rescanning.
+import type { SessionEvent } from './types';
+import { nullReadMessage } from './json-values';
+
+export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN';
+export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED';
+
+/** dsh's repair crashes on some null payloads; the core reports the same TypeError instead of throwing. */
+export class RepairTypeError extends Error {}
+
+interface PendingCall {
+  step: unknown;
+  callSeq?: number;
+}
+
+function field(data: unknown, key: string): any {
+  if (data === null || data === undefined) throw new RepairTypeError(nullReadMessage(data, key));
+  return (data as Record<string, unknown>)[key];
+}
+
+// Our wording of what the model is told about an interrupted call.
+const OUTCOME_UNKNOWN_TEXT = 'This tool call was recorded as started, but the session ended before its result was written, '
+  + 'so whether it ran, and with what effect, is unknown. Repeat it only if it is read-only or idempotent; '
+  + 'otherwise check the external state first or ask the user.';
+const NOT_STARTED_TEXT = 'This tool call was interrupted before the harness recorded that it started, so it did not run. '
+  + 'Call it again if it is still needed.';
+
+export class CloserScan {
+  private openTurn: unknown = null;
+  private openStep: unknown = null;
+  private pending = new Map<string, PendingCall>();
+  private last: { seq: number; time: number } | undefined;
+
+  /** Feeds the next kept event; throws RepairTypeError where dsh's repair would crash. */
+  observe(event: SessionEvent): void {
+    this.last = { seq: event.seq, time: event.time };
+    const data = event.data;
+    switch (event.type) {
+      case 'turn/start':
+        this.openTurn = field(data, 'turn');
+        this.openStep = null;
+        this.pending.clear();
+        break;
+      case 'turn/end':
+        this.openTurn = null;
+        this.openStep = null;
+        this.pending.clear();
+        break;
+      case 'step/start':
+        this.openStep = field(data, 'step');
+        break;
+      case 'step/end':
+        this.pending.clear();
+        this.openStep = null;
+        break;
+      case 'assistant/message': {
+        const message = field(data, 'message');
+        const content = field(message, 'content');
+        if (Array.isArray(content)) {
+          for (const block of content) {
+            if (field(block, 'type') === 'tool-call') this.pending.set(block.id, { step: data.step });
+          }
+        }
+        break;
+      }
+      case 'tool/call': {
+        const call = this.pending.get(field(data, 'callId'));
+        if (call) call.callSeq = event.seq;
+        break;
+      }
+      case 'tool/result':
+        this.pending.delete(field(field(field(data, 'message'), 'source'), 'callId'));
+        break;
+    }
+  }
+
+  /** True while a turn is open: a live writer, or a crash that the closers would repair. */
+  get turnOpen(): boolean {
+    return this.openTurn !== null && this.openTurn !== undefined;
+  }
+
+  /** The closers for the events seen so far (empty when the last turn is closed). */
+  closers(): SessionEvent[] {
+    if (!this.turnOpen || !this.last) return [];
+    const time = this.last.time;
+    let seq = this.last.seq + 1;
+    const out: SessionEvent[] = [];
+    for (const [callId, call] of this.pending) {
+      const recorded = call.callSeq !== undefined;
+      const event: SessionEvent = {
+        type: 'tool/result',
+        seq,
+        time,
+        data: {
+          turn: this.openTurn,
+          step: call.step,
+          message: {
+            id: `interrupted-tool-result-${callId}-${seq}`,
+            role: 'user',
+            source: { kind: 'tool', callId },
+            content: [{ type: 'tool-result', toolCallId: callId, isError: true, content: [{ type: 'text', text: recorded ? OUTCOME_UNKNOWN_TEXT : NOT_STARTED_TEXT }] }],
+          },
+          error: recorded
+            ? { name: 'ToolOutcomeUnknownError', code: TOOL_OUTCOME_UNKNOWN }
+            : { name: 'ToolNotStartedError', code: TOOL_NOT_STARTED },
+        },
+        surfaceOp: 'append',
+      };
+      if (recorded) event.sourceEventSeqs = [call.callSeq as number];
+      out.push(event);
+      seq += 1;
+    }
+    if (this.openStep !== null && this.openStep !== undefined) {
+      out.push({ type: 'step/end', seq, time, data: { turn: this.openTurn, step: this.openStep } });
+      seq += 1;
+    }
+    out.push({ type: 'turn/end', seq, time, data: { turn: this.openTurn, reason: { kind: 'interrupted' } } });
+    return out;
+  }
+}

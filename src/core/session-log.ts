@@ -1,0 +1,559 @@
+// Reads a dsh session log from bytes and reaches dsh's verdict in one pass, in dsh's stage order
+// (header, parse, adopt, known-types, closers, seed), while keeping a compact view of everything
+// that could be read. Event bodies are not retained: they are parsed again from the bytes on demand.
+import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from './api';
+import type { Diagnostic, ErrorName, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from './types';
+import { ByteStore, Column } from './columns';
+import { readHeaderLine, validateHeader, type HeaderRead } from './header';
+import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
+import { LegacyRefusal, RetiredShapeWatch, eventMessageId, upgradeLegacyEvent } from './legacy';
+import { checkMessageShape, checkSeedEnvelope } from './event-shape';
+import { KNOWN_EVENT_TYPES, isSurfaceType } from './known-types';
+import { CloserScan, RepairTypeError } from './repair';
+import { SurfaceError, SurfaceFold, type SurfacePlan } from './surface';
+import { isLosslessJson, mayBeLossy } from './lossless';
+import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } from './projections';
+import { nullReadMessage } from './json-values';
+
+const NEWLINE = 0x0a;
+// ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** One refusal found at a given stage, in dsh's words plus where it was found. */
+interface Refusal {
+  dshError: string;
+  errorName: ErrorName;
+  rule: string;
+  line?: number;
+  seq?: number;
+}
+
+const STAGE_ORDER: Stage[] = ['header', 'parse', 'adopt', 'known-types', 'closers', 'seed'];
+
+/** Surface role of an event, kept per event for the transcript and provenance views. */
+export const enum SurfaceRole { None = 0, Append = 1, Replace = 2 }
+
+export interface StrictSeedVerdict {
+  ok: boolean;
+  error?: string;
+  errorName?: ErrorName;
+}
+
+export class SessionLog implements SessionLogView {
+  private readonly bytes: ByteStore;
+  private readonly fileName: string;
+
+  // --- header ---
+  private headerRead: HeaderRead | undefined;
+  private headerEnd = -1;
+  private headerSeedError: string | undefined;
+
+  // --- scan state (dsh's SessionLogScanner) ---
+  private scanPos = 0;
+  private eventLine = 0;
+  private committed = 0;
+  private packedRowCount = 0;
+  private damage: { message: string; line: number; offset: number } | undefined;
+
+  // --- per-event columns ---
+  private readonly lineNo = new Column(Int32Array);
+  private readonly lineStart = new Column(Float64Array);
+  private readonly lineLength = new Column(Int32Array);
+  private readonly member = new Column(Int32Array);
+  private readonly typeId = new Column(Uint16Array);
+  private readonly turnOf = new Column(Float64Array);
+  private readonly stepOf = new Column(Float64Array);
+  private readonly toolCalls = new Column(Uint16Array);
+  private readonly role = new Column(Uint8Array);
+  private readonly typeNames: string[] = [];
+  private readonly typeIds = new Map<string, number>();
+  /** Events whose stored shape was upgraded: the upgraded form (parsing the line would undo it). */
+  private readonly upgraded = new Map<number, SessionEvent>();
+  private readonly messageIds = new Map<number, string>();
+
+  // --- stage state ---
+  private readonly refusals = new Map<Stage, Refusal>();
+  private readonly retired = new RetiredShapeWatch();
+  private readonly closerScan = new CloserScan();
+  private readonly fold = new SurfaceFold();
+  private strictError: Refusal | undefined;
+  private readonly diags: Diagnostic[] = [];
+
+  // --- caches keyed by event count ---
+  private cache: { count: number; closers?: SessionEvent[]; repaired?: SurfaceFold; closerRefusal?: Refusal | null } = { count: -1 };
+  private lastParsed: { start: number; value: unknown } | undefined;
+
+  constructor(bytes: Uint8Array, options: LoadOptions = {}) {
+    this.bytes = new ByteStore(bytes);
+    this.fileName = options.fileName ?? 'session.jsonl';
+  }
+
+  // ======================================================================================
+  // Loading
+  // ======================================================================================
+
+  /** Reads the header and every complete line. `budgetMs` lets async callers yield between slices. */
+  ingest(budgetMs = Infinity, onProgress?: (fraction: number) => void): boolean {
+    if (this.headerRead === undefined && !this.readHeader()) return true;
+    const started = Date.now();
+    let lines = 0;
+    for (;;) {
+      const newline = this.bytes.indexOf(NEWLINE, this.scanPos);
+      if (newline === -1) break;
+      this.consumeLine(this.scanPos, newline);
+      this.scanPos = newline + 1;
+      if (++lines % 2048 === 0) {
+        onProgress?.(this.scanPos / Math.max(1, this.bytes.length));
+        if (Date.now() - started > budgetMs) return false;
+      }
+    }
+    onProgress?.(1);
+    return true;
+  }
+
+  private readHeader(): boolean {
+    const end = this.bytes.indexOf(NEWLINE, 0);
+    if (end === -1) {
+      this.headerRead = { problem: { message: 'empty or header-less session log', rule: 'header.line-shape' } };
+      this.refuse('header', { dshError: this.headerRead.problem!.message, errorName: 'Error', rule: 'header.line-shape', line: 1 });
+      return false;
+    }
+    this.headerEnd = end;
+    this.headerRead = readHeaderLine(utf8.decode(this.bytes.view(0, end)));
+    const problem = this.headerRead.problem;
+    if (problem) {
+      this.refuse('header', { dshError: problem.message, errorName: problem.unsupported ? 'SessionFormatUnsupportedError' : 'Error', rule: problem.rule, line: 1 });
+    } else if (this.headerRead.header) {
+      this.headerSeedError = validateHeader(this.headerRead.header);
+      if (this.headerSeedError) this.refuse('seed', { dshError: this.headerSeedError, errorName: 'Error', rule: 'header.session-fields', line: 1 });
+    }
+    this.scanPos = end + 1;
+    this.committed = end + 1;
+    return true;
+  }
+
+  private get sessionId(): string {
+    return this.headerRead?.header?.id ?? '';
+  }
+
+  private refuse(stage: Stage, refusal: Refusal): void {
+    if (!this.refusals.has(stage)) this.refusals.set(stage, refusal);
+  }
+
+  private report(d: Diagnostic): void {
+    // One report per rule and line keeps a badly damaged log from drowning the Problems panel.
+    if (this.diags.length < 5000) this.diags.push(d);
+  }
+
+  /** One complete line (without its newline): dsh's scanner rules for the committed prefix. */
+  private consumeLine(start: number, end: number): void {
+    this.eventLine += 1;
+    const fileLine = this.eventLine + 1;
+    const text = utf8.decode(this.bytes.view(start, end));
+    let value: unknown;
+    let members: number;
+    try {
+      value = JSON.parse(text);
+      members = isRowTagged(value) ? validateRow(value) : 1;
+    } catch (error) {
+      const why = error instanceof MalformedRowError ? ` (${error.message})` : '';
+      this.report({ severity: 'warning', rule: error instanceof MalformedRowError ? 'rows.decode' : 'jsonl.damaged-line', message: `line ${fileLine} cannot be read${why}`, line: fileLine, offset: start, length: end - start });
+      this.damage ??= { message: `corrupt session log: unparsable committed event at line ${this.eventLine}`, line: fileLine, offset: start };
+      return;
+    }
+    const rowTagged = members > 1 || isRowTagged(value);
+    // The scan summary counts every complete row line, kept or not.
+    if (rowTagged) this.packedRowCount += 1;
+    if (this.damage !== undefined) {
+      // After damage dsh keeps nothing; a later turn/end proves the damage sits inside committed history.
+      if (value === null) return this.parseTypeError('type', fileLine);
+      const endsTurn = !rowTagged && (value as { type?: unknown }).type === 'turn/end';
+      if (endsTurn && !this.refusals.has('parse')) {
+        this.refuse('parse', { dshError: this.damage.message, errorName: 'Error', rule: 'jsonl.damaged-line', line: this.damage.line });
+        this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${this.damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`, line: this.damage.line, offset: this.damage.offset, related: [{ line: fileLine, message: 'the later turn/end' }] });
+      }
+      return;
+    }
+    if (value === null) return this.parseTypeError('seq', fileLine);
+    const first = this.lineNo.length;
+    if (rowTagged) {
+      const row = value as Record<string, any>;
+      if (row.seq0 !== first) return this.seqGap(first, row.seq0, fileLine, start, false);
+      for (let k = 0; k < members; k++) this.acceptEvent(rowMember(row, k), text, fileLine, start, end - start, k);
+    } else {
+      const seq = (value as { seq?: unknown }).seq;
+      if (seq !== first) return this.seqGap(first, seq, fileLine, start, (value as { type?: unknown }).type === 'turn/end');
+      this.acceptEvent(value as SessionEvent, text, fileLine, start, end - start, -1);
+    }
+    this.committed = end + 1;
+  }
+
+  private parseTypeError(prop: string, fileLine: number): void {
+    this.refuse('parse', { dshError: nullReadMessage(null, prop), errorName: 'TypeError', rule: 'jsonl.damaged-line', line: fileLine });
+    this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${fileLine} is JSON null, which dsh's reader cannot read (it crashes)`, line: fileLine });
+  }
+
+  private seqGap(expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean): void {
+    const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${String(got)})`;
+    this.damage = { message, line: fileLine, offset };
+    this.report({ severity: 'warning', rule: 'seq.contiguity', message: `line ${fileLine} has seq ${String(got)} where seq ${expected} was expected`, line: fileLine, offset });
+    if (endsTurn) this.refuse('parse', { dshError: message, errorName: 'Error', rule: 'seq.contiguity', line: fileLine });
+  }
+
+  /** Runs one kept event through adopt, known-types, the closer scan and the seed, and indexes it. */
+  private acceptEvent(stored: SessionEvent, lineText: string, fileLine: number, offset: number, length: number, member: number): void {
+    const seq = this.lineNo.length;
+    const id = this.sessionId;
+    this.retired.observe(stored);
+
+    // adopt: upgrade legacy shapes, then check message shapes.
+    let event = stored;
+    try {
+      event = upgradeLegacyEvent(stored, id, this.messageIds);
+      const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
+      if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq });
+    } catch (error) {
+      if (!(error instanceof LegacyRefusal)) throw error;
+      this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
+    }
+    if (event !== stored) this.upgraded.set(seq, event);
+    const messageId = eventMessageId(event);
+    if (messageId !== undefined) this.messageIds.set(seq, messageId);
+
+    // known-types
+    if (!KNOWN_EVENT_TYPES.has(event.type) && event.ignorable !== true) {
+      this.problem('known-types', {
+        dshError: `session "${id}" contains event type "${String(event.type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
+        errorName: 'SessionFormatUnsupportedError', rule: 'vocabulary.unknown-types', line: fileLine, seq,
+      });
+    }
+
+    // closers: the repair scan
+    try {
+      this.closerScan.observe(event);
+    } catch (error) {
+      if (!(error instanceof RepairTypeError)) throw error;
+      this.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'repair.closers', line: fileLine, seq });
+    }
+
+    // seed: envelope, shapes, surface
+    const role = this.seedEvent(event, seq, fileLine);
+    if (mayBeLossy(lineText) && !isLosslessJson(stored)) {
+      this.strictError ??= { dshError: `seed event at index ${seq} is not losslessly JSON-serializable`, errorName: 'Error', rule: 'json.lossless-values', line: fileLine, seq };
+      this.report({ severity: 'warning', rule: 'json.lossless-values', message: `line ${fileLine} (seq ${seq}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`, line: fileLine, offset, length, seq });
+    }
+
+    this.lineNo.push(fileLine);
+    this.lineStart.push(offset);
+    this.lineLength.push(length);
+    this.member.push(member);
+    this.typeId.push(this.internType(event.type));
+    const data = event.data as { turn?: unknown; step?: unknown } | null;
+    this.turnOf.push(typeof data?.turn === 'number' ? data.turn : NaN);
+    this.stepOf.push(typeof data?.step === 'number' ? data.step : NaN);
+    this.toolCalls.push(Math.min(65535, safe(() => toolCallCount(event), 0)));
+    this.role.push(role);
+  }
+
+  /** The seed step for one event; returns its surface role. After a seed refusal the fold goes on leniently. */
+  private seedEvent(event: SessionEvent, seq: number, fileLine: number): SurfaceRole {
+    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, seq);
+    if (envelope) {
+      this.seedProblem({ dshError: envelope.message, errorName: 'Error', rule: envelope.rule, line: fileLine, seq });
+      return SurfaceRole.None;
+    }
+    let plan: SurfacePlan | undefined;
+    try {
+      plan = this.fold.plan(event, seq, (s) => this.event(s));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule: error instanceof SurfaceError ? error.rule : 'surface.marker-shape', line: fileLine, seq });
+      return SurfaceRole.None;
+    }
+    this.fold.apply(plan);
+    return plan === undefined ? SurfaceRole.None : plan.kind === 'append' ? SurfaceRole.Append : SurfaceRole.Replace;
+  }
+
+  private seedProblem(refusal: Refusal): void {
+    this.strictError ??= refusal;
+    this.problem('seed', refusal);
+  }
+
+  private problem(stage: Stage, refusal: Refusal): void {
+    this.refuse(stage, refusal);
+    this.report({ severity: 'error', rule: refusal.rule, message: ourWording(refusal), line: refusal.line, seq: refusal.seq });
+  }
+
+  private internType(type: unknown): number {
+    const name = typeof type === 'string' ? type : `(${String(type)})`;
+    let id = this.typeIds.get(name);
+    if (id === undefined) {
+      id = this.typeNames.length;
+      this.typeNames.push(name);
+      this.typeIds.set(name, id);
+    }
+    return id;
+  }
+
+  // ======================================================================================
+  // Verdict and summary
+  // ======================================================================================
+
+  get header(): SessionHeader | undefined {
+    return this.headerRead?.header;
+  }
+
+  get eventCount(): number {
+    return this.lineNo.length;
+  }
+
+  get upgradedSeqs(): number[] {
+    return [...this.upgraded.keys()];
+  }
+
+  get lastTurnOpen(): boolean {
+    return this.closerScan.turnOpen;
+  }
+
+  get scan(): ScanSummary {
+    const fileBytes = this.bytes.length;
+    const summary: ScanSummary = {
+      fileBytes,
+      committedBytes: this.committed,
+      endsWithNewline: fileBytes > 0 && this.bytes.at(fileBytes - 1) === NEWLINE,
+      packedRows: this.packedRowCount,
+    };
+    if (this.committed < fileBytes) summary.stoppedAt = this.damage?.message ?? 'torn-tail';
+    return summary;
+  }
+
+  /** The refusal of the earliest failing stage, if any. */
+  private firstRefusal(): { stage: Stage; refusal: Refusal } | undefined {
+    for (const stage of STAGE_ORDER) {
+      let refusal = this.refusals.get(stage);
+      if (stage === 'adopt') {
+        const retired = this.retired.refusal(this.sessionId);
+        if (retired) refusal = { dshError: retired.message, errorName: retired.typeError ? 'TypeError' : 'Error', rule: retired.rule };
+      }
+      if (stage === 'seed' && !refusal) refusal = this.repaired().closerRefusal ?? undefined;
+      if (refusal) return { stage, refusal };
+    }
+    return undefined;
+  }
+
+  get verdict(): Verdict {
+    const first = this.firstRefusal();
+    if (!first) return { ok: true, stage: 'done' };
+    const { stage, refusal } = first;
+    return {
+      ok: false,
+      stage,
+      error: ourWording(refusal),
+      dshError: refusal.dshError,
+      errorName: refusal.errorName,
+      rule: refusal.rule,
+      line: refusal.line,
+      seq: refusal.seq,
+    };
+  }
+
+  /** What dsh's strict constructor (replay/fork path) says of the same seed. */
+  get strictSeed(): StrictSeedVerdict {
+    const first = this.strictError ?? this.repaired().closerRefusal ?? (this.headerSeedError ? { dshError: this.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
+    return first ? { ok: false, error: first.dshError, errorName: first.errorName } : { ok: true };
+  }
+
+  get diagnostics(): Diagnostic[] {
+    const out = [...this.diags];
+    const verdict = this.verdict;
+    const scan = this.scan;
+    if (scan.stoppedAt === 'torn-tail') {
+      const line = this.eventLine + 2;
+      out.push({ severity: 'info', rule: 'jsonl.torn-tail', message: `the final ${scan.fileBytes - scan.committedBytes} bytes (line ${line}) have no newline yet: a torn tail dsh ignores, or a line still being written`, line, offset: scan.committedBytes });
+    } else if (scan.stoppedAt && verdict.ok) {
+      out.push({ severity: 'warning', rule: 'jsonl.damaged-line', message: `dsh keeps only the events before line ${this.damage?.line}; a writable open would truncate the file at byte ${scan.committedBytes}`, line: this.damage?.line, offset: this.damage?.offset });
+    }
+    if (!verdict.ok) {
+      const refusing = out.find((d) => d.severity === 'error' && d.line === verdict.line && d.rule === verdict.rule);
+      if (refusing) refusing.refusing = true;
+      else out.unshift({ severity: 'error', rule: verdict.rule ?? 'refused', message: verdict.error ?? 'refused', line: verdict.line, seq: verdict.seq, refusing: true });
+    }
+    return out;
+  }
+
+  // ======================================================================================
+  // Events
+  // ======================================================================================
+
+  eventType(seq: number): string | undefined {
+    if (seq < this.eventCount) return this.typeNames[this.typeId.get(seq)];
+    return this.closers[seq - this.eventCount]?.type;
+  }
+
+  turn(seq: number): number | undefined {
+    const t = seq < this.eventCount ? this.turnOf.get(seq) : NaN;
+    return Number.isNaN(t) ? undefined : t;
+  }
+
+  step(seq: number): number | undefined {
+    const s = seq < this.eventCount ? this.stepOf.get(seq) : NaN;
+    return Number.isNaN(s) ? undefined : s;
+  }
+
+  surfaceRole(seq: number): SurfaceRole {
+    return seq < this.eventCount ? this.role.get(seq) : SurfaceRole.Append;
+  }
+
+  place(seq: number): EventPlace | undefined {
+    if (seq < 0 || seq >= this.eventCount) return undefined;
+    const place: EventPlace = { line: this.lineNo.get(seq), offset: this.lineStart.get(seq), length: this.lineLength.get(seq) };
+    const member = this.member.get(seq);
+    if (member >= 0) place.packedMember = member;
+    return place;
+  }
+
+  event(seq: number): SessionEvent | undefined {
+    if (seq < 0) return undefined;
+    if (seq >= this.eventCount) return this.closers[seq - this.eventCount];
+    const upgraded = this.upgraded.get(seq);
+    if (upgraded) return upgraded;
+    const start = this.lineStart.get(seq);
+    let value: unknown;
+    if (this.lastParsed?.start === start) value = this.lastParsed.value;
+    else {
+      value = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength.get(seq))));
+      this.lastParsed = { start, value };
+    }
+    const member = this.member.get(seq);
+    return member >= 0 ? rowMember(value as Record<string, any>, member) : (value as SessionEvent);
+  }
+
+  /** The raw text of the line an event came from. */
+  lineText(seq: number): string | undefined {
+    const place = this.place(seq);
+    return place ? utf8.decode(this.bytes.view(place.offset, place.offset + place.length)) : undefined;
+  }
+
+  // ======================================================================================
+  // Closers and surfaces
+  // ======================================================================================
+
+  /** Closers and the repaired surface, recomputed only when the log grew. */
+  private repaired(): { closers: SessionEvent[]; fold: SurfaceFold; closerRefusal: Refusal | null } {
+    if (this.cache.count !== this.eventCount) {
+      const closers = this.refusals.has('closers') ? [] : this.closerScan.closers();
+      let closerRefusal: Refusal | null = null;
+      let fold = this.fold;
+      if (closers.length > 0) {
+        fold = this.fold.clone();
+        for (const closer of closers) {
+          try {
+            fold.apply(fold.plan(closer, closer.seq, (s) => (s < this.eventCount ? this.event(s) : closers[s - this.eventCount])));
+          } catch (error) {
+            closerRefusal ??= { dshError: `invalid seed event at index ${closer.seq}: ${(error as Error).message}`, errorName: 'Error', rule: 'repair.closers', seq: closer.seq };
+          }
+        }
+      }
+      this.cache = { count: this.eventCount, closers, repaired: fold, closerRefusal };
+    }
+    return { closers: this.cache.closers!, fold: this.cache.repaired!, closerRefusal: this.cache.closerRefusal ?? null };
+  }
+
+  get closers(): SessionEvent[] {
+    return this.repaired().closers;
+  }
+
+  /** Events of the constructed session: kept events, closers, and the end-seed marker dsh appends. */
+  get sessionEventCount(): number {
+    const closers = this.closers;
+    const lastType = closers.length > 0 ? closers[closers.length - 1].type : this.eventType(this.eventCount - 1);
+    return this.eventCount + closers.length + (lastType === 'session/end-seed' ? 0 : 1);
+  }
+
+  surface(): readonly number[] {
+    return this.fold.nodes;
+  }
+
+  replaceGeneration(): number {
+    return this.fold.replaceGeneration;
+  }
+
+  replacements(): readonly Replacement[] {
+    return this.fold.replacements;
+  }
+
+  /** The surface after the closers dsh would append (equal to surface() when the last turn is closed). */
+  repairedSurface(): readonly number[] {
+    return this.repaired().fold.nodes;
+  }
+
+  repairedReplacements(): readonly Replacement[] {
+    return this.repaired().fold.replacements;
+  }
+
+  repairedReplaceGeneration(): number {
+    return this.repaired().fold.replaceGeneration;
+  }
+
+  deriveMessages(nodes: readonly number[] = this.surface()): DerivedMessage[] {
+    const out: DerivedMessage[] = [];
+    for (const seq of nodes) {
+      const event = this.event(seq);
+      const message = event ? deriveEventMessage(event) : null;
+      if (message) out.push(message);
+    }
+    return out;
+  }
+
+  balancedCuts(nodes: readonly number[] = this.surface()): BalanceResult {
+    return balancedCuts(nodes, (seq) => this.balanceDelta(seq));
+  }
+
+  private balanceDelta(seq: number): number {
+    if (seq >= this.eventCount) return this.eventType(seq) === 'tool/result' ? -1 : 0;
+    const type = this.eventType(seq);
+    if (type === 'tool/result') return -1;
+    return type === 'assistant/message' ? this.toolCalls.get(seq) : 0;
+  }
+
+  transcript(): number[] {
+    const out: number[] = [];
+    for (let seq = 0; seq < this.eventCount; seq++) if (this.role.get(seq) === SurfaceRole.Append) out.push(seq);
+    return out;
+  }
+
+  // ======================================================================================
+  // Following a growing file
+  // ======================================================================================
+
+  extend(appended: Uint8Array): ExtendResult {
+    const before = this.eventCount;
+    const diagnosticsBefore = this.diags.length;
+    this.bytes.append(appended);
+    this.ingest();
+    return { added: this.eventCount - before, diagnostics: this.diags.slice(diagnosticsBefore) };
+  }
+
+  /** Byte offset up to which complete lines have been read (the rest is a torn or growing tail). */
+  get scannedBytes(): number {
+    return this.scanPos;
+  }
+
+  get name(): string {
+    return this.fileName;
+  }
+}
+
+function safe<T>(fn: () => T, fallback: T): T {
+  try {
+    return fn();
+  } catch {
+    return fallback;
+  }
+}
+
+/** Our wording of a refusal: where, which rule, and dsh's own words. */
+function ourWording(refusal: Refusal): string {
+  const where = refusal.line !== undefined ? `line ${refusal.line}${refusal.seq !== undefined ? ` (seq ${refusal.seq})` : ''}` : refusal.seq !== undefined ? `seq ${refusal.seq}` : 'the log';
+  return `${where}: ${refusal.rule}: ${refusal.dshError}`;
+}

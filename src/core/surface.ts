@@ -1,0 +1,135 @@
+// The surface fold (spec §3 step 6, §4): the ordered seqs the model sees. Every candidate is planned
+// against the current state without mutating it; only an accepted plan is applied, so a refused
+// append leaves the surface untouched. The same transition serves loading and appending.
+import type { Replacement, SessionEvent } from './types';
+import { isSurfaceType } from './known-types';
+import { isSeq, jsonEqual } from './json-values';
+
+export class SurfaceError extends Error {
+  constructor(message: string, readonly rule: string) {
+    super(message);
+  }
+}
+
+export type SurfacePlan =
+  | { kind: 'append'; seq: number }
+  | { kind: 'replace'; seq: number; start: number; end: number; startIdx: number; endIdx: number; shadowedSeqs: number[] };
+
+/** Looks up an earlier event (for the tool/result rewrite rule). */
+export type EventLookup = (seq: number) => SessionEvent | undefined;
+
+function surfaceOpOf(event: SessionEvent): SessionEvent['surfaceOp'] | undefined {
+  const raw = event as { surfaceOp?: unknown; sourceEventSeqs?: unknown };
+  if (!isSurfaceType(event.type)) {
+    if (raw.surfaceOp !== undefined) {
+      throw new SurfaceError(`session event "${event.type}" is not surface-eligible and cannot carry surfaceOp`, 'surface.noneligible-carries-no-metadata');
+    }
+    if (raw.sourceEventSeqs !== undefined) {
+      throw new SurfaceError(`session event "${event.type}" is not surface-eligible and cannot carry sourceEventSeqs`, 'surface.noneligible-carries-no-metadata');
+    }
+    return undefined;
+  }
+  const op = raw.surfaceOp;
+  if (op === undefined) throw new SurfaceError(`session event "${event.type}" is surface-eligible and requires a surfaceOp marker`, 'surface.eligible-requires-marker');
+  if (op === 'append') return op;
+  if (op === null || typeof op !== 'object' || Array.isArray(op)) {
+    throw new SurfaceError(`session event "${event.type}" carries an invalid surfaceOp`, 'surface.marker-shape');
+  }
+  const r = op as Record<string, unknown>;
+  const exact = Object.keys(r).length === 3 && 'op' in r && 'start' in r && 'end' in r;
+  if (!exact || r.op !== 'replace' || !isSeq(r.start) || !isSeq(r.end)) {
+    throw new SurfaceError(`session event "${event.type}" carries an invalid replace surfaceOp`, 'replace.valid-forms');
+  }
+  return op as SessionEvent['surfaceOp'];
+}
+
+function checkProvenance(event: SessionEvent, shadowed: readonly number[]): void {
+  const raw = (event as { sourceEventSeqs?: unknown }).sourceEventSeqs;
+  const sources = new Set<number>();
+  if (raw !== undefined) {
+    if (!Array.isArray(raw)) throw new SurfaceError(`sourceEventSeqs on event at seq ${event.seq} must be an array when present`, 'sources.shape');
+    if (raw.length === 0 && event.type !== 'assistant/message') {
+      throw new SurfaceError('sourceEventSeqs must not be empty except on assistant/message', 'sources.empty-only-on-assistant');
+    }
+    let notEarlier: number | undefined;
+    // A sparse array cannot come from JSON text, so "dense" reduces to "every entry is a seq".
+    for (const source of raw) {
+      if (!isSeq(source)) {
+        throw new SurfaceError(`session event "${event.type}" sourceEventSeqs must densely contain non-negative safe integers`, 'sources.shape');
+      }
+      sources.add(source);
+      if (notEarlier === undefined && source >= event.seq) notEarlier = source;
+    }
+    if (sources.size !== raw.length) throw new SurfaceError('sourceEventSeqs must not contain duplicates', 'sources.no-duplicates');
+    if (notEarlier !== undefined) {
+      throw new SurfaceError(`sourceEventSeqs must reference earlier events: ${notEarlier} >= current seq ${event.seq}`, 'sources.earlier-only');
+    }
+  }
+  const missing = shadowed.filter((seq) => !sources.has(seq));
+  if (missing.length > 0) {
+    throw new SurfaceError(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`, 'replace.sources-cover-shadowed');
+  }
+}
+
+/** Blank the inner tool-result content so two tool/result data can be compared on everything else. */
+function withoutResultContent(data: any): unknown {
+  const block = data.message.content[0];
+  return { ...data, message: { ...data.message, content: [{ ...block, content: null }] } };
+}
+
+function checkToolResultRewrite(event: SessionEvent, shadowed: readonly number[], lookup: EventLookup): void {
+  if (event.type !== 'tool/result') return;
+  if (shadowed.length !== 1) throw new SurfaceError('tool/result surface replacement must rewrite exactly one current node', 'toolresult-rewrite.single-node');
+  const original = lookup(shadowed[0]);
+  if (original?.type !== 'tool/result') throw new SurfaceError('tool/result surface replacement must target a current tool/result', 'toolresult-rewrite.target-type');
+  if (!jsonEqual(withoutResultContent(original.data), withoutResultContent(event.data))) {
+    throw new SurfaceError('tool/result surface replacement may change only content', 'toolresult-rewrite.content-only');
+  }
+}
+
+export class SurfaceFold {
+  nodes: number[] = [];
+  replaceGeneration = 0;
+  readonly replacements: Replacement[] = [];
+
+  /** Validates `event` as the next event (seq `expectedSeq`); throws SurfaceError, never mutates. */
+  plan(event: SessionEvent, expectedSeq: number, lookup: EventLookup): SurfacePlan | undefined {
+    if (event.seq !== expectedSeq) throw new SurfaceError(`session event seq ${event.seq} is not contiguous; expected ${expectedSeq}`, 'seq.contiguity');
+    const op = surfaceOpOf(event);
+    if (op === undefined) return undefined;
+    if (op === 'append') {
+      checkProvenance(event, []);
+      return { kind: 'append', seq: event.seq };
+    }
+    const startIdx = this.nodes.indexOf(op.start);
+    if (startIdx === -1) throw new SurfaceError(`surface replace: start seq ${op.start} not found in surface`, 'replace.endpoints-on-current-surface');
+    const endIdx = this.nodes.indexOf(op.end);
+    if (endIdx === -1) throw new SurfaceError(`surface replace: end seq ${op.end} not found in surface`, 'replace.endpoints-on-current-surface');
+    if (startIdx > endIdx) {
+      throw new SurfaceError(`surface replace: start seq ${op.start} (index ${startIdx}) is after end seq ${op.end} (index ${endIdx})`, 'replace.endpoint-order');
+    }
+    const shadowedSeqs = this.nodes.slice(startIdx, endIdx + 1);
+    checkProvenance(event, shadowedSeqs);
+    checkToolResultRewrite(event, shadowedSeqs, lookup);
+    return { kind: 'replace', seq: event.seq, start: op.start, end: op.end, startIdx, endIdx, shadowedSeqs };
+  }
+
+  apply(plan: SurfacePlan | undefined): void {
+    if (!plan) return;
+    if (plan.kind === 'append') {
+      this.nodes.push(plan.seq);
+      return;
+    }
+    this.nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, plan.seq);
+    this.replaceGeneration += 1;
+    this.replacements.push({ seq: plan.seq, start: plan.start, end: plan.end, shadowedSeqs: plan.shadowedSeqs });
+  }
+
+  clone(): SurfaceFold {
+    const copy = new SurfaceFold();
+    copy.nodes = this.nodes.slice();
+    copy.replaceGeneration = this.replaceGeneration;
+    copy.replacements.push(...this.replacements);
+    return copy;
+  }
+}

@@ -1,0 +1,60 @@
+// Compares the core's projection of a conformance case with the reference verdict, field by field,
+// as issue 2 specifies. Returns the list of mismatches (empty = agrees).
+import { readFileSync, existsSync } from 'node:fs';
+import { inspectLog, loadSession } from '../../src/core';
+
+export interface CaseResult {
+  name: string;
+  mismatches: string[];
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function withoutText(closers: any[]): any[] {
+  return (closers ?? []).map((c) => {
+    const copy = JSON.parse(JSON.stringify(c));
+    for (const block of copy.data?.message?.content ?? []) if (block.type === 'tool-result') block.content = '(text)';
+    return copy;
+  });
+}
+
+export function compareCase(jsonlPath: string): CaseResult {
+  const name = jsonlPath.replace(/^.*\//, '').replace(/\.jsonl$/, '');
+  const expected = JSON.parse(readFileSync(jsonlPath.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
+  const log = loadSession(new Uint8Array(readFileSync(jsonlPath)), { fileName: jsonlPath });
+  const actual = inspectLog(log) as Record<string, any>;
+  const mismatches: string[] = [];
+  const check = (field: string, a: unknown, e: unknown) => {
+    if (!same(a, e)) mismatches.push(`${field}: expected ${JSON.stringify(e)?.slice(0, 300)} got ${JSON.stringify(a)?.slice(0, 300)}`);
+  };
+  check('ok', actual.ok, expected.ok);
+  check('stage', actual.stage, expected.stage);
+  if (expected.errorName === 'SessionFormatUnsupportedError' || actual.errorName === 'SessionFormatUnsupportedError') check('errorName', actual.errorName, expected.errorName);
+  for (const field of ['header', 'events', 'upgradedSeqs', 'sessionEvents', 'surface', 'replaceGeneration', 'derivedMessages', 'replacements']) {
+    if (field in expected) check(field, actual[field], expected[field]);
+  }
+  if (expected.scan) {
+    const { stoppedAt, ...rest } = expected.scan;
+    const { stoppedAt: actualStopped, ...actualRest } = actual.scan ?? {};
+    check('scan', actualRest, rest);
+    check('scan.stoppedAt', actualStopped === undefined ? undefined : actualStopped === 'torn-tail', stoppedAt === undefined ? undefined : stoppedAt === 'torn-tail');
+  }
+  if ('balancedCuts' in expected || 'balancedCutsError' in expected) {
+    check('balancedCuts', actual.balancedCuts, expected.balancedCuts);
+    check('balancedCutsError present', 'balancedCutsError' in actual, 'balancedCutsError' in expected);
+  }
+  if (expected.strictSeed) check('strictSeed.ok', actual.strictSeed?.ok, expected.strictSeed.ok);
+  if (expected.closers) check('closers', withoutText(actual.closers), withoutText(expected.closers));
+  if (expected.ok) {
+    if ((expected.closers ?? []).length === 0) check('derivedDigest', actual.derivedDigest, expected.derivedDigest);
+    else check('unrepaired', actual.unrepaired, expected.unrepaired);
+  }
+  return { name, mismatches };
+}
+
+export function derivedPath(jsonlPath: string): string | undefined {
+  const path = jsonlPath.replace(/\.jsonl$/, '.derived.json');
+  return existsSync(path) ? path : undefined;
+}
