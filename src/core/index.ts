@@ -22,3 +22,7 @@ export async function loadSessionAsync(bytes: Uint8Array, options: LoadOptions =
 }
 export { inspectLog } from './inspect';
 export { sha256Hex } from './sha256';
+export type { NewEvent, NewSurfaceEvent, NewPlainEvent, SurfaceEventType } from './append-types';
+export { serializeEvent, serializeCloser, serializeHeader } from './serialize';
+export { loadSessionFile, loadSessionFileAsync } from './load-file';
+export type { LoadedFile, ZstdSummary } from './load-file';

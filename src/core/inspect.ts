@@ -38,8 +38,6 @@ export function inspectLog(log: SessionLog): Record<string, unknown> {
   out.sessionEvents = log.sessionEventCount;
   const repaired = surfaceProjection(log, log.repairedSurface(), log.repairedReplaceGeneration());
   Object.assign(out, repaired);
-  delete out.ok;
-  out.ok = true;
   out.replacements = log.repairedReplacements();
   if (log.closers.length > 0) out.unrepaired = surfaceProjection(log, log.surface(), log.replaceGeneration());
   return out;

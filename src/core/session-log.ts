@@ -14,6 +14,8 @@ import { SurfaceError, SurfaceFold, type SurfacePlan } from './surface';
 import { isLosslessJson, mayBeLossy } from './lossless';
 import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } from './projections';
 import { nullReadMessage } from './json-values';
+import type { NewEvent } from './append-types';
+import { serializeEvent } from './serialize';
 
 const NEWLINE = 0x0a;
 // ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
@@ -130,6 +132,15 @@ export class SessionLog implements SessionLogView {
     this.scanPos = end + 1;
     this.committed = end + 1;
     return true;
+  }
+
+  /**
+   * Records a refusal found by the container (zstd framing) before the JSONL text was read:
+   * dsh fails the read itself, so it is a header- or parse-stage refusal with dsh's message.
+   */
+  refuseContainer(stage: 'header' | 'parse', dshError: string, rule: string, detail: string): void {
+    this.refuse(stage, { dshError, errorName: 'Error', rule });
+    this.report({ severity: 'error', rule, message: `${dshError} (${detail})` });
   }
 
   private get sessionId(): string {
@@ -281,7 +292,7 @@ export class SessionLog implements SessionLogView {
 
   private problem(stage: Stage, refusal: Refusal): void {
     this.refuse(stage, refusal);
-    this.report({ severity: 'error', rule: refusal.rule, message: ourWording(refusal), line: refusal.line, seq: refusal.seq });
+    this.report({ severity: 'error', rule: refusal.rule, message: refusal.dshError, line: refusal.line, seq: refusal.seq });
   }
 
   private internType(type: unknown): number {
@@ -376,7 +387,7 @@ export class SessionLog implements SessionLogView {
     if (!verdict.ok) {
       const refusing = out.find((d) => d.severity === 'error' && d.line === verdict.line && d.rule === verdict.rule);
       if (refusing) refusing.refusing = true;
-      else out.unshift({ severity: 'error', rule: verdict.rule ?? 'refused', message: verdict.error ?? 'refused', line: verdict.line, seq: verdict.seq, refusing: true });
+      else out.unshift({ severity: 'error', rule: verdict.rule ?? 'refused', message: verdict.dshError ?? 'refused', line: verdict.line, seq: verdict.seq, refusing: true });
     }
     return out;
   }
@@ -520,6 +531,63 @@ export class SessionLog implements SessionLogView {
     const out: number[] = [];
     for (let seq = 0; seq < this.eventCount; seq++) if (this.role.get(seq) === SurfaceRole.Append) out.push(seq);
     return out;
+  }
+
+  // ======================================================================================
+  // Appending: plan against the current state, commit only what passes
+  // ======================================================================================
+
+  /**
+   * Checks a batch as dsh's append would (contiguous seqs, lossless JSON, envelope, message shapes,
+   * surface rules), each event against the state the previous ones leave. Mutates nothing.
+   * Returns the problems; an empty list means the batch may be appended.
+   */
+  planAppend(events: readonly NewEvent[]): Diagnostic[] {
+    const problems: Diagnostic[] = [];
+    const verdict = this.verdict;
+    if (!verdict.ok) {
+      return [{ severity: 'error', rule: 'append.refused-log', message: `dsh refuses this log (${verdict.error}); nothing can be appended to it` }];
+    }
+    if (this.committed < this.bytes.length) {
+      return [{ severity: 'error', rule: 'jsonl.torn-tail', message: `the file has ${this.bytes.length - this.committed} bytes after its last complete line; an append would join them` }];
+    }
+    const fold = events.length > 1 ? this.fold.clone() : this.fold;
+    const pending: SessionEvent[] = [];
+    const lookup = (seq: number) => (seq < this.eventCount ? this.event(seq) : pending[seq - this.eventCount]);
+    for (const candidate of events) {
+      const event = candidate as unknown as SessionEvent;
+      const index = this.eventCount + pending.length;
+      const fail = (rule: string, message: string) => problems.push({ severity: 'error', rule, message: `appended event ${pending.length + 1} (seq ${index}): ${message}`, seq: index });
+      if (!isLosslessJson(event)) fail('json.lossless-values', 'is not losslessly JSON-serializable (-0 or a non-finite number)');
+      const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
+      if (envelope) fail(envelope.rule, envelope.message);
+      else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback') fail('legacy.refused', 'request/header reason "fallback" is retired');
+      else if (event.type === 'request/header-delta' || event.type === 'mode/set') fail('legacy.refused', `${event.type} is a retired event type`);
+      else {
+        try {
+          const plan = fold.plan(event, index, lookup);
+          if (fold !== this.fold) fold.apply(plan);
+        } catch (error) {
+          fail(error instanceof SurfaceError ? error.rule : 'surface.marker-shape', (error as Error).message);
+        }
+      }
+      pending.push(event);
+      if (problems.length > 0) break;
+    }
+    return problems;
+  }
+
+  /**
+   * Appends a batch in memory: planned first, then committed through the same path as bytes a writer
+   * appends. Returns the problems and leaves the session untouched when any event is refused.
+   */
+  append(events: readonly NewEvent[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
+    const problems = this.planAppend(events);
+    if (problems.length > 0) return { ok: false, problems };
+    const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
+    this.bytes.append(new TextEncoder().encode(lines.map((l) => l + '\n').join('')));
+    this.ingest();
+    return { ok: true, lines };
   }
 
   // ======================================================================================
