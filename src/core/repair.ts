@@ -75,6 +75,11 @@ export class CloserScan {
     }
   }
 
+  /** Notes an event the scan has nothing to learn from (a packed chunk): closers still take the last time. */
+  observeTime(seq: number, time: number): void {
+    this.last = { seq, time };
+  }
+
   /** True while a turn is open: a live writer, or a crash that the closers would repair. */
   get turnOpen(): boolean {
     return this.openTurn !== null && this.openTurn !== undefined;

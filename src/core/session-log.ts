@@ -5,7 +5,7 @@ import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from '
 import type { Diagnostic, ErrorName, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from './types';
 import { ByteStore, Column } from './columns';
 import { readHeaderLine, validateHeader, type HeaderRead } from './header';
-import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
+import { expandRow, isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
 import { LegacyRefusal, RetiredShapeWatch, eventMessageId, upgradeLegacyEvent } from './legacy';
 import { checkMessageShape, checkSeedEnvelope } from './event-shape';
 import { KNOWN_EVENT_TYPES, isSurfaceType } from './known-types';
@@ -190,7 +190,12 @@ export class SessionLog implements SessionLogView {
     if (rowTagged) {
       const row = value as Record<string, any>;
       if (row.seq0 !== first) return this.seqGap(first, row.seq0, fileLine, start, false);
-      for (let k = 0; k < members; k++) this.acceptEvent(rowMember(row, k), text, fileLine, start, end - start, k);
+      if (mayBeLossy(text)) {
+        const expanded = expandRow(row);
+        for (let k = 0; k < expanded.length; k++) this.acceptEvent(expanded[k], text, fileLine, start, end - start, k);
+      } else {
+        this.acceptRowMembers(row, members, fileLine, start, end - start);
+      }
     } else {
       const seq = (value as { seq?: unknown }).seq;
       if (seq !== first) return this.seqGap(first, seq, fileLine, start, (value as { type?: unknown }).type === 'turn/end');
@@ -264,6 +269,32 @@ export class SessionLog implements SessionLogView {
     this.stepOf.push(typeof data?.step === 'number' ? data.step : NaN);
     this.toolCalls.push(Math.min(65535, safe(() => toolCallCount(event), 0)));
     this.role.push(role);
+  }
+
+  /**
+   * Members of a validated row are well-formed `assistant/chunk` events by construction: known type,
+   * safe-integer seq and time, no surface metadata, nothing the repair scan reads. So they skip the
+   * per-event pipeline (most events of a real log are chunks) and only get indexed. Rows whose text
+   * could hold -0 take the full path instead, for the strict verdict.
+   */
+  private acceptRowMembers(row: Record<string, any>, members: number, fileLine: number, offset: number, length: number): void {
+    const typeId = this.internType('assistant/chunk');
+    const turn = typeof row.data.turn === 'number' ? row.data.turn : NaN;
+    const step = typeof row.data.step === 'number' ? row.data.step : NaN;
+    let lastTime = row.time0 as number;
+    for (const gap of row.data.dt as number[]) lastTime += gap;
+    this.closerScan.observeTime(row.seq0 + members - 1, lastTime);
+    for (let k = 0; k < members; k++) {
+      this.lineNo.push(fileLine);
+      this.lineStart.push(offset);
+      this.lineLength.push(length);
+      this.member.push(k);
+      this.typeId.push(typeId);
+      this.turnOf.push(turn);
+      this.stepOf.push(step);
+      this.toolCalls.push(0);
+      this.role.push(SurfaceRole.None);
+    }
   }
 
   /** The seed step for one event; returns its surface role. After a seed refusal the fold goes on leniently. */
