@@ -62,7 +62,9 @@ export function readHeaderLine(text: string): HeaderRead {
     return { problem: { message: 'corrupt session log: header line is not valid JSON', rule: 'header.line-shape' } };
   }
   if (!isHeaderLine(parsed)) {
-    return { raw: parsed, problem: { message: 'corrupt session log: first line is not a session header', rule: 'header.line-shape' } };
+    // A session line whose version is missing or not a number is a version problem, in dsh's words.
+    const looksVersionless = asRecord(parsed)?.type === 'session' && typeof asRecord(parsed)?.version !== 'number';
+    return { raw: parsed, problem: { message: 'corrupt session log: first line is not a session header', rule: looksVersionless ? 'header.version' : 'header.line-shape' } };
   }
   const line = parsed as Record<string, unknown>;
   if (hasOwn(line, 'sandboxMode') || hasOwn(line, 'approvalPolicy')) {

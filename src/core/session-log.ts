@@ -55,7 +55,7 @@ export class SessionLog implements SessionLogView {
   private eventLine = 0;
   private committed = 0;
   private packedRowCount = 0;
-  private damage: { message: string; line: number; offset: number } | undefined;
+  private damage: { message: string; rule: string; line: number; offset: number } | undefined;
 
   // --- per-event columns ---
   private readonly lineNo = new Column(Int32Array);
@@ -115,11 +115,8 @@ export class SessionLog implements SessionLogView {
 
   private readHeader(): boolean {
     const end = this.bytes.indexOf(NEWLINE, 0);
-    if (end === -1) {
-      this.headerRead = { problem: { message: 'empty or header-less session log', rule: 'header.line-shape' } };
-      this.refuse('header', { dshError: this.headerRead.problem!.message, errorName: 'Error', rule: 'header.line-shape', line: 1 });
-      return false;
-    }
+    // No complete header line yet: refused as header-less for now (see firstRefusal), read when it completes.
+    if (end === -1) return false;
     this.headerEnd = end;
     this.headerRead = readHeaderLine(utf8.decode(this.bytes.view(0, end)));
     const problem = this.headerRead.problem;
@@ -169,7 +166,7 @@ export class SessionLog implements SessionLogView {
     } catch (error) {
       const why = error instanceof MalformedRowError ? ` (${error.message})` : '';
       this.report({ severity: 'warning', rule: error instanceof MalformedRowError ? 'rows.decode' : 'jsonl.damaged-line', message: `line ${fileLine} cannot be read${why}`, line: fileLine, offset: start, length: end - start });
-      this.damage ??= { message: `corrupt session log: unparsable committed event at line ${this.eventLine}`, line: fileLine, offset: start };
+      this.damage ??= { message: `corrupt session log: unparsable committed event at line ${this.eventLine}`, rule: error instanceof MalformedRowError ? 'rows.decode' : 'jsonl.damaged-line', line: fileLine, offset: start };
       return;
     }
     const rowTagged = members > 1 || isRowTagged(value);
@@ -180,7 +177,7 @@ export class SessionLog implements SessionLogView {
       if (value === null) return this.parseTypeError('type', fileLine);
       const endsTurn = !rowTagged && (value as { type?: unknown }).type === 'turn/end';
       if (endsTurn && !this.refusals.has('parse')) {
-        this.refuse('parse', { dshError: this.damage.message, errorName: 'Error', rule: 'jsonl.damaged-line', line: this.damage.line });
+        this.refuse('parse', { dshError: this.damage.message, errorName: 'Error', rule: this.damage.rule, line: this.damage.line });
         this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${this.damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`, line: this.damage.line, offset: this.damage.offset, related: [{ line: fileLine, message: 'the later turn/end' }] });
       }
       return;
@@ -189,7 +186,7 @@ export class SessionLog implements SessionLogView {
     const first = this.lineNo.length;
     if (rowTagged) {
       const row = value as Record<string, any>;
-      if (row.seq0 !== first) return this.seqGap(first, row.seq0, fileLine, start, false);
+      if (row.seq0 !== first) return this.seqGap(first, row.seq0, fileLine, start, false, 'seq.contiguity');
       if (mayBeLossy(text)) {
         const expanded = expandRow(row);
         for (let k = 0; k < expanded.length; k++) this.acceptEvent(expanded[k], text, fileLine, start, end - start, k);
@@ -198,7 +195,7 @@ export class SessionLog implements SessionLogView {
       }
     } else {
       const seq = (value as { seq?: unknown }).seq;
-      if (seq !== first) return this.seqGap(first, seq, fileLine, start, (value as { type?: unknown }).type === 'turn/end');
+      if (seq !== first) return this.seqGap(first, seq, fileLine, start, (value as { type?: unknown }).type === 'turn/end', gapRule(value));
       this.acceptEvent(value as SessionEvent, text, fileLine, start, end - start, -1);
     }
     this.committed = end + 1;
@@ -209,11 +206,11 @@ export class SessionLog implements SessionLogView {
     this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${fileLine} is JSON null, which dsh's reader cannot read (it crashes)`, line: fileLine });
   }
 
-  private seqGap(expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean): void {
+  private seqGap(expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean, rule: string): void {
     const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${String(got)})`;
-    this.damage = { message, line: fileLine, offset };
-    this.report({ severity: 'warning', rule: 'seq.contiguity', message: `line ${fileLine} has seq ${String(got)} where seq ${expected} was expected`, line: fileLine, offset });
-    if (endsTurn) this.refuse('parse', { dshError: message, errorName: 'Error', rule: 'seq.contiguity', line: fileLine });
+    this.damage = { message, rule, line: fileLine, offset };
+    this.report({ severity: 'warning', rule, message: `line ${fileLine} has seq ${String(got)} where seq ${expected} was expected`, line: fileLine, offset });
+    if (endsTurn) this.refuse('parse', { dshError: message, errorName: 'Error', rule, line: fileLine });
   }
 
   /** Runs one kept event through adopt, known-types, the closer scan and the seed, and indexes it. */
@@ -249,7 +246,7 @@ export class SessionLog implements SessionLogView {
       this.closerScan.observe(event);
     } catch (error) {
       if (!(error instanceof RepairTypeError)) throw error;
-      this.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'repair.closers', line: fileLine, seq });
+      this.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
     }
 
     // seed: envelope, shapes, surface
@@ -373,6 +370,9 @@ export class SessionLog implements SessionLogView {
   private firstRefusal(): { stage: Stage; refusal: Refusal } | undefined {
     for (const stage of STAGE_ORDER) {
       let refusal = this.refusals.get(stage);
+      if (stage === 'header' && !refusal && this.headerRead === undefined) {
+        refusal = { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
+      }
       if (stage === 'adopt') {
         const retired = this.retired.refusal(this.sessionId);
         if (retired) refusal = { dshError: retired.message, errorName: retired.typeError ? 'TypeError' : 'Error', rule: retired.rule };
@@ -417,7 +417,7 @@ export class SessionLog implements SessionLogView {
     }
     if (!verdict.ok) {
       const refusing = out.find((d) => d.severity === 'error' && d.line === verdict.line && d.rule === verdict.rule);
-      if (refusing) refusing.refusing = true;
+      if (refusing) out[out.indexOf(refusing)] = { ...refusing, refusing: true }; // copy: never mark the stored diagnostic, the verdict can move when the log grows
       else out.unshift({ severity: 'error', rule: verdict.rule ?? 'refused', message: verdict.dshError ?? 'refused', line: verdict.line, seq: verdict.seq, refusing: true });
     }
     return out;
@@ -641,6 +641,12 @@ export class SessionLog implements SessionLogView {
   get name(): string {
     return this.fileName;
   }
+}
+
+/** Names a seq gap: a non-object line is damage; a row-shaped line (seq0, no seq) has a tag we cannot decode. */
+function gapRule(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'jsonl.damaged-line';
+  return 'seq0' in value && !('seq' in value) ? 'rows.decode' : 'seq.contiguity';
 }
 
 function safe<T>(fn: () => T, fallback: T): T {

@@ -38,7 +38,7 @@ function surfaceOpOf(event: SessionEvent): SessionEvent['surfaceOp'] | undefined
   const r = op as Record<string, unknown>;
   const exact = Object.keys(r).length === 3 && 'op' in r && 'start' in r && 'end' in r;
   if (!exact || r.op !== 'replace' || !isSeq(r.start) || !isSeq(r.end)) {
-    throw new SurfaceError(`session event "${event.type}" carries an invalid replace surfaceOp`, 'replace.valid-forms');
+    throw new SurfaceError(`session event "${event.type}" carries an invalid replace surfaceOp`, 'surface.marker-shape');
   }
   return op as SessionEvent['surfaceOp'];
 }
