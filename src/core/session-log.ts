@@ -537,10 +537,31 @@ export class SessionLog implements SessionLogView {
     return this.repaired().fold.replaceGeneration;
   }
 
-  deriveMessages(nodes: readonly number[] = this.surface()): DerivedMessage[] {
-    const out: DerivedMessage[] = [];
-    for (const seq of nodes) {
-      const event = this.event(seq);
+  /**
+   * The messages the model sees. Without `nodes`, the current surface's messages come from a
+   * watermark cache: new surface nodes are projected once, and a replace (a new generation) rebuilds.
+   */
+  deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
+    if (nodes !== undefined) return this.project(nodes, 0, []);
+    const surface = this.fold.nodes;
+    const cache = this.derived;
+    if (cache.generation !== this.fold.replaceGeneration) {
+      cache.generation = this.fold.replaceGeneration;
+      cache.nodes = 0;
+      cache.messages = [];
+    }
+    if (cache.nodes < surface.length) {
+      this.project(surface, cache.nodes, cache.messages);
+      cache.nodes = surface.length;
+    }
+    return [...cache.messages];
+  }
+
+  private derived = { generation: 0, nodes: 0, messages: [] as DerivedMessage[] };
+
+  private project(nodes: readonly number[], from: number, out: DerivedMessage[]): DerivedMessage[] {
+    for (let i = from; i < nodes.length; i++) {
+      const event = this.event(nodes[i]);
       const message = event ? deriveEventMessage(event) : null;
       if (message) out.push(message);
     }
