@@ -1,4 +1,8 @@
-// View commands (surface, derive, repair, provenance) are added here.
+// View commands (surface, derive, repair, provenance): each lives in its own view-*.ts file.
 import type { CliCommand } from './registry';
+import { surfaceView } from './view-surface';
+import { deriveView } from './view-derive';
+import { repairView } from './view-repair';
+import { provenanceView } from './view-provenance';
 
-export const viewCommands: CliCommand[] = [];
+export const viewCommands: CliCommand[] = [surfaceView, deriveView, repairView, provenanceView];

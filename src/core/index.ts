@@ -26,3 +26,9 @@ export type { NewEvent, NewSurfaceEvent, NewPlainEvent, SurfaceEventType } from 
 export { serializeEvent, serializeCloser, serializeHeader } from './serialize';
 export { loadSessionFile, loadSessionFileAsync } from './load-file';
 export type { LoadedFile, ZstdSummary } from './load-file';
+// Provenance, relational invariants and append planners (issue 3 items 3–5).
+export { ProvenanceIndex, provenanceIndex } from './provenance';
+export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './provenance';
+export { checkInvariants } from './invariants';
+export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
+export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';

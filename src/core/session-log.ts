@@ -83,7 +83,7 @@ export class SessionLog implements SessionLogView {
 
   // --- caches keyed by event count ---
   private cache: { count: number; closers?: SessionEvent[]; repaired?: SurfaceFold; closerRefusal?: Refusal | null } = { count: -1 };
-  private lastParsed: { start: number; value: unknown } | undefined;
+  private lastRow: { start: number; row: Record<string, any>; times: number[] } | undefined;
 
   constructor(bytes: Uint8Array, options: LoadOptions = {}) {
     this.bytes = new ByteStore(bytes);
@@ -229,7 +229,7 @@ export class SessionLog implements SessionLogView {
       if (!(error instanceof LegacyRefusal)) throw error;
       this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
     }
-    if (event !== stored) this.upgraded.set(seq, event);
+    if (event !== stored) this.upgraded.set(seq, deepFreeze(event));
     const messageId = eventMessageId(event);
     if (messageId !== undefined) this.messageIds.set(seq, messageId);
 
@@ -433,17 +433,19 @@ export class SessionLog implements SessionLogView {
   }
 
   turn(seq: number): number | undefined {
-    const t = seq < this.eventCount ? this.turnOf.get(seq) : NaN;
-    return Number.isNaN(t) ? undefined : t;
+    const t = seq < this.eventCount ? this.turnOf.get(seq) : this.closers[seq - this.eventCount]?.data?.turn;
+    return typeof t === 'number' && !Number.isNaN(t) ? t : undefined;
   }
 
   step(seq: number): number | undefined {
-    const s = seq < this.eventCount ? this.stepOf.get(seq) : NaN;
-    return Number.isNaN(s) ? undefined : s;
+    const s = seq < this.eventCount ? this.stepOf.get(seq) : this.closers[seq - this.eventCount]?.data?.step;
+    return typeof s === 'number' && !Number.isNaN(s) ? s : undefined;
   }
 
+  /** Closers: only the tool/result ones join the surface (as appends). */
   surfaceRole(seq: number): SurfaceRole {
-    return seq < this.eventCount ? this.role.get(seq) : SurfaceRole.Append;
+    if (seq < this.eventCount) return this.role.get(seq);
+    return this.closers[seq - this.eventCount]?.surfaceOp === 'append' ? SurfaceRole.Append : SurfaceRole.None;
   }
 
   place(seq: number): EventPlace | undefined {
@@ -454,20 +456,26 @@ export class SessionLog implements SessionLogView {
     return place;
   }
 
+  /**
+   * One event, parsed again from its line: each call returns a fresh object, so a caller can never
+   * change what the core holds. Upgraded events and closers are few and kept frozen.
+   */
   event(seq: number): SessionEvent | undefined {
     if (seq < 0) return undefined;
     if (seq >= this.eventCount) return this.closers[seq - this.eventCount];
     const upgraded = this.upgraded.get(seq);
     if (upgraded) return upgraded;
     const start = this.lineStart.get(seq);
-    let value: unknown;
-    if (this.lastParsed?.start === start) value = this.lastParsed.value;
-    else {
-      value = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength.get(seq))));
-      this.lastParsed = { start, value };
-    }
     const member = this.member.get(seq);
-    return member >= 0 ? rowMember(value as Record<string, any>, member) : (value as SessionEvent);
+    if (member < 0) return JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength.get(seq)))) as SessionEvent;
+    // Members of one packed row are usually read together: keep the row and its member times.
+    if (this.lastRow?.start !== start) {
+      const row = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength.get(seq)))) as Record<string, any>;
+      const times: number[] = [row.time0];
+      for (const gap of row.data.dt as number[]) times.push(times[times.length - 1] + gap);
+      this.lastRow = { start, row, times };
+    }
+    return rowMember(this.lastRow.row, member, this.lastRow.times[member]);
   }
 
   /** The raw text of the line an event came from. */
@@ -483,7 +491,7 @@ export class SessionLog implements SessionLogView {
   /** Closers and the repaired surface, recomputed only when the log grew. */
   private repaired(): { closers: SessionEvent[]; fold: SurfaceFold; closerRefusal: Refusal | null } {
     if (this.cache.count !== this.eventCount) {
-      const closers = this.refusals.has('closers') ? [] : this.closerScan.closers();
+      const closers = this.refusals.has('closers') ? [] : this.closerScan.closers().map(deepFreeze);
       let closerRefusal: Refusal | null = null;
       let fold = this.fold;
       if (closers.length > 0) {
@@ -668,6 +676,19 @@ export class SessionLog implements SessionLogView {
 function gapRule(value: unknown): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'jsonl.damaged-line';
   return 'seq0' in value && !('seq' in value) ? 'rows.decode' : 'seq.contiguity';
+}
+
+/** Freezes a JSON tree (iteratively: deep nesting is fine). */
+function deepFreeze<T>(value: T): T {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === 'object' && current !== null && !Object.isFrozen(current)) {
+      Object.freeze(current);
+      for (const key of Object.keys(current)) pending.push((current as Record<string, unknown>)[key]);
+    }
+  }
+  return value;
 }
 
 function safe<T>(fn: () => T, fallback: T): T {

@@ -1,0 +1,54 @@
+// What every view command shares: open each FILE, say whether dsh loads it, print the view as text
+// or (with --json) as one JSON object per file per line. A view is shown even for a log dsh refuses,
+// as far as it could be read; the exit code is 1 when dsh would refuse any file.
+import type { CliCommand, CliIo } from './registry';
+import { parseArgs } from './registry';
+import { openLog } from './open-log';
+import type { SessionLog } from '../core/session-log';
+
+export interface ViewContext {
+  file: string;
+  log: SessionLog;
+  flags: Set<string>;
+}
+
+export interface ViewSpec {
+  name: string;
+  usage: string;
+  summary: string;
+  /** Flags besides --json. */
+  flags?: string[];
+  text(context: ViewContext, out: (line: string) => void): void;
+  json(context: ViewContext): Record<string, unknown>;
+}
+
+/** The one-line verdict heading a text view. */
+export function verdictLine(file: string, log: SessionLog): string {
+  const verdict = log.verdict;
+  if (verdict.ok) return `${file}: loads (${log.eventCount} events${log.lastTurnOpen ? ', last turn open' : ''})`;
+  return `${file}: REFUSED by dsh at stage ${verdict.stage}: ${verdict.error ?? verdict.dshError} — shown as far as it can be read`;
+}
+
+export function defineView(spec: ViewSpec): CliCommand {
+  return {
+    name: spec.name,
+    usage: spec.usage,
+    summary: spec.summary,
+    run(args: string[], io: CliIo): number {
+      const { flags, files } = parseArgs(args, ['--json', ...(spec.flags ?? [])]);
+      let refused = false;
+      for (const file of files) {
+        const { log } = openLog(file);
+        if (!log.verdict.ok) refused = true;
+        const context = { file, log, flags };
+        if (flags.has('--json')) {
+          io.out(JSON.stringify({ file, verdict: log.verdict, ...spec.json(context) }));
+        } else {
+          io.out(verdictLine(file, log));
+          spec.text(context, io.out);
+        }
+      }
+      return refused ? 1 : 0;
+    },
+  };
+}

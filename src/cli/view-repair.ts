@@ -1,0 +1,32 @@
+// `session-surface repair [--json] FILE…`: what dsh's writable open would do to the file — the bytes it
+// truncates and the closers it appends for an open final turn — without touching the file.
+import { defineView } from './view-common';
+import { planRepair } from '../core/plan-repair';
+
+export const repairView = defineView({
+  name: 'repair',
+  usage: 'repair [--json] FILE…',
+  summary: 'print the closers dsh would append for an open final turn, and the exact lines',
+  text({ log }, out) {
+    const plan = planRepair(log);
+    if (!plan.ok) {
+      for (const r of plan.reasons) out(`  cannot repair: ${r.rule}: ${r.message}`);
+      return;
+    }
+    if (plan.truncateAt !== undefined) out(`  truncate the file to ${plan.truncateAt} bytes (${log.scan.fileBytes - plan.truncateAt} bytes after the last committed line)`);
+    if (plan.events.length === 0) {
+      out('  nothing to append: the last turn is closed');
+      return;
+    }
+    out(`  append ${plan.events.length} closer${plan.events.length === 1 ? '' : 's'}:`);
+    for (const event of plan.events) {
+      const detail = event.type === 'tool/result' ? ` ${event.data.error?.code} for ${event.data.message?.source?.callId}` : event.type === 'turn/end' ? ` ${event.data.reason?.kind}` : '';
+      out(`    seq ${event.seq} ${event.type}${detail}`);
+    }
+    out('  lines:');
+    for (const line of plan.lines) out(line);
+  },
+  json({ log }) {
+    return { repair: planRepair(log) };
+  },
+});

@@ -1,0 +1,164 @@
+// The compaction-bracket invariants of spec §3 (dsh's dev-time companion in
+// packages/compaction/compaction/src/invariant.ts), as warnings: dsh loads logs that break them.
+//   * compaction ids are non-empty strings; no compaction/start while a bracket is open;
+//   * `turn: null` is a standalone bracket between turns; a numeric turn must be the open turn;
+//   * no turn/start or turn/end inside an open bracket;
+//   * compaction/summary at most once per bracket, shadowedSeqs non-empty with first/last equal to
+//     shadowedRange.start/end, shadowedTokenCount a non-negative safe integer;
+//   * compaction/end matches the bracket's id, sourceCommandId and owner turn; an end without `error`
+//     needs a summary;
+//   * a replacement user/message with the `compact` checkpoint source carries the open bracket's id;
+//   * a session/end-seed after an unmatched start makes the start stale (its lifecycle ended).
+// Plus one adjacency rule from §6.1/§6.4 ('invariant.compaction-adjacent'): a summary or prune is the
+// price of the replacement that immediately follows it, so that next event must replace exactly the
+// priced range.
+import type { SessionEvent } from './types';
+import type { DiagnosticSink } from './diagnostic-sink';
+import { isSeq } from './json-values';
+
+interface Bracket {
+  id: unknown;
+  sourceCommandId: unknown;
+  turn: unknown;
+  startSeq: number;
+  summarySeq?: number;
+}
+
+/** What a summary or prune promised the next event would replace. */
+interface PricedRange {
+  seq: number;
+  type: string;
+  start: unknown;
+  end: unknown;
+}
+
+const BRACKET = 'invariant.compaction-bracket';
+const SUMMARY = 'invariant.compaction-summary';
+const CHECKPOINT = 'invariant.compaction-checkpoint';
+const ADJACENT = 'invariant.compaction-adjacent';
+
+export class CompactionBracketCheck {
+  private bracket: Bracket | undefined;
+  private priced: PricedRange | undefined;
+
+  constructor(private readonly sink: DiagnosticSink) {}
+
+  /**
+   * Every event passes through here, in seq order. `openTurn` is the turn open before it, `replaces`
+   * whether it is a surface replacement, and `read` parses it (called only when needed).
+   */
+  observe(type: string, seq: number, read: () => SessionEvent | undefined, openTurn: number | null, replaces: boolean): void {
+    if (this.priced && !(type === 'user/message' || type === 'tool/result')) {
+      this.sink.report('warning', ADJACENT, seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${type}`, [{ seq: this.priced.seq, message: this.priced.type }]);
+      this.priced = undefined;
+    }
+    switch (type) {
+      case 'compaction/start':
+        return this.start(read(), openTurn);
+      case 'compaction/summary':
+        return this.summary(read());
+      case 'compaction/prune':
+        return this.prune(read());
+      case 'compaction/end':
+        return this.end(read());
+      case 'turn/start':
+      case 'turn/end':
+        if (this.bracket) this.sink.report('warning', BRACKET, seq, `${type} inside the compaction bracket opened at seq ${this.bracket.startSeq}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
+        return;
+      case 'session/end-seed':
+        if (this.bracket) this.sink.report('info', BRACKET, seq, `session/end-seed makes the unmatched compaction/start at seq ${this.bracket.startSeq} stale (its lifecycle ended)`);
+        this.bracket = undefined;
+        return;
+      case 'user/message':
+      case 'tool/result':
+        return this.replacement(type, seq, read, replaces);
+    }
+  }
+
+  /** At the end of the log: a bracket still open is a compaction in progress, or one that crashed. */
+  finish(lastSeq: number): void {
+    if (this.priced) this.sink.report('warning', ADJACENT, this.priced.seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`);
+    if (this.bracket) this.sink.report('info', BRACKET, this.bracket.startSeq, `compaction ${JSON.stringify(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`);
+  }
+
+  private start(event: SessionEvent | undefined, openTurn: number | null): void {
+    if (!event) return;
+    const data = event.data ?? {};
+    if (typeof data.compactionId !== 'string' || data.compactionId === '') this.sink.report('warning', BRACKET, event.seq, 'compaction/start has no compactionId (a non-empty string)');
+    if (this.bracket) {
+      this.sink.report('warning', BRACKET, event.seq, `compaction/start while the bracket opened at seq ${this.bracket.startSeq} is still open (nested compaction)`, [{ seq: this.bracket.startSeq, message: 'open compaction/start' }]);
+    }
+    if (data.turn === null) {
+      if (openTurn !== null) this.sink.report('warning', BRACKET, event.seq, `standalone compaction (turn: null) started while turn ${openTurn} is open`);
+    } else if (data.turn !== openTurn) {
+      this.sink.report('warning', BRACKET, event.seq, `compaction/start names turn ${JSON.stringify(data.turn)} but ${openTurn === null ? 'no turn is open' : `turn ${openTurn} is open`}`);
+    }
+    this.bracket = { id: data.compactionId, sourceCommandId: data.sourceCommandId, turn: data.turn, startSeq: event.seq };
+  }
+
+  private summary(event: SessionEvent | undefined): void {
+    if (!event) return;
+    const data = event.data ?? {};
+    const bracket = this.bracket;
+    if (!bracket) this.sink.report('warning', SUMMARY, event.seq, 'compaction/summary outside a compaction bracket');
+    else {
+      if (data.compactionId !== bracket.id) this.sink.report('warning', SUMMARY, event.seq, `compaction/summary id ${JSON.stringify(data.compactionId)} does not match the open bracket ${JSON.stringify(bracket.id)}`);
+      if (bracket.summarySeq !== undefined) this.sink.report('warning', SUMMARY, event.seq, `second compaction/summary in the bracket (the first is seq ${bracket.summarySeq})`);
+      bracket.summarySeq ??= event.seq;
+    }
+    this.checkPrice(event, 'compaction/summary');
+  }
+
+  private prune(event: SessionEvent | undefined): void {
+    if (event) this.checkPrice(event, 'compaction/prune');
+  }
+
+  /** shadowedSeqs / shadowedRange / shadowedTokenCount, shared by summary and prune. */
+  private checkPrice(event: SessionEvent, type: string): void {
+    const data = event.data ?? {};
+    const seqs = data.shadowedSeqs;
+    const range = data.shadowedRange ?? {};
+    if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(isSeq)) {
+      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs must be a non-empty array of seqs`);
+    } else if (seqs[0] !== range.start || seqs[seqs.length - 1] !== range.end) {
+      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs run ${seqs[0]}…${seqs[seqs.length - 1]} but shadowedRange is ${JSON.stringify(data.shadowedRange)}`);
+    }
+    if (!isSeq(data.shadowedTokenCount)) this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedTokenCount must be a non-negative safe integer`);
+    this.priced = { seq: event.seq, type, start: range.start, end: range.end };
+  }
+
+  private end(event: SessionEvent | undefined): void {
+    if (!event) return;
+    const data = event.data ?? {};
+    const bracket = this.bracket;
+    this.bracket = undefined;
+    if (!bracket) {
+      this.sink.report('warning', BRACKET, event.seq, 'compaction/end without an open compaction/start');
+      return;
+    }
+    const related = [{ seq: bracket.startSeq, message: 'compaction/start' }];
+    if (data.compactionId !== bracket.id) this.sink.report('warning', BRACKET, event.seq, `compaction/end id ${JSON.stringify(data.compactionId)} does not match the open bracket ${JSON.stringify(bracket.id)}`, related);
+    if (data.sourceCommandId !== bracket.sourceCommandId) this.sink.report('warning', BRACKET, event.seq, `compaction/end sourceCommandId ${JSON.stringify(data.sourceCommandId)} differs from the start's ${JSON.stringify(bracket.sourceCommandId)}`, related);
+    if (data.turn !== bracket.turn) this.sink.report('warning', BRACKET, event.seq, `compaction/end owner turn ${JSON.stringify(data.turn)} differs from the start's ${JSON.stringify(bracket.turn)}`, related);
+    if (data.error === undefined && bracket.summarySeq === undefined) this.sink.report('warning', BRACKET, event.seq, 'compaction/end reports success (no error) but the bracket has no compaction/summary', related);
+  }
+
+  private replacement(type: string, seq: number, read: () => SessionEvent | undefined, replaces: boolean): void {
+    const priced = this.priced;
+    this.priced = undefined;
+    // Plain appends after nothing priced cost no parse.
+    if (!priced && !(replaces && type === 'user/message')) return;
+    const event = read();
+    const op = event?.surfaceOp;
+    if (priced) {
+      const range = replaces && op !== undefined && op !== 'append' ? op : undefined;
+      const matches = range !== undefined && range.start === priced.start && range.end === priced.end && (priced.type === 'compaction/prune') === (type === 'tool/result');
+      if (!matches) this.sink.report('warning', ADJACENT, seq, `${type} at seq ${seq} follows the ${priced.type} at seq ${priced.seq} but does not replace its range ${JSON.stringify({ start: priced.start, end: priced.end })}`, [{ seq: priced.seq, message: priced.type }]);
+    }
+    if (type !== 'user/message' || !replaces) return;
+    const source = event?.data?.source;
+    if (source?.kind !== 'plugin' || source.plugin !== 'compact') return;
+    if (!this.bracket) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${JSON.stringify(source.compactionId)} replaces the surface outside any compaction bracket`);
+    else if (source.compactionId !== this.bracket.id) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${JSON.stringify(source.compactionId)} does not match the open bracket ${JSON.stringify(this.bracket.id)}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
+  }
+}

@@ -1,0 +1,174 @@
+// The relational invariants of spec §3 as warnings. dsh does not enforce them when it loads a log
+// (they are its dev-time "invariant companion"), so a log dsh loads can break them; the editor shows
+// them as lint. One forward pass; turn and step numbers come from the log's typed columns, and only
+// tool/call, tool/result and compaction events are parsed.
+//
+// Rules (ids in quotes):
+//   'invariant.turn-bracketing'  turn/start only when no turn is open, numbered previous + 1 (first 1);
+//                                turn/end names the open turn, with no step open.
+//   'invariant.step-bracketing'  step/start inside the open turn with no step open, numbered next
+//                                (restarting at 1 each turn); step/end names the open turn/step.
+//   'invariant.step-scope'       assistant/chunk, assistant/message, tool/call and appended tool/result
+//                                name the open turn and step.
+//   'invariant.turn-scope'       todo/write, request/header, request/context and replacement tool/results
+//                                happen inside an open turn.
+//   'invariant.pending-call'     an appended tool/result answers a tool/call pending in its step, unless
+//                                it is a synthetic TOOL_NOT_STARTED error result; a step/end leaves no
+//                                recorded tool/call unanswered.
+//   compaction brackets          see compaction-invariants.ts.
+// user/message, session/end-seed and plugin events are unconstrained (agent/inbox/spliced, hooks,
+// titles… appear between turns in real logs).
+import type { Diagnostic, SessionEvent } from './types';
+import type { SessionLog } from './session-log';
+import { SurfaceRole } from './session-log';
+import { DiagnosticSink } from './diagnostic-sink';
+import { CompactionBracketCheck } from './compaction-invariants';
+
+const TURN = 'invariant.turn-bracketing';
+const STEP = 'invariant.step-bracketing';
+const STEP_SCOPE = 'invariant.step-scope';
+const TURN_SCOPE = 'invariant.turn-scope';
+const PENDING = 'invariant.pending-call';
+
+const STEP_SCOPED = new Set(['assistant/chunk', 'assistant/message', 'tool/call']);
+const TURN_SCOPED = new Set(['todo/write', 'request/header', 'request/context']);
+
+/** Every relational-invariant warning of the log's kept events (closers are not included). */
+export function checkInvariants(log: SessionLog): Diagnostic[] {
+  return new InvariantPass(log).run();
+}
+
+class InvariantPass {
+  private readonly sink: DiagnosticSink;
+  private readonly reader: Pick<SessionLog, 'event'>;
+  private readonly compaction: CompactionBracketCheck;
+  private openTurn: number | null = null;
+  private openTurnSeq = -1;
+  private lastTurn = 0;
+  private openStep: number | null = null;
+  private lastStep = 0;
+  /** Recorded tool/calls of the open step awaiting a result: call id → tool/call seq. */
+  private pending = new Map<string, number>();
+  /** The last step-scope warning, so a run of stray events of one step makes one warning, not hundreds. */
+  private scopeRun: { key: string; diagnostic: Diagnostic | undefined; more: number } | undefined;
+
+  constructor(private readonly log: SessionLog) {
+    this.sink = new DiagnosticSink(log);
+    this.reader = log;
+    this.compaction = new CompactionBracketCheck(this.sink);
+  }
+
+  run(): Diagnostic[] {
+    const count = this.log.eventCount;
+    for (let seq = 0; seq < count; seq++) {
+      const type = this.log.eventType(seq) ?? '';
+      const replaces = this.log.surfaceRole(seq) === SurfaceRole.Replace;
+      // The bracket check sees the turn state *before* the event (a turn/start inside a bracket).
+      this.compaction.observe(type, seq, () => this.reader.event(seq), this.openTurn, replaces);
+      this.visit(type, seq, replaces);
+    }
+    this.compaction.finish(count - 1);
+    return this.sink.diagnostics;
+  }
+
+  private visit(type: string, seq: number, replaces: boolean): void {
+    const turn = this.log.turn(seq);
+    const step = this.log.step(seq);
+    switch (type) {
+      case 'turn/start':
+        return this.turnStart(seq, turn);
+      case 'turn/end':
+        return this.turnEnd(seq, turn);
+      case 'step/start':
+        return this.stepStart(seq, turn, step);
+      case 'step/end':
+        return this.stepEnd(seq, turn, step);
+      case 'tool/result':
+        return replaces ? this.needTurn(seq, 'replacement tool/result') : this.toolResult(seq, turn, step);
+    }
+    if (STEP_SCOPED.has(type)) {
+      this.needStep(seq, type, turn, step);
+      if (type === 'tool/call') this.toolCall(this.reader.event(seq));
+    } else if (TURN_SCOPED.has(type)) this.needTurn(seq, type);
+  }
+
+  private turnStart(seq: number, turn: number | undefined): void {
+    if (this.openTurn !== null) {
+      this.sink.report('warning', TURN, seq, `turn/start (turn ${show(turn)}) while turn ${this.openTurn} is still open`, [{ seq: this.openTurnSeq, message: `turn ${this.openTurn} starts here` }]);
+    }
+    if (turn !== this.lastTurn + 1) this.sink.report('warning', TURN, seq, `turn/start numbers turn ${show(turn)}; the next turn is ${this.lastTurn + 1}`);
+    this.openTurn = turn ?? null;
+    this.openTurnSeq = seq;
+    if (turn !== undefined) this.lastTurn = turn;
+    this.openStep = null;
+    this.lastStep = 0;
+    this.pending.clear();
+  }
+
+  private turnEnd(seq: number, turn: number | undefined): void {
+    if (this.openTurn === null) this.sink.report('warning', TURN, seq, `turn/end (turn ${show(turn)}) with no open turn`);
+    else if (turn !== this.openTurn) this.sink.report('warning', TURN, seq, `turn/end names turn ${show(turn)} but turn ${this.openTurn} is open`);
+    if (this.openStep !== null) this.sink.report('warning', TURN, seq, `turn/end while step ${this.openStep} is still open`);
+    this.openTurn = null;
+    this.openStep = null;
+    this.pending.clear();
+  }
+
+  private stepStart(seq: number, turn: number | undefined, step: number | undefined): void {
+    if (this.openTurn === null) this.sink.report('warning', STEP, seq, `step/start (turn ${show(turn)} step ${show(step)}) outside any turn`);
+    else if (turn !== this.openTurn) this.sink.report('warning', STEP, seq, `step/start names turn ${show(turn)} but turn ${this.openTurn} is open`);
+    if (this.openStep !== null) this.sink.report('warning', STEP, seq, `step/start while step ${this.openStep} is still open`);
+    if (step !== this.lastStep + 1) this.sink.report('warning', STEP, seq, `step/start numbers step ${show(step)}; the next step of the turn is ${this.lastStep + 1}`);
+    this.openStep = step ?? null;
+    if (step !== undefined) this.lastStep = step;
+    this.pending.clear();
+  }
+
+  private stepEnd(seq: number, turn: number | undefined, step: number | undefined): void {
+    if (this.openStep === null) this.sink.report('warning', STEP, seq, `step/end (turn ${show(turn)} step ${show(step)}) with no open step`);
+    else if (turn !== this.openTurn || step !== this.openStep) {
+      this.sink.report('warning', STEP, seq, `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`);
+    }
+    for (const [callId, callSeq] of this.pending) {
+      this.sink.report('warning', PENDING, seq, `step ${show(step)} ends with tool call ${JSON.stringify(callId)} (tool/call seq ${callSeq}) unanswered`, [{ seq: callSeq, message: 'the unanswered tool/call' }]);
+    }
+    this.openStep = null;
+    this.pending.clear();
+  }
+
+  private needStep(seq: number, type: string, turn: number | undefined, step: number | undefined): void {
+    let message: string;
+    if (this.openTurn === null || this.openStep === null) message = `${type} (turn ${show(turn)} step ${show(step)}) outside an open step`;
+    else if (turn !== this.openTurn || step !== this.openStep) message = `${type} names turn ${show(turn)} step ${show(step)} but turn ${this.openTurn} step ${this.openStep} is open`;
+    else return;
+    const key = `${show(turn)}/${show(step)}/${show(this.openTurn)}/${show(this.openStep)}`;
+    if (this.scopeRun?.key === key) {
+      this.scopeRun.more += 1;
+      if (this.scopeRun.diagnostic) this.scopeRun.diagnostic.message = `${this.scopeRun.diagnostic.message.replace(/ \(\+\d+ more events of that step\)$/, '')} (+${this.scopeRun.more} more events of that step)`;
+      return;
+    }
+    this.scopeRun = { key, diagnostic: this.sink.report('warning', STEP_SCOPE, seq, message), more: 0 };
+  }
+
+  private needTurn(seq: number, what: string): void {
+    if (this.openTurn === null) this.sink.report('warning', TURN_SCOPE, seq, `${what} outside any turn`);
+  }
+
+  private toolCall(event: SessionEvent | undefined): void {
+    const callId = event?.data?.callId;
+    if (typeof callId === 'string') this.pending.set(callId, event!.seq);
+  }
+
+  private toolResult(seq: number, turn: number | undefined, step: number | undefined): void {
+    this.needStep(seq, 'tool/result', turn, step);
+    const data = this.reader.event(seq)?.data;
+    const callId = data?.message?.source?.callId;
+    if (typeof callId === 'string' && this.pending.delete(callId)) return;
+    if (data?.error?.code === 'TOOL_NOT_STARTED') return;
+    this.sink.report('warning', PENDING, seq, `tool/result answers call ${JSON.stringify(callId)}, which has no pending tool/call in this step`);
+  }
+}
+
+function show(value: unknown): string {
+  return value === undefined ? '?' : String(value);
+}

@@ -1,0 +1,115 @@
+// Checks the append planners share: the open-compaction lock, surface membership of a seq, the
+// tool-pairing balance of a cut (with the call that makes it unbalanced), and the final
+// `planAppend` pass that validates a batch exactly as dsh's append would.
+import type { Diagnostic, SessionEvent } from './types';
+import type { SessionLog } from './session-log';
+import type { NewEvent } from './append-types';
+
+export function reason(rule: string, message: string, log?: SessionLog, seq?: number): Diagnostic {
+  const d: Diagnostic = { severity: 'error', rule, message };
+  if (seq !== undefined) {
+    d.seq = seq;
+    const line = log?.place(seq)?.line;
+    if (line !== undefined) d.line = line;
+  }
+  return d;
+}
+
+/**
+ * The compaction lock (spec §6.2 step 3): the most recent compaction/start with no later
+ * compaction/end, unless a session/end-seed follows it. Walks back over the type column only.
+ */
+export function openCompactionStart(log: SessionLog): number | undefined {
+  for (let seq = log.eventCount - 1; seq >= 0; seq--) {
+    const type = log.eventType(seq);
+    if (type === 'compaction/end' || type === 'session/end-seed') return undefined;
+    if (type === 'compaction/start') return seq;
+  }
+  return undefined;
+}
+
+export function compactionInProgress(log: SessionLog): Diagnostic | undefined {
+  const start = openCompactionStart(log);
+  if (start === undefined) return undefined;
+  return reason('compaction.in-progress', `compaction already in progress: compaction/start at seq ${start} has no compaction/end (and no session/end-seed after it)`, log, start);
+}
+
+/** Why `seq` is not a current surface node: no such event, not a surface type, or shadowed by a replace. */
+export function notOnSurface(log: SessionLog, seq: number, what: string): Diagnostic {
+  const rule = 'replace.endpoints-on-current-surface';
+  if (!Number.isSafeInteger(seq) || seq < 0 || seq >= log.eventCount) {
+    return reason(rule, `${what} seq ${seq} is not an event of this log (it has seqs 0–${log.eventCount - 1})`);
+  }
+  const shadower = log.replacements().find((r) => r.shadowedSeqs.includes(seq));
+  if (shadower) return reason(rule, `${what} seq ${seq} is no longer on the surface: the replace at seq ${shadower.seq} shadowed it`, log, seq);
+  return reason(rule, `${what} seq ${seq} (${log.eventType(seq)}) is not a surface node`, log, seq);
+}
+
+/** Tool-call ids of an assistant/message, or the call id a tool/result answers. */
+function callsOf(event: SessionEvent | undefined): { opens: string[]; answers?: string } {
+  if (event?.type === 'assistant/message') {
+    const content = event.data?.message?.content;
+    const opens = Array.isArray(content) ? content.filter((b) => b?.type === 'tool-call').map((b) => String(b.id)) : [];
+    return { opens };
+  }
+  if (event?.type === 'tool/result') return { opens: [], answers: String(event.data?.message?.source?.callId) };
+  return { opens: [] };
+}
+
+/**
+ * Explains an unbalanced cut (spec §6.3) by call id: the nearest tool call opened before the cut
+ * and still unanswered there, and the result after the cut that answers it.
+ */
+function explainCut(log: SessionLog, nodes: readonly number[], cut: number): string {
+  const open = new Map<string, number>();
+  for (let k = 0; k < cut; k++) {
+    const { opens, answers } = callsOf(log.event(nodes[k]));
+    for (const id of opens) open.set(id, nodes[k]);
+    if (answers !== undefined) open.delete(answers);
+  }
+  const pending = [...open];
+  if (pending.length === 0) return 'the tool-call/result counts before it do not balance';
+  const [id, callSeq] = pending[pending.length - 1];
+  let resultSeq: number | undefined;
+  for (let k = cut; k < nodes.length && resultSeq === undefined; k++) {
+    if (callsOf(log.event(nodes[k])).answers === id) resultSeq = nodes[k];
+  }
+  const answered = resultSeq !== undefined ? `its tool/result is seq ${resultSeq}, after the cut` : 'no tool/result on the surface answers it';
+  const others = pending.length > 1 ? ` (${pending.length - 1} more call${pending.length > 2 ? 's' : ''} also open)` : '';
+  return `tool call ${JSON.stringify(id)} of assistant/message seq ${callSeq} is unanswered there; ${answered}${others}`;
+}
+
+/**
+ * The balance of the cut before surface index `startIdx` and after surface index `endIdx`, with
+ * one reason per unbalanced cut, named by the node next to it.
+ */
+export function unbalancedCuts(log: SessionLog, startIdx: number, endIdx: number): Diagnostic[] {
+  const nodes = log.surface();
+  const balance = log.balancedCuts(nodes);
+  const rule = 'compaction.balanced-cut';
+  if ('error' in balance) return [reason(rule, `the surface cannot be cut: ${balance.error}`)];
+  const balanced = new Set(balance.cuts);
+  const out: Diagnostic[] = [];
+  if (!balanced.has(startIdx)) {
+    out.push(reason(rule, `the cut before seq ${nodes[startIdx]} (start) is not balanced: ${explainCut(log, nodes, startIdx)}`, log, nodes[startIdx]));
+  }
+  if (!balanced.has(endIdx + 1)) {
+    out.push(reason(rule, `the cut after seq ${nodes[endIdx]} (end) is not balanced: ${explainCut(log, nodes, endIdx + 1)}`, log, nodes[endIdx]));
+  }
+  return out;
+}
+
+/**
+ * `log.planAppend` over the planned events (the same validation as dsh's append), minus problems
+ * whose rule a planner has already explained in its own words.
+ */
+export function appendProblems(log: SessionLog, events: readonly SessionEvent[], explained: readonly Diagnostic[]): Diagnostic[] {
+  const known = new Set(explained.map((d) => d.rule));
+  return log.planAppend(events as unknown as NewEvent[]).filter((d) => !known.has(d.rule));
+}
+
+/** The time dsh gives events it writes without a clock of their own: the last event's time. */
+export function lastTime(log: SessionLog): number {
+  const last = log.event(log.eventCount - 1);
+  return typeof last?.time === 'number' ? last.time : 0;
+}

@@ -1,0 +1,283 @@
+// The single forward pass that builds the provenance index. It walks the typed columns
+// (eventType/turn/step) and parses only the events provenance needs: chunks, the three message
+// events, tool/call and the compaction price events. O(events); packed rows are expanded once.
+//
+// Edges ("derived came from source"):
+//   stream   assistant/message ← assistant/chunk   (its sourceEventSeqs; by turn/step when it cites none)
+//   call     tool/call ← assistant/message          (the message's tool-call block with that call id)
+//   result   tool/result ← tool/call                (sourceEventSeqs, else by call id; ← the assistant
+//                                                  message when no tool/call was recorded)
+//   replace  replacement ← shadowed surface node    (replacements())
+//   cite     any other sourceEventSeqs entry        (e.g. a checkpoint citing compaction/start, /summary)
+//   price    compaction/summary|prune ← shadowedSeqs
+// Closers (seqs ≥ eventCount) exist in memory only and are not indexed.
+import type { Diagnostic, Replacement, SessionEvent } from './types';
+import { DiagnosticSink } from './diagnostic-sink';
+import { formatSeqRanges } from './seq-ranges';
+import type { SessionLog } from './session-log';
+import { SurfaceRole } from './session-log';
+import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
+import { AttemptTracker, type Attempt } from './stream-attempts';
+import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
+
+export interface ProvenanceScan {
+  edges: EdgeIndex;
+  tracker: AttemptTracker;
+  /** The assistant/message that took each chunk (-1 when none). */
+  messageOf: Int32Array;
+  diagnostics: Diagnostic[];
+}
+
+export function scanProvenance(log: SessionLog): ProvenanceScan {
+  return new Scan(log).run();
+}
+
+class Scan {
+  private readonly count: number;
+  private readonly edges = new EdgeIndex();
+  private readonly tracker: AttemptTracker;
+  private readonly messageOf: Int32Array;
+  private readonly sink: DiagnosticSink;
+  private readonly reader: Pick<SessionLog, 'event'>;
+  private readonly replacementAt = new Map<number, Replacement>();
+  /** call id → the assistant/message whose tool-call block asked for it (latest wins). */
+  private readonly callOwner = new Map<string, number>();
+  /** call id → the tool/call event that recorded it (latest wins). */
+  private readonly callEvent = new Map<string, number>();
+  /** Sources already linked for the event being processed (edges are unique per pair). */
+  private linked = new Set<number>();
+  private current = -1;
+
+  constructor(private readonly log: SessionLog) {
+    this.count = log.eventCount;
+    this.tracker = new AttemptTracker(this.count);
+    this.messageOf = new Int32Array(this.count).fill(-1);
+    this.reader = log;
+    this.sink = new DiagnosticSink(log);
+    for (const r of log.replacements()) this.replacementAt.set(r.seq, r);
+  }
+
+  run(): ProvenanceScan {
+    for (let seq = 0; seq < this.count; seq++) this.visit(seq);
+    this.classifyUnclaimed();
+    this.edges.seal(this.count);
+    return { edges: this.edges, tracker: this.tracker, messageOf: this.messageOf, diagnostics: this.sink.diagnostics };
+  }
+
+  private visit(seq: number): void {
+    const type = this.log.eventType(seq);
+    const turn = this.log.turn(seq);
+    const step = this.log.step(seq);
+    switch (type) {
+      case 'assistant/chunk':
+        this.tracker.chunk(this.reader.event(seq)!, turn, step);
+        return;
+      case 'assistant/message':
+        this.message(this.reader.event(seq)!, turn, step);
+        return;
+      case 'tool/call':
+        this.toolCall(this.reader.event(seq)!);
+        return;
+      case 'tool/result':
+        this.toolResult(this.reader.event(seq)!);
+        return;
+      case 'compaction/summary':
+      case 'compaction/prune':
+        this.price(this.reader.event(seq)!);
+        return;
+      case 'llm/retry':
+      case 'llm/retry-started':
+        this.tracker.retry(seq, turn, step);
+        return;
+      case 'step/end':
+        this.tracker.stepEnd(turn, step);
+        return;
+      case 'turn/end':
+        this.tracker.turnEnd(turn);
+        return;
+      case 'user/message':
+        // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
+        this.citations(this.reader.event(seq)!);
+        return;
+    }
+  }
+
+  private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
+    if (derived !== this.current) {
+      this.current = derived;
+      this.linked = new Set();
+    }
+    if (this.linked.has(source) || source < 0 || source >= this.count) return;
+    this.linked.add(source);
+    this.edges.add(derived, source, kind, how);
+  }
+
+  /** sourceEventSeqs edges: shadowed nodes are `replace`, tool/calls cited by results are `result`. */
+  private citations(event: SessionEvent): number[] {
+    const sources = Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : [];
+    const shadowed = new Set(this.replacementAt.get(event.seq)?.shadowedSeqs ?? []);
+    for (const source of sources) {
+      if (typeof source !== 'number') continue;
+      let kind: EdgeKind = 'cite';
+      if (shadowed.has(source)) kind = 'replace';
+      else if (event.type === 'tool/result' && this.log.eventType(source) === 'tool/call') kind = 'result';
+      else if (event.type === 'assistant/message' && this.log.eventType(source) === 'assistant/chunk') kind = 'stream';
+      this.link(event.seq, source, kind, 'recorded');
+    }
+    // A log dsh refuses can carry a replace that does not cite what it shadows: still show the shadowing.
+    for (const seq of shadowed) this.link(event.seq, seq, 'replace', 'inferred');
+    return sources.filter((s): s is number => typeof s === 'number');
+  }
+
+  private message(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
+    const seq = event.seq;
+    const cited = this.citations(event).filter((s) => this.log.eventType(s) === 'assistant/chunk');
+    let chunks = cited;
+    let by: 'cited' | 'turn-step' = 'cited';
+    let assembly: StreamAssembly | undefined;
+    if (cited.length === 0) {
+      // No citations (older writers, hand-made logs, or an explicit []): take the step's open attempt.
+      const attempt = this.tracker.claimableFor(turn, step);
+      if (attempt && attempt.claimed === 0 && attempt.count > 0) {
+        chunks = this.tracker.chunksOf(attempt);
+        by = 'turn-step';
+        assembly = attempt.assembly;
+        for (const chunk of chunks) this.link(seq, chunk, 'stream', 'inferred');
+      }
+    } else {
+      assembly = this.assemblyOfExactly(cited);
+    }
+    for (const chunk of chunks) this.claim(chunk, seq);
+    this.tracker.message(turn, step);
+    for (const block of contentOf(event)) {
+      if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, seq);
+    }
+    this.checkReassembly(event, chunks, assembly, by);
+  }
+
+  /** The running assembly of the one attempt whose chunks are exactly `chunks`, if there is one. */
+  private assemblyOfExactly(chunks: number[]): StreamAssembly | undefined {
+    const id = this.tracker.attemptOf[chunks[0]];
+    if (id < 0) return undefined;
+    const attempt = this.tracker.attempts[id];
+    if (attempt.count !== chunks.length || chunks.some((c) => this.tracker.attemptOf[c] !== id)) return undefined;
+    return attempt.assembly;
+  }
+
+  private claim(chunk: number, message: number): void {
+    const previous = this.messageOf[chunk];
+    if (previous >= 0 && previous !== message) {
+      this.report('warning', 'provenance.shared-chunk', chunk, `chunk seq ${chunk} is taken by assistant/message seq ${previous} and again by seq ${message}`);
+      return;
+    }
+    this.messageOf[chunk] = message;
+    const id = this.tracker.attemptOf[chunk];
+    if (id >= 0) this.tracker.attempts[id].claimed += 1;
+  }
+
+  private checkReassembly(event: SessionEvent, chunks: number[], running: StreamAssembly | undefined, by: 'cited' | 'turn-step'): void {
+    const data = event.data ?? {};
+    const content = data.message?.content;
+    const interrupted = data.interrupted === true;
+    if (chunks.length === 0) {
+      if (Array.isArray(content) && content.length > 0) {
+        this.report('info', 'provenance.no-stream', event.seq, `assistant/message seq ${event.seq} has no stream chunks (none cited, none left in turn ${data.turn} step ${data.step})`);
+      }
+      return;
+    }
+    const assembly = running ?? this.assemble(chunks);
+    const verdict = compareAssembly(assembly, content, interrupted);
+    const how = by === 'cited' ? 'cited' : 'found by turn/step';
+    if (verdict.mismatches.length > 0) {
+      const first = verdict.mismatches[0].message;
+      const more = verdict.mismatches.length > 1 ? ` (+${verdict.mismatches.length - 1} more)` : '';
+      this.report('warning', 'provenance.reassembly-mismatch', event.seq, `assistant/message seq ${event.seq} does not reassemble from its ${chunks.length} ${how} chunks: ${first}${more}`, verdict.mismatches);
+    }
+    if (interrupted) {
+      this.report('info', 'provenance.interrupted', event.seq, `assistant/message seq ${event.seq} is interrupted: the delivered prefix of a cancelled stream`, verdict.notes);
+    } else if (verdict.notes.length > 0) {
+      this.report('info', 'provenance.stream-note', event.seq, `assistant/message seq ${event.seq}: ${verdict.notes[0].message}${verdict.notes.length > 1 ? ` (+${verdict.notes.length - 1} more)` : ''}`, verdict.notes);
+    }
+  }
+
+  /** Reassembles chunks that are not one attempt's exact run (re-read with a reader of their own). */
+  private assemble(chunks: number[]): StreamAssembly {
+    const reader = this.log;
+    const assembly = new StreamAssembly();
+    for (const seq of [...chunks].sort((a, b) => a - b)) {
+      const event = reader.event(seq);
+      if (event) assembly.add(event);
+    }
+    return assembly;
+  }
+
+  private toolCall(event: SessionEvent): void {
+    const callId = event.data?.callId;
+    if (typeof callId !== 'string') return;
+    const owner = this.callOwner.get(callId);
+    if (owner !== undefined) this.link(event.seq, owner, 'call', 'inferred');
+    this.callEvent.set(callId, event.seq);
+  }
+
+  private toolResult(event: SessionEvent): void {
+    const cited = this.citations(event);
+    // A replacement (a prune) derives from the result it rewrites, which already names the call.
+    if (this.log.surfaceRole(event.seq) === SurfaceRole.Replace) return;
+    const callId = event.data?.message?.source?.callId;
+    if (typeof callId !== 'string') return;
+    const call = this.callEvent.get(callId);
+    if (call !== undefined) {
+      if (!cited.includes(call)) this.link(event.seq, call, 'result', 'inferred');
+      return;
+    }
+    // No tool/call recorded (a TOOL_NOT_STARTED closer, or a policy rejection): answer the asking message.
+    const owner = this.callOwner.get(callId);
+    if (owner !== undefined) this.link(event.seq, owner, 'result', 'inferred');
+  }
+
+  private price(event: SessionEvent): void {
+    const shadowed = event.data?.shadowedSeqs;
+    if (!Array.isArray(shadowed)) return;
+    for (const seq of shadowed) if (typeof seq === 'number' && seq < event.seq) this.link(event.seq, seq, 'price', 'recorded');
+  }
+
+  /** Chunks no message took: a failed or retried attempt (info), one still streaming (info), or orphans. */
+  private classifyUnclaimed(): void {
+    const lastTurnOpen = this.log.lastTurnOpen;
+    for (const attempt of this.tracker.attempts) {
+      const unclaimed = attempt.count - attempt.claimed;
+      if (unclaimed === 0) continue;
+      const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf[s] < 0);
+      const where = `turn ${attempt.turn ?? '?'} step ${attempt.step ?? '?'}`;
+      const list = seqRanges(seqs);
+      if (attempt.claimed === 0 && (attempt.finishKind === 'error' || attempt.finishKind === 'aborted')) {
+        const retry = attempt.retrySeq !== undefined ? `, retried by seq ${attempt.retrySeq}` : '';
+        this.report('info', 'provenance.failed-attempt', seqs[0], `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`);
+      } else if (attempt.claimed === 0 && attempt.retrySeq !== undefined) {
+        this.report('info', 'provenance.retried-attempt', seqs[0], `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`);
+      } else if (attempt.claimed === 0 && lastTurnOpen && isStreaming(attempt)) {
+        this.report('info', 'provenance.in-flight', seqs[0], `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`);
+      } else {
+        this.report('warning', 'provenance.orphan-chunk', seqs[0], `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`, seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })));
+      }
+    }
+  }
+
+  private report(severity: Diagnostic['severity'], rule: string, seq: number, message: string, related: AssemblyProblem[] = []): void {
+    this.sink.report(severity, rule, seq, message, related);
+  }
+}
+
+/** An attempt that nothing has ended yet, or that finished streaming but whose message is not written. */
+function isStreaming(attempt: Attempt): boolean {
+  return attempt.endedBy === undefined || attempt.endedBy === 'finish';
+}
+
+function contentOf(event: SessionEvent): any[] {
+  const content = event.data?.message?.content;
+  return Array.isArray(content) ? content : [];
+}
+
+function seqRanges(seqs: readonly number[]): string {
+  return seqs.length > 0 ? `seq ${formatSeqRanges(seqs)}` : 'none';
+}

@@ -1,0 +1,248 @@
+// Reassembles an assistant/message from its raw stream chunks and compares the result with the
+// message's content. This is the provenance view's reassembly rule; the spec (§2.2) states the chunk
+// vocabulary but not the assembler, so the rule below is ours, fitted to what dsh writes in the real
+// fixtures (cancel, max-tokens, empty-response retry, packed rows, compaction recovery):
+//
+//  1. Chunks are grouped by block `index`. A block's kind is its block-start `blockType`, else the kind
+//     its deltas imply (text-delta → text, reasoning-delta → reasoning, tool-call-delta → tool-call).
+//  2. The streamed value of a block is the concatenation, in seq order, of its deltas: `text` for
+//     text/reasoning deltas, `argumentsDelta` for tool-call deltas (whose `id`/`name` name the call).
+//  3. A block-end carries the finished block. When the block also streamed deltas, the block-end's
+//     text (or `arguments`) must equal their concatenation. A block-end without deltas is fine: dsh's
+//     scripted providers emit start/end pairs only, and the block-end is then the whole record.
+//  4. Message content lines up with the stream blocks in ascending index order. Each content block must
+//     have the kind of its stream block and equal its value: text/reasoning `text`, tool-call `id`,
+//     `name` and `arguments`; other block types must deep-equal the block-end's block.
+//  5. A stream block may be missing from the content only when dsh drops it: a tool call of a stream
+//     that finished with `max-tokens` (never dispatched, even when complete) or of an interrupted
+//     message (`data.interrupted: true`, undispatched calls dropped), and an unfinished block (no
+//     block-end) of either. Such drops are reported as notes, not mismatches.
+//  6. An interrupted message is the delivered prefix of a cancelled stream: its last text/reasoning
+//     content may be a prefix of what was streamed.
+//  7. Tool-call arguments that differ from the deltas only in JSON formatting (both parse, to equal
+//     values) are a note: dsh's DeepSeek adapter re-serializes the arguments at block-end, so a real
+//     log streams `{"command": "…"}` and records `{"command":"…"}` (persistent-pwsh-tool-turn).
+import type { SessionEvent } from './types';
+import { jsonEqual } from './json-values';
+
+export interface StreamBlock {
+  index: number;
+  kind: string | undefined;
+  /** Concatenated deltas (text, or tool-call arguments). */
+  streamed: string;
+  deltas: number;
+  id?: string;
+  name?: string;
+  /** The block-end's finished block, when the stream finished this block. */
+  end?: Record<string, unknown>;
+  /** Seq of the block's first chunk (for pointing at it). */
+  firstSeq: number;
+}
+
+/** The running reassembly of one stream; chunks are added in seq order. */
+export class StreamAssembly {
+  private readonly byIndex = new Map<number, StreamBlock>();
+  /** `reason.kind` of the last finish chunk, e.g. stop, tool-calls, max-tokens, error. */
+  finishKind: string | undefined;
+  finishSeq: number | undefined;
+  /** Failure code of an error/aborted finish, for the notes. */
+  failureCode: string | undefined;
+  chunkCount = 0;
+  /** Chunk shapes this rule does not know (kept as notes: the vocabulary is merge-extensible). */
+  readonly unknown: number[] = [];
+
+  add(event: SessionEvent): void {
+    this.chunkCount += 1;
+    const chunk = event.data?.chunk;
+    if (chunk === null || typeof chunk !== 'object') return void this.unknown.push(event.seq);
+    switch (chunk.type) {
+      case 'block-start':
+        this.block(chunk.index, event.seq).kind ??= chunk.blockType;
+        break;
+      case 'text-delta':
+      case 'reasoning-delta': {
+        const block = this.block(chunk.index, event.seq);
+        block.kind ??= chunk.type === 'text-delta' ? 'text' : 'reasoning';
+        block.streamed += typeof chunk.text === 'string' ? chunk.text : '';
+        block.deltas += 1;
+        break;
+      }
+      case 'tool-call-delta': {
+        const block = this.block(chunk.index, event.seq);
+        block.kind ??= 'tool-call';
+        if (typeof chunk.id === 'string') block.id ??= chunk.id;
+        if (typeof chunk.name === 'string') block.name ??= chunk.name;
+        block.streamed += typeof chunk.argumentsDelta === 'string' ? chunk.argumentsDelta : '';
+        block.deltas += 1;
+        break;
+      }
+      case 'block-end': {
+        const block = this.block(chunk.index, event.seq);
+        if (chunk.block !== null && typeof chunk.block === 'object') {
+          block.end = chunk.block;
+          block.kind ??= typeof chunk.block.type === 'string' ? chunk.block.type : undefined;
+        }
+        break;
+      }
+      case 'finish':
+        this.finishKind = typeof chunk.reason?.kind === 'string' ? chunk.reason.kind : 'unknown';
+        this.finishSeq = event.seq;
+        this.failureCode = typeof chunk.reason?.failure?.code === 'string' ? chunk.reason.failure.code : undefined;
+        break;
+      case 'usage':
+        break;
+      default:
+        this.unknown.push(event.seq);
+    }
+  }
+
+  private block(index: unknown, seq: number): StreamBlock {
+    const key = typeof index === 'number' ? index : -1;
+    let block = this.byIndex.get(key);
+    if (!block) {
+      block = { index: key, kind: undefined, streamed: '', deltas: 0, firstSeq: seq };
+      this.byIndex.set(key, block);
+    }
+    return block;
+  }
+
+  /** Blocks in ascending index order. */
+  blocks(): StreamBlock[] {
+    return [...this.byIndex.values()].sort((a, b) => a.index - b.index);
+  }
+
+  /** True when the stream ended in a failure (the attempt produced no message of its own). */
+  get failed(): boolean {
+    return this.finishKind === 'error' || this.finishKind === 'aborted';
+  }
+}
+
+export interface AssemblyProblem {
+  message: string;
+  /** The chunk the problem is about, when there is one. */
+  seq?: number;
+}
+
+export interface AssemblyVerdict {
+  mismatches: AssemblyProblem[];
+  notes: AssemblyProblem[];
+}
+
+/** The streamed value a block-end records (text for text/reasoning, arguments for tool calls). */
+function endValue(block: StreamBlock): string | undefined {
+  const end = block.end;
+  if (!end) return undefined;
+  const value = block.kind === 'tool-call' ? end.arguments : end.text;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Rule 7: two argument strings that are the same JSON value written differently. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string') return false;
+  try {
+    return jsonEqual(JSON.parse(a), JSON.parse(b));
+  } catch {
+    return false;
+  }
+}
+
+/** Rule 3: a block-end must agree with the deltas streamed before it. */
+function selfConsistency(block: StreamBlock, out: AssemblyProblem[], notes: AssemblyProblem[]): void {
+  if (!block.end || block.deltas === 0) return;
+  if (block.kind !== 'text' && block.kind !== 'reasoning' && block.kind !== 'tool-call') return;
+  const recorded = endValue(block);
+  if (recorded !== block.streamed) {
+    if (block.kind === 'tool-call' && sameJson(recorded, block.streamed)) {
+      notes.push({ seq: block.firstSeq, message: `block ${block.index} (tool-call): block-end arguments are the streamed JSON re-serialized` });
+    } else {
+      const what = block.kind === 'tool-call' ? 'arguments' : 'text';
+      out.push({ seq: block.firstSeq, message: `block ${block.index} (${block.kind}): its block-end ${what} ${what === 'text' ? 'differs' : 'differ'} from its ${block.deltas} concatenated deltas ${difference(recorded, block.streamed)}` });
+    }
+  }
+  if (block.kind === 'tool-call' && block.id !== undefined && block.end.id !== block.id) {
+    out.push({ seq: block.firstSeq, message: `block ${block.index} (tool-call): block-end id ${quote(block.end.id)} differs from the delta id ${quote(block.id)}` });
+  }
+}
+
+/** The value the stream gives for a block: the block-end's when finished, else the deltas so far. */
+function streamValue(block: StreamBlock): string {
+  return endValue(block) ?? block.streamed;
+}
+
+function compareBlock(block: StreamBlock, content: Record<string, any>, position: number, prefixAllowed: boolean, out: AssemblyProblem[], notes: AssemblyProblem[]): void {
+  const where = `content[${position}] (${block.kind})`;
+  if (block.kind === 'text' || block.kind === 'reasoning') {
+    const expected = streamValue(block);
+    const text = typeof content.text === 'string' ? content.text : undefined;
+    if (text === expected) return;
+    if (prefixAllowed && text !== undefined && expected.startsWith(text)) return;
+    out.push({ seq: block.firstSeq, message: `${where} text does not equal the stream's block ${block.index} ${difference(text, expected)}` });
+    return;
+  }
+  if (block.kind === 'tool-call') {
+    const expected = streamValue(block);
+    const id = block.end?.id ?? block.id;
+    const name = block.end?.name ?? block.name;
+    if (content.arguments !== expected) {
+      if (sameJson(content.arguments, expected)) notes.push({ seq: block.firstSeq, message: `${where} arguments are the streamed JSON re-serialized` });
+      else out.push({ seq: block.firstSeq, message: `${where} arguments do not equal the stream's block ${block.index} ${difference(content.arguments, expected)}` });
+    }
+    if (id !== undefined && content.id !== id) out.push({ seq: block.firstSeq, message: `${where} id ${quote(content.id)} differs from the stream's ${quote(id)}` });
+    if (name !== undefined && content.name !== name) out.push({ seq: block.firstSeq, message: `${where} name ${quote(content.name)} differs from the stream's ${quote(name)}` });
+    return;
+  }
+  if (block.end && !jsonEqual(block.end, content)) out.push({ seq: block.firstSeq, message: `${where} differs from the stream's block-end ${block.index}` });
+}
+
+/**
+ * Compares a message's content with the assembled stream (rules 1–6 above).
+ * `interrupted` is the message's `data.interrupted === true`.
+ */
+export function compareAssembly(assembly: StreamAssembly, content: unknown, interrupted: boolean): AssemblyVerdict {
+  const mismatches: AssemblyProblem[] = [];
+  const notes: AssemblyProblem[] = [];
+  const blocks = assembly.blocks();
+  for (const block of blocks) selfConsistency(block, mismatches, notes);
+  if (!Array.isArray(content)) return { mismatches: [{ message: 'message content is not an array' }], notes };
+  const maxTokens = assembly.finishKind === 'max-tokens';
+  let position = 0;
+  for (const block of blocks) {
+    const next = content[position] as Record<string, any> | undefined;
+    if (next && typeof next === 'object' && next.type === block.kind) {
+      // Rule 6: only the last delivered text block of an interrupted message can be cut short.
+      compareBlock(block, next, position, interrupted && position === content.length - 1, mismatches, notes);
+      position += 1;
+      continue;
+    }
+    const unfinished = block.end === undefined;
+    const droppable = (maxTokens || interrupted) && (block.kind === 'tool-call' || unfinished);
+    if (droppable) {
+      const why = interrupted ? 'the message was interrupted' : 'the stream hit max-tokens';
+      notes.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}${unfinished ? ', unfinished' : ''}) is not in the content: dropped because ${why}` });
+      continue;
+    }
+    mismatches.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}) has no matching content block (content[${position}] is ${next && typeof next === 'object' ? String(next.type) : 'missing'})` });
+  }
+  for (; position < content.length; position++) {
+    const extra = content[position] as Record<string, any> | undefined;
+    mismatches.push({ message: `content[${position}] (${String(extra?.type)}) has no stream block` });
+  }
+  if (interrupted) notes.push({ message: 'interrupted message: the delivered prefix of a cancelled stream' });
+  for (const seq of assembly.unknown) notes.push({ seq, message: 'chunk of an unknown shape (not part of the reassembly)' });
+  return { mismatches, notes };
+}
+
+/** Where two strings part: "at character N: "…a…" vs "…b…"" (short windows, for a one-line message). */
+function difference(a: unknown, b: unknown): string {
+  if (typeof a !== 'string' || typeof b !== 'string') return `(${quote(a)} vs ${quote(b)})`;
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  const from = Math.max(0, at - 12);
+  const window = (s: string) => `${from > 0 ? '…' : ''}${JSON.stringify(s.slice(from, at + 24))}${at + 24 < s.length ? '…' : ''}`;
+  return `(at character ${at} of ${a.length} vs ${b.length}: ${window(a)} vs ${window(b)})`;
+}
+
+function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 80 ? `${text.slice(0, 77)}…"` : text;
+}

@@ -1,0 +1,136 @@
+// Splits a log's assistant/chunk events into model *attempts*: the chunks one model call streamed.
+// A step can hold several attempts: an empty response retried through llm/retry, or a context-window
+// failure recovered by a compaction and a fresh call (fixtures v0-empty-response-llm-retry and
+// v0-compaction-replace-recovery). Chunks of a failed attempt never reach a message, and provenance
+// must tell them apart from chunks that lost their message.
+//
+// An attempt is the run of chunks of one (turn, step) that ends at the first of: a `finish` chunk,
+// the step's assistant/message, an llm/retry or llm/retry-started of that step, its step/end or its
+// turn/end. The next chunk of the same step opens a new attempt.
+import { StreamAssembly } from './stream-assembly';
+import type { SessionEvent } from './types';
+
+export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end';
+
+export interface Attempt {
+  id: number;
+  turn: number | undefined;
+  step: number | undefined;
+  first: number;
+  last: number;
+  count: number;
+  /** Chunks a message took (by citation or by turn/step). */
+  claimed: number;
+  /** The running reassembly; dropped once nothing can claim the attempt any more. */
+  assembly: StreamAssembly | undefined;
+  finishKind?: string;
+  failureCode?: string;
+  /** The llm/retry (or llm/retry-started) that abandoned this attempt. */
+  retrySeq?: number;
+  /**
+   * What settled the attempt: its finish chunk, then (replacing 'finish') the message, retry, step/end
+   * or turn/end that closed it. Undefined while it is still streaming at the end of the log.
+   */
+  endedBy?: AttemptEnd;
+}
+
+function keyOf(turn: number | undefined, step: number | undefined): string {
+  return `${turn}/${step}`;
+}
+
+export class AttemptTracker {
+  readonly attempts: Attempt[] = [];
+  /** Attempt id per chunk seq (-1 for other events). */
+  readonly attemptOf: Int32Array;
+  /** Attempts still receiving chunks, by turn/step. */
+  private readonly open = new Map<string, Attempt>();
+  /** The latest attempt of a step that a message without citations may still take (turn/step attribution). */
+  private readonly claimable = new Map<string, Attempt>();
+  /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
+  private readonly latest = new Map<string, Attempt>();
+
+  constructor(eventCount: number) {
+    this.attemptOf = new Int32Array(eventCount).fill(-1);
+  }
+
+  chunk(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
+    const key = keyOf(turn, step);
+    let attempt = this.open.get(key);
+    if (!attempt) {
+      this.release(this.claimable.get(key));
+      attempt = { id: this.attempts.length, turn, step, first: event.seq, last: event.seq, count: 0, claimed: 0, assembly: new StreamAssembly() };
+      this.attempts.push(attempt);
+      this.open.set(key, attempt);
+      this.claimable.set(key, attempt);
+      this.latest.set(key, attempt);
+    }
+    this.attemptOf[event.seq] = attempt.id;
+    attempt.count += 1;
+    attempt.last = event.seq;
+    attempt.assembly!.add(event);
+    if (event.data?.chunk?.type === 'finish') {
+      const assembly = attempt.assembly!;
+      attempt.finishKind = assembly.finishKind;
+      attempt.failureCode = assembly.failureCode;
+      attempt.endedBy = 'finish';
+      this.open.delete(key);
+      // A failed attempt produces no message; anything after it in the step is a new call.
+      if (assembly.failed) this.drop(key);
+    }
+  }
+
+  /** The attempt a message of (turn, step) without citations takes, if any. */
+  claimableFor(turn: number | undefined, step: number | undefined): Attempt | undefined {
+    return this.claimable.get(keyOf(turn, step));
+  }
+
+  /** A message of (turn, step) ends the step's stream. */
+  message(turn: number | undefined, step: number | undefined): void {
+    this.end(keyOf(turn, step), 'message');
+  }
+
+  retry(seq: number, turn: number | undefined, step: number | undefined): void {
+    const key = keyOf(turn, step);
+    const attempt = this.latest.get(key);
+    if (attempt && attempt.claimed === 0) attempt.retrySeq ??= seq;
+    this.end(key, 'retry');
+  }
+
+  stepEnd(turn: number | undefined, step: number | undefined): void {
+    const key = keyOf(turn, step);
+    this.end(key, 'step-end');
+    this.latest.delete(key);
+  }
+
+  turnEnd(turn: number | undefined): void {
+    for (const attempt of [...this.open.values(), ...this.claimable.values()]) {
+      if (attempt.turn === turn) this.end(keyOf(attempt.turn, attempt.step), 'turn-end');
+    }
+    for (const [key, attempt] of this.latest) if (attempt.turn === turn) this.latest.delete(key);
+  }
+
+  /** Chunk seqs of an attempt, ascending. */
+  chunksOf(attempt: Attempt): number[] {
+    const out: number[] = [];
+    for (let seq = attempt.first; seq <= attempt.last; seq++) if (this.attemptOf[seq] === attempt.id) out.push(seq);
+    return out;
+  }
+
+  private end(key: string, why: AttemptEnd): void {
+    // A finished stream still waits for its message; whatever closes the step settles it for good.
+    const attempt = this.open.get(key) ?? this.claimable.get(key);
+    if (attempt && (attempt.endedBy === undefined || attempt.endedBy === 'finish')) attempt.endedBy = why;
+    this.open.delete(key);
+    this.drop(key);
+  }
+
+  private drop(key: string): void {
+    this.release(this.claimable.get(key));
+    this.claimable.delete(key);
+  }
+
+  /** Frees the reassembly of an attempt nothing can claim any more (large logs stay small). */
+  private release(attempt: Attempt | undefined): void {
+    if (attempt) attempt.assembly = undefined;
+  }
+}

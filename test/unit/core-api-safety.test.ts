@@ -1,0 +1,41 @@
+// What the core hands out cannot change what it holds, and closers report their own roles.
+import { strict as assert } from 'node:assert';
+import { loadSession, SurfaceRole } from '../../src/core';
+import { LogBuilder, richLog } from '../support/build-log';
+
+describe('core API safety', () => {
+  it('event() returns a fresh object per call', () => {
+    const log = loadSession(richLog().bytes());
+    const first = log.event(1)!;
+    (first.data as Record<string, unknown>).turn = 99;
+    assert.notEqual(log.event(1)!.data.turn, 99);
+  });
+
+  it('closers are frozen', () => {
+    const log = loadSession(richLog({ openTail: 'open-step' }).bytes());
+    assert.ok(log.closers.length > 0);
+    assert.throws(() => { (log.closers[0].data as Record<string, unknown>).step = 42; }, TypeError);
+  });
+
+  it('only tool/result closers are surface appends; turn() and step() read closers too', () => {
+    const log = loadSession(richLog({ openTail: 'recorded-call' }).bytes());
+    const roles = log.closers.map((c) => [c.type, log.surfaceRole(c.seq)]);
+    for (const [type, role] of roles) assert.equal(role, type === 'tool/result' ? SurfaceRole.Append : SurfaceRole.None, `role of closer ${type}`);
+    const turnEnd = log.closers[log.closers.length - 1];
+    assert.equal(log.turn(turnEnd.seq), turnEnd.data.turn);
+  });
+
+  it('reads every member of a long packed row in linear time', () => {
+    const builder = new LogBuilder();
+    builder.turnStart();
+    builder.stepStart();
+    const texts = Array.from({ length: 20_000 }, (_, i) => `t${i}`);
+    const seqs = builder.textChunks(texts, { dt: texts.slice(1).map(() => 1) });
+    const log = loadSession(builder.bytes());
+    // A quadratic member lookup takes seconds here; the check is on the values, the speed shows in the run time.
+    let text = '';
+    for (const seq of seqs) text += log.event(seq)!.data.chunk.text;
+    assert.equal(text, texts.join(''));
+    assert.equal(log.event(seqs[seqs.length - 1])!.time - log.event(seqs[0])!.time, texts.length - 1);
+  });
+});
