@@ -5,7 +5,7 @@ import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from '
 import type { Diagnostic, ErrorName, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from './types';
 import { ByteStore, Column } from './columns';
 import { readHeaderLine, validateHeader, type HeaderRead } from './header';
-import { expandRow, isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
+import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
 import { LegacyRefusal, RetiredShapeWatch, eventMessageId, upgradeLegacyEvent } from './legacy';
 import { checkMessageShape, checkSeedEnvelope } from './event-shape';
 import { KNOWN_EVENT_TYPES, isSurfaceType } from './known-types';
@@ -78,7 +78,9 @@ export class SessionLog implements SessionLogView {
   private readonly retired = new RetiredShapeWatch();
   private readonly closerScan = new CloserScan();
   private readonly fold = new SurfaceFold();
-  private strictError: Refusal | undefined;
+  /** The first event the seed refused (the strict constructor meets it too, after any lossy event before it). */
+  private firstSeedEventProblem: Refusal | undefined;
+  private lossy = { scannedTo: 0, first: undefined as Refusal | undefined, warnings: [] as Diagnostic[] };
   private readonly diags: Diagnostic[] = [];
 
   // --- caches keyed by event count ---
@@ -187,16 +189,11 @@ export class SessionLog implements SessionLogView {
     if (rowTagged) {
       const row = value as Record<string, any>;
       if (row.seq0 !== first) return this.seqGap(first, row.seq0, fileLine, start, false, 'seq.contiguity');
-      if (mayBeLossy(text)) {
-        const expanded = expandRow(row);
-        for (let k = 0; k < expanded.length; k++) this.acceptEvent(expanded[k], text, fileLine, start, end - start, k);
-      } else {
-        this.acceptRowMembers(row, members, fileLine, start, end - start);
-      }
+      this.acceptRowMembers(row, members, fileLine, start, end - start);
     } else {
       const seq = (value as { seq?: unknown }).seq;
       if (seq !== first) return this.seqGap(first, seq, fileLine, start, (value as { type?: unknown }).type === 'turn/end', gapRule(value));
-      this.acceptEvent(value as SessionEvent, text, fileLine, start, end - start, -1);
+      this.acceptEvent(value as SessionEvent, fileLine, start, end - start, -1);
     }
     this.committed = end + 1;
   }
@@ -214,7 +211,7 @@ export class SessionLog implements SessionLogView {
   }
 
   /** Runs one kept event through adopt, known-types, the closer scan and the seed, and indexes it. */
-  private acceptEvent(stored: SessionEvent, lineText: string, fileLine: number, offset: number, length: number, member: number): void {
+  private acceptEvent(stored: SessionEvent, fileLine: number, offset: number, length: number, member: number): void {
     const seq = this.lineNo.length;
     const id = this.sessionId;
     this.retired.observe(stored);
@@ -251,10 +248,6 @@ export class SessionLog implements SessionLogView {
 
     // seed: envelope, shapes, surface
     const role = this.seedEvent(event, seq, fileLine);
-    if (mayBeLossy(lineText) && !isLosslessJson(stored)) {
-      this.strictError ??= { dshError: `seed event at index ${seq} is not losslessly JSON-serializable`, errorName: 'Error', rule: 'json.lossless-values', line: fileLine, seq };
-      this.report({ severity: 'warning', rule: 'json.lossless-values', message: `line ${fileLine} (seq ${seq}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`, line: fileLine, offset, length, seq });
-    }
 
     this.lineNo.push(fileLine);
     this.lineStart.push(offset);
@@ -271,8 +264,7 @@ export class SessionLog implements SessionLogView {
   /**
    * Members of a validated row are well-formed `assistant/chunk` events by construction: known type,
    * safe-integer seq and time, no surface metadata, nothing the repair scan reads. So they skip the
-   * per-event pipeline (most events of a real log are chunks) and only get indexed. Rows whose text
-   * could hold -0 take the full path instead, for the strict verdict.
+   * per-event pipeline (most events of a real log are chunks) and only get indexed.
    */
   private acceptRowMembers(row: Record<string, any>, members: number, fileLine: number, offset: number, length: number): void {
     const typeId = this.internType('assistant/chunk');
@@ -314,7 +306,7 @@ export class SessionLog implements SessionLogView {
   }
 
   private seedProblem(refusal: Refusal): void {
-    this.strictError ??= refusal;
+    this.firstSeedEventProblem ??= refusal;
     this.problem('seed', refusal);
   }
 
@@ -399,14 +391,47 @@ export class SessionLog implements SessionLogView {
     };
   }
 
-  /** What dsh's strict constructor (replay/fork path) says of the same seed. */
+  /**
+   * Lossless-JSON problems (-0, numbers that overflow). dsh's load path does not check them, only its
+   * strict constructor and append do, so they are found on demand rather than while loading.
+   */
+  private scanLossless(): { first: Refusal | undefined; warnings: Diagnostic[] } {
+    const state = this.lossy;
+    let seq = state.scannedTo;
+    while (seq < this.eventCount) {
+      const start = this.lineStart.get(seq);
+      const length = this.lineLength.get(seq);
+      let next = seq + 1;
+      while (next < this.eventCount && this.lineStart.get(next) === start) next++;
+      const text = utf8.decode(this.bytes.view(start, start + length));
+      if (mayBeLossy(text)) {
+        for (let s = seq; s < next; s++) {
+          const event = this.event(s);
+          if (event && !isLosslessJson(event)) {
+            const line = this.lineNo.get(s);
+            state.first ??= { dshError: `seed event at index ${s} is not losslessly JSON-serializable`, errorName: 'Error', rule: 'json.lossless-values', line, seq: s };
+            state.warnings.push({ severity: 'warning', rule: 'json.lossless-values', message: `line ${line} (seq ${s}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`, line, offset: start, length, seq: s });
+          }
+        }
+      }
+      seq = next;
+    }
+    state.scannedTo = seq;
+    return state;
+  }
+
+  /** What dsh's strict constructor (replay/fork path) says of the same seed: events in order, then closers, then the header. */
   get strictSeed(): StrictSeedVerdict {
-    const first = this.strictError ?? this.repaired().closerRefusal ?? (this.headerSeedError ? { dshError: this.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
+    const lossy = this.scanLossless().first;
+    const seedProblem = this.firstSeedEventProblem;
+    // The strict constructor snapshots an event (lossless check) before validating it.
+    const eventProblem = lossy && (!seedProblem || (lossy.seq ?? 0) <= (seedProblem.seq ?? 0)) ? lossy : seedProblem;
+    const first = eventProblem ?? this.repaired().closerRefusal ?? (this.headerSeedError ? { dshError: this.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
     return first ? { ok: false, error: first.dshError, errorName: first.errorName } : { ok: true };
   }
 
   get diagnostics(): Diagnostic[] {
-    const out = [...this.diags];
+    const out = [...this.diags, ...this.scanLossless().warnings];
     const verdict = this.verdict;
     const scan = this.scan;
     if (scan.stoppedAt === 'torn-tail') {
