@@ -29,6 +29,8 @@ export interface SessionLogView {
   readonly verdict: Verdict;
   /** The header as dsh builds it, when the header line could be read. */
   readonly header: SessionHeader | undefined;
+  /** The first line as parsed, even when dsh refuses it as a header. */
+  readonly headerLine: unknown;
   readonly scan: ScanSummary;
   readonly diagnostics: readonly Diagnostic[];
   /** Events kept by the scan, packed rows expanded (the conformance `events`). */

@@ -24,8 +24,8 @@ export { inspectLog } from './inspect';
 export { sha256Hex } from './sha256';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, SurfaceEventType } from './append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './serialize';
-export { loadSessionFile, loadSessionFileAsync } from './load-file';
-export type { LoadedFile, ZstdSummary } from './load-file';
+export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './load-file';
+export type { LoadedFile, ZstdFollowState, ZstdSummary } from './load-file';
 // Provenance, relational invariants and append planners (issue 3 items 3–5).
 export { ProvenanceIndex, provenanceIndex } from './provenance';
 export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './provenance';

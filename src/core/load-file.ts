@@ -1,5 +1,5 @@
 // Loads a session file's bytes, plain or zstd (detected by the frame magic, not by the name).
-import type { LoadOptions } from './api';
+import type { ExtendResult, LoadOptions } from './api';
 import { SessionLog } from './session-log';
 import { decodeZstdLog, isZstd, type ZstdDecodeResult } from './zstd/decode';
 
@@ -17,8 +17,18 @@ export interface ZstdSummary {
 export interface LoadedFile {
   log: SessionLog;
   zstd?: ZstdSummary;
-  /** The decoded frames, for following a growing zstd file. */
-  zstdResult?: ZstdDecodeResult;
+  /** For a zstd file: what following it needs (compressed bytes not yet folded in). */
+  follow?: ZstdFollowState;
+}
+
+/**
+ * Following a growing zstd log: a writer appends whole frames, one per durable batch. Bytes of a frame
+ * still being written wait in `pending`; lines already recovered from that torn frame at load are
+ * skipped when the frame completes, so nothing is folded twice.
+ */
+export interface ZstdFollowState {
+  pending: Uint8Array;
+  skipText: number;
 }
 
 function summarize(result: ZstdDecodeResult): ZstdSummary {
@@ -43,7 +53,8 @@ function prepare(bytes: Uint8Array, options: LoadOptions): LoadedFile {
     const stage = error.rule === 'zstd.header-less' || error.rule === 'zstd.header-frame' ? 'header' : 'parse';
     log.refuseContainer(stage, error.message, error.rule, error.detail);
   }
-  return { log, zstd: summarize(result), zstdResult: result };
+  const pending = bytes.subarray(result.committedCompressedBytes);
+  return { log, zstd: summarize(result), follow: { pending: pending.slice(), skipText: result.recoveredBytes ?? 0 } };
 }
 
 /** Synchronous load of a whole file. Never throws on bad input. */
@@ -58,4 +69,28 @@ export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptio
   const loaded = prepare(bytes, options);
   while (!loaded.log.ingest(50, options.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
   return loaded;
+}
+
+/**
+ * Folds bytes a writer appended to the file into the loaded log: plain text directly, zstd frame by
+ * frame (an incomplete final frame waits for the rest of its bytes).
+ */
+export function extendLoadedFile(loaded: LoadedFile, appended: Uint8Array): ExtendResult {
+  if (!loaded.follow) return loaded.log.extend(appended);
+  const state = loaded.follow;
+  const compressed = new Uint8Array(state.pending.length + appended.length);
+  compressed.set(state.pending);
+  compressed.set(appended, state.pending.length);
+  const result = decodeZstdLog(compressed, { expectHeaderFrame: false });
+  if (result.error) {
+    // A damaged frame after the loaded ones is corruption of committed history, as at load.
+    state.pending = new Uint8Array(0);
+    loaded.log.refuseContainer('parse', result.error.message, result.error.rule, `appended ${result.error.detail}`);
+    return { added: 0, diagnostics: loaded.log.diagnostics.filter((d) => d.rule === result.error!.rule) };
+  }
+  const completeText = result.frameEnds.length > 0 ? result.frameEnds[result.frameEnds.length - 1] : 0;
+  const skip = Math.min(state.skipText, completeText);
+  state.skipText = completeText > 0 ? 0 : state.skipText;
+  state.pending = compressed.slice(result.committedCompressedBytes);
+  return loaded.log.extend(result.text.subarray(skip, completeText));
 }

@@ -334,6 +334,14 @@ export class SessionLog implements SessionLogView {
     return this.headerRead?.header;
   }
 
+  /**
+   * The first line as parsed, even when dsh refuses it as a header (an older writer's header without
+   * delegationDepth, a foreign version): a view can still say which session the file is.
+   */
+  get headerLine(): unknown {
+    return this.headerRead?.raw;
+  }
+
   get eventCount(): number {
     return this.lineNo.length;
   }
