@@ -1,0 +1,121 @@
+// Playwright helpers for the VS Code workbench served by code-server: open it with the extension
+// loaded from the working tree, run palette commands, open files, reach into the session webview.
+import { chromium } from 'playwright-core';
+import { CHROMIUM } from './toolchain.mjs';
+
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export const launchBrowser = () => chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+
+/**
+ * The workbench URL for `folder`. `extensionDevelopmentPath` and `extensionTestsPath` travel in the
+ * URL payload as vscode-remote URIs whose authority is the server's host:port.
+ */
+export function workbenchUrl({ origin, folder, extensionPath, testsPath }) {
+  const remote = (p) => `vscode-remote://${new URL(origin).host}${p}`;
+  const payload = [];
+  if (extensionPath) payload.push(['extensionDevelopmentPath', remote(extensionPath)]);
+  if (testsPath) payload.push(['extensionTestsPath', remote(testsPath)]);
+  let url = `${origin}/?folder=${encodeURIComponent(folder)}`;
+  if (payload.length) url += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  return url;
+}
+
+export async function openWorkbench(page, url) {
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.locator('.explorer-folders-view').first().waitFor({ timeout: 60_000 });
+}
+
+/**
+ * Runs a palette command by its full title. The extension host scans contributions a few seconds
+ * after the DOM is ready, and until then the palette offers fuzzy "similar" rows; so this retries
+ * until the focused row is exactly the command, and never presses Enter on anything else.
+ */
+export async function runCommand(page, title, timeout = 60_000) {
+  const deadline = Date.now() + timeout;
+  const input = page.locator('.quick-input-widget input');
+  for (;;) {
+    await focusWorkbench(page);
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill('>' + title);
+    const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+    try {
+      await row.waitFor({ timeout: 3_000 });
+      const label = (await row.locator('.label-name').first().textContent())?.trim();
+      if (label === title) {
+        await page.keyboard.press('Enter');
+        return;
+      }
+    } catch { /* not registered yet */ }
+    if (Date.now() > deadline) throw new Error(`command "${title}" not in the palette after ${timeout} ms`);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(500);
+  }
+}
+
+/**
+ * Keys pressed while a webview iframe has focus go to the webview, not to the workbench: move focus
+ * back to the workbench document first.
+ */
+export async function focusWorkbench(page) {
+  await page.evaluate(() => {
+    const active = document.activeElement;
+    if (active && active.tagName === 'IFRAME') active.blur();
+  });
+}
+
+/** Picks a row of an open quick pick by its exact label. */
+export async function pickQuickItem(page, label, timeout = 15_000) {
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ timeout });
+  await row.click();
+}
+
+/** Quick Open (Ctrl+P) a workspace file by name: it opens in its default editor (text for .jsonl). */
+export async function quickOpen(page, fileName) {
+  await focusWorkbench(page);
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(fileName);
+  // Enter only once the typed name is the focused row (the list first shows recently opened files).
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+  await page.locator(`.tabs-container .tab`, { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+}
+
+/** Answers VS Code's simple file dialog (used by showOpenDialog in code-server) with an absolute path. */
+export async function answerFileDialog(page, absolutePath) {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  // The dialog fills in its start folder asynchronously; typing before that gets overwritten.
+  await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.endsWith('/'), null, { timeout: 15_000 });
+  await input.fill(absolutePath);
+  // It ignores Enter while it is still listing the folder: wait for the file's row, and press again
+  // if the dialog is still there.
+  const name = absolutePath.split('/').pop();
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await page.keyboard.press('Enter');
+    try {
+      await input.waitFor({ state: 'hidden', timeout: 2_000 });
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`file dialog did not accept ${absolutePath}`);
+      if ((await input.inputValue()) !== absolutePath) await input.fill(absolutePath);
+    }
+  }
+}
+
+export async function closeAllEditors(page) {
+  if ((await page.locator('.tabs-container .tab').count()) === 0) return;
+  await runCommand(page, 'View: Close All Editors');
+  await page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: 15_000 });
+}
+
+/** The content frame of the n-th webview (webviews are an iframe holding an #active-frame iframe). */
+export const webviewFrame = (page, nth = 0) => page.frameLocator('iframe.webview').nth(nth).frameLocator('#active-frame');

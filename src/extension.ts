@@ -1,0 +1,24 @@
+// Entry point of the extension host side: registers the session editor, its commands and the
+// Problems-panel diagnostics. The returned object is a small read-only API used by the in-host tests.
+import * as vscode from 'vscode';
+import { registerCommands } from './host/commands';
+import { SessionProblems } from './host/problems';
+import { SessionEditorProvider } from './host/sessionEditorProvider';
+
+export interface SessionSurfaceApi {
+  readonly provider: SessionEditorProvider;
+  readonly problems: SessionProblems;
+}
+
+export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
+  const provider = new SessionEditorProvider(context.extensionUri);
+  SessionEditorProvider.register(context, provider);
+  registerCommands(context, provider);
+  const problems = new SessionProblems(provider);
+  context.subscriptions.push(problems);
+  return { provider, problems };
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,141 @@
+// Puts the core's diagnostics for session logs into the Problems panel, at the file line they name,
+// with related information (for example a tool/result pointing at its tool/call). Two sources:
+//   - a session log open in the plain text editor (activation `onLanguage:jsonl`): its text is read
+//     through the core again when it changes;
+//   - a session log open in the session editor: its host-owned document already has the diagnostics.
+// When both are open the text wins (it is what the user sees and may hold unsaved edits).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { loadSession } from '../core';
+import type { SessionLogView } from '../core/api';
+import type { Diagnostic as CoreDiagnostic } from '../core/types';
+import { diagnosticLine } from './snapshot';
+import type { SessionDocument } from './sessionDocument';
+import type { SessionEditorProvider } from './sessionEditorProvider';
+
+const SOURCE = 'session log';
+const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+};
+
+/** A JSONL file is treated as a session log when its first line is a session header, or by its name. */
+export function looksLikeSessionLog(document: vscode.TextDocument): boolean {
+  const name = path.posix.basename(document.uri.path);
+  if (!/\.jsonl$/i.test(name) && document.languageId !== 'jsonl') return false;
+  if (/^session.*\.jsonl$/i.test(name)) return true;
+  const start = document.getText(new vscode.Range(0, 0, 0, 400)).replace(/^\uFEFF/, '').trimStart();
+  return start.startsWith('{') && /"type"\s*:\s*"session"/.test(start);
+}
+
+export class SessionProblems implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('sessionSurface');
+  private readonly subscriptions: vscode.Disposable[] = [this.collection];
+  private readonly textTimers = new Map<string, NodeJS.Timeout>();
+  /** URIs whose diagnostics currently come from the text editor. */
+  private readonly fromText = new Set<string>();
+
+  constructor(private readonly provider: SessionEditorProvider) {
+    this.subscriptions.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.scheduleText(d, 0)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.scheduleText(e.document, e.document.getText().length > 5e6 ? 1500 : 300)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.textClosed(d)),
+      provider.onDidOpenDocument((doc) => this.follow(doc)),
+    );
+    for (const d of vscode.workspace.textDocuments) this.scheduleText(d, 0);
+    for (const doc of provider.documents.values()) this.follow(doc);
+  }
+
+  private scheduleText(document: vscode.TextDocument, delayMs: number): void {
+    if (document.uri.scheme === 'output' || !looksLikeSessionLog(document)) return;
+    const key = document.uri.toString();
+    clearTimeout(this.textTimers.get(key));
+    this.textTimers.set(key, setTimeout(() => {
+      this.textTimers.delete(key);
+      if (document.isClosed) return;
+      this.publishText(document);
+    }, delayMs));
+  }
+
+  private publishText(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    let view: SessionLogView;
+    try {
+      view = loadSession(new TextEncoder().encode(document.getText()), { fileName: path.posix.basename(document.uri.path) });
+    } catch (err) {
+      this.fromText.add(key);
+      this.collection.set(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0),
+        `Could not read this session log: ${err instanceof Error ? err.message : String(err)}`, vscode.DiagnosticSeverity.Error)]);
+      return;
+    }
+    this.fromText.add(key);
+    const lineRange = (line: number) => line - 1 < document.lineCount
+      ? document.lineAt(line - 1).range
+      : new vscode.Range(line - 1, 0, line - 1, 0);
+    this.collection.set(document.uri, toVsDiagnostics(document.uri, view, view.diagnostics, lineRange));
+  }
+
+  private textClosed(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.textTimers.get(key));
+    this.textTimers.delete(key);
+    if (!this.fromText.delete(key)) return;
+    const sessionDoc = this.provider.documents.get(key);
+    if (sessionDoc) this.publishSession(sessionDoc);
+    else this.collection.delete(document.uri);
+  }
+
+  private follow(doc: SessionDocument): void {
+    const changed = doc.onDidChange(() => {
+      if (doc.currentState.kind === 'loaded') this.publishSession(doc);
+    });
+    const disposed = doc.onDidDispose(() => {
+      changed.dispose();
+      disposed.dispose();
+      if (!this.fromText.has(doc.uri.toString()) && !this.provider.documents.has(doc.uri.toString())) this.collection.delete(doc.uri);
+    });
+    this.subscriptions.push(changed, disposed);
+    if (doc.currentState.kind === 'loaded') this.publishSession(doc);
+  }
+
+  private publishSession(doc: SessionDocument): void {
+    const view = doc.view;
+    if (!view || this.fromText.has(doc.uri.toString())) return;
+    // Without the text we know byte lengths, not columns; VS Code clamps the end to the line.
+    const lineRange = (line: number, length?: number) => new vscode.Range(line - 1, 0, line - 1, length ?? 10_000);
+    this.collection.set(doc.uri, toVsDiagnostics(doc.uri, view, doc.diagnostics, lineRange));
+  }
+
+  /** Diagnostics currently published for a URI (for tests and commands). */
+  get(uri: vscode.Uri): readonly vscode.Diagnostic[] {
+    return this.collection.get(uri) ?? [];
+  }
+
+  dispose(): void {
+    for (const t of this.textTimers.values()) clearTimeout(t);
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+  }
+}
+
+export function toVsDiagnostics(
+  uri: vscode.Uri,
+  view: SessionLogView,
+  diagnostics: readonly CoreDiagnostic[],
+  lineRange: (line: number, length?: number) => vscode.Range,
+): vscode.Diagnostic[] {
+  return diagnostics.map((d) => {
+    const line = diagnosticLine(view, d) ?? 1;
+    const out = new vscode.Diagnostic(lineRange(line, d.length), d.message, SEVERITY[d.severity] ?? vscode.DiagnosticSeverity.Error);
+    out.source = SOURCE;
+    out.code = d.rule;
+    if (d.related?.length) {
+      out.relatedInformation = d.related.map((r) => {
+        const relatedLine = diagnosticLine(view, r) ?? 1;
+        const where = r.seq !== undefined ? ` (seq ${r.seq})` : '';
+        return new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, lineRange(relatedLine, r.length)), r.message + where);
+      });
+    }
+    return out;
+  });
+}

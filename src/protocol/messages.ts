@@ -1,0 +1,185 @@
+// The one message protocol between the extension host and the session webview.
+// Both sides import this file: the host (Node) and the webview bundle (DOM). It holds only plain,
+// JSON-serialisable data types and type guards — no vscode, no DOM, no core imports — so the webview
+// never depends on how the host reads logs. Messages carry data, never HTML.
+
+/** Bump when a message changes shape; the webview says which version it speaks in `ready`. */
+export const PROTOCOL_VERSION = 1;
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface HeaderFields {
+  version: number;
+  id: string;
+  createdAt: number;
+  cwd?: string;
+  parentSession?: string;
+  seedLength?: number;
+  origin?: string;
+  delegationDepth?: number;
+  agentPreset?: string;
+}
+
+export interface RelatedView {
+  message: string;
+  line?: number;
+  seq?: number;
+}
+
+export interface DiagnosticView {
+  severity: Severity;
+  rule: string;
+  message: string;
+  /** 1-based file line, when the problem has one. */
+  line?: number;
+  seq?: number;
+  refusing: boolean;
+  related: RelatedView[];
+}
+
+export interface VerdictView {
+  /** True when dsh would open the log. */
+  ok: boolean;
+  /** Pipeline step that refused the log (`done` when it loads). */
+  stage: string;
+  rule?: string;
+  line?: number;
+  seq?: number;
+  message?: string;
+  errorName?: string;
+}
+
+export interface CountsView {
+  events: number;
+  turns: number;
+  /** Bytes of the file that the core has read. */
+  fileBytes: number;
+  /** Bytes up to the last complete record the core kept. */
+  committedBytes: number;
+  packedRows: number;
+  closers: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+}
+
+/**
+ * What the host knows about the file on disk:
+ *  - `following`: watched, appended lines are folded in;
+ *  - `truncated` / `rewritten` / `deleted`: the loaded prefix no longer matches the file;
+ *    the view keeps what it had and offers a reload (nothing is ever written);
+ *  - `stopped`: an append could not be folded (for example the core refused it).
+ */
+export type FileState = 'following' | 'truncated' | 'rewritten' | 'deleted' | 'stopped';
+
+export interface FileStatus {
+  state: FileState;
+  /** One sentence for the user when state is not `following`. */
+  explanation?: string;
+  size: number;
+  mtimeMs: number;
+  /** Milliseconds since the epoch of the last append that was folded in. */
+  lastAppendAt?: number;
+}
+
+/** Whether the session looks like it is still being written. */
+export type LiveState = 'live' | 'closed' | 'unknown';
+
+export interface SessionSnapshot {
+  fileName: string;
+  /** Path shown to the user (fsPath for local files). */
+  filePath: string;
+  header?: HeaderFields;
+  /** False when `header` is the line as written and dsh refuses it as a header. */
+  headerAccepted: boolean;
+  verdict: VerdictView;
+  counts: CountsView;
+  /** The last turn is open: an agent is writing, or it crashed (dsh would then append closers). */
+  lastTurnOpen: boolean;
+  live: LiveState;
+  file: FileStatus;
+  diagnostics: DiagnosticView[];
+  /** Diagnostics beyond this many are counted in `counts` but not sent. */
+  diagnosticsTruncated: boolean;
+  /** Set when the workspace is not trusted: the editor is read-only and says why. */
+  restrictedMode: boolean;
+  /** The editor never writes the log in this version; kept explicit so the UI can say so. */
+  readOnly: true;
+  /** Milliseconds the core took to read the log. */
+  loadMs: number;
+}
+
+// ---- host -> webview ------------------------------------------------------------------------
+
+export interface LoadingMessage {
+  type: 'loading';
+  fileName: string;
+  totalBytes: number;
+  /** 0..1 of the current phase (reading the bytes, then the core checking them); undefined: unknown. */
+  fraction?: number;
+  phase: 'reading' | 'parsing';
+}
+
+export interface SnapshotMessage {
+  type: 'snapshot';
+  snapshot: SessionSnapshot;
+}
+
+export interface LoadFailedMessage {
+  type: 'loadFailed';
+  fileName: string;
+  message: string;
+}
+
+export type HostToWebview = LoadingMessage | SnapshotMessage | LoadFailedMessage;
+
+// ---- webview -> host ------------------------------------------------------------------------
+
+export interface ReadyMessage {
+  type: 'ready';
+  protocolVersion: number;
+}
+
+/** Read the file again from the start (after a truncation, rewrite or deletion). */
+export interface ReloadMessage {
+  type: 'reload';
+}
+
+/** Show a line of the log in the text editor (from a diagnostic row). */
+export interface RevealLineMessage {
+  type: 'revealLine';
+  line: number;
+}
+
+/** The webview drew a snapshot; lets the host and the tests time "open -> header shown". */
+export interface RenderedMessage {
+  type: 'rendered';
+  events: number;
+  hasHeader: boolean;
+}
+
+export type WebviewToHost = ReadyMessage | ReloadMessage | RevealLineMessage | RenderedMessage;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+/** Messages from a webview are untrusted input: check their shape before acting on them. */
+export function isWebviewToHost(v: unknown): v is WebviewToHost {
+  if (!isObject(v)) return false;
+  switch (v.type) {
+    case 'ready': return typeof v.protocolVersion === 'number';
+    case 'reload': return true;
+    case 'revealLine': return typeof v.line === 'number' && Number.isInteger(v.line) && v.line >= 1;
+    case 'rendered': return typeof v.events === 'number' && typeof v.hasHeader === 'boolean';
+    default: return false;
+  }
+}
+
+export function isHostToWebview(v: unknown): v is HostToWebview {
+  if (!isObject(v)) return false;
+  switch (v.type) {
+    case 'loading': return typeof v.fileName === 'string' && typeof v.totalBytes === 'number';
+    case 'snapshot': return isObject(v.snapshot);
+    case 'loadFailed': return typeof v.message === 'string';
+    default: return false;
+  }
+}
