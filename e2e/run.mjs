@@ -7,9 +7,14 @@
 // Screenshots and bench.json land in test-artifacts/e2e/. Set CI=true to make a missing ../shared fail.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureToolchain, REPO } from './toolchain.mjs';
-import { ARTIFACTS, RUN_DIR } from './harness.mjs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDeps } from '../scripts/ensure-deps.mjs';
+
+// npm packages first (the harness imports playwright-core), so `npm run e2e` works on a fresh clone too.
+ensureDeps(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
+const { ensureToolchain, REPO } = await import('./toolchain.mjs');
+const { ARTIFACTS, RUN_DIR } = await import('./harness.mjs');
 
 const started = Date.now();
 const step = (what) => console.log(`\n== [${((Date.now() - started) / 1000).toFixed(1)} s] ${what}`);

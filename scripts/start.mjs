@@ -4,10 +4,15 @@
 // Options: --port N (default 8740 or $PORT), --folder DIR (open DIR instead of the samples).
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ensureToolchain, CACHE, REPO } from '../e2e/toolchain.mjs';
-import { startCodeServer } from '../e2e/code-server.mjs';
-import { workbenchUrl } from '../e2e/workbench.mjs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDeps } from './ensure-deps.mjs';
+
+// On a fresh clone the npm packages come first: the helpers below import playwright-core and esbuild.
+ensureDeps(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
+const { ensureToolchain, CACHE, REPO } = await import('../e2e/toolchain.mjs');
+const { startCodeServer } = await import('../e2e/code-server.mjs');
+const { workbenchUrl } = await import('../e2e/workbench.mjs');
 
 const arg = (name) => {
   const i = process.argv.indexOf(name);
