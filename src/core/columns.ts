@@ -59,9 +59,10 @@ export class ByteStore {
     return this.data.subarray(start, Math.min(end, this.length));
   }
 
+  /** Searches the used bytes only: the spare capacity after them can be megabytes of zeros. */
   indexOf(byte: number, from: number): number {
-    const at = this.data.indexOf(byte, from);
-    return at === -1 || at >= this.length ? -1 : at;
+    if (from >= this.length) return -1;
+    return this.data.length === this.length ? this.data.indexOf(byte, from) : this.data.subarray(0, this.length).indexOf(byte, from);
   }
 
   at(index: number): number {
