@@ -20,6 +20,27 @@ export class Column<T extends TypedArray> {
     this.data[this.length++] = value;
   }
 
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.data.length) return;
+    const grown = new this.ctor(Math.max(this.data.length * 2, this.length + extra));
+    (grown as any).set(this.data);
+    this.data = grown;
+  }
+
+  /** `count` copies of one value (the members of a packed row share most facts). */
+  pushRepeated(value: number, count: number): void {
+    this.reserve(count);
+    this.data.fill(value, this.length, this.length + count);
+    this.length += count;
+  }
+
+  /** from, from + 1, … (count values). */
+  pushSequence(from: number, count: number): void {
+    this.reserve(count);
+    for (let i = 0; i < count; i++) this.data[this.length + i] = from + i;
+    this.length += count;
+  }
+
   get(index: number): number {
     return this.data[index];
   }

@@ -131,7 +131,7 @@ function replacementStart(event: SessionEvent): number | undefined {
   return op?.op === 'replace' && typeof op.start === 'number' ? op.start : undefined;
 }
 
-function upgradeMessage(event: SessionEvent, id: string, messageIds: ReadonlyMap<number, string>): SessionEvent {
+function upgradeMessage(event: SessionEvent, id: string, messageIdAt: MessageIdLookup): SessionEvent {
   const data = asRecord(event.data);
   if (!data) return event;
   switch (event.type) {
@@ -151,7 +151,7 @@ function upgradeMessage(event: SessionEvent, id: string, messageIds: ReadonlyMap
       const { callId, content, isError, ...rest } = data;
       const inherited = replacementStart(event);
       const message: Record<string, unknown> = {
-        id: inherited === undefined ? legacyMessageId(id, event.seq) : messageIds.get(inherited),
+        id: inherited === undefined ? legacyMessageId(id, event.seq) : messageIdAt(inherited),
         role: 'user',
         content: [{ type: 'tool-result', toolCallId: callId, content, isError }],
         source: { kind: 'tool', callId },
@@ -165,6 +165,12 @@ function upgradeMessage(event: SessionEvent, id: string, messageIds: ReadonlyMap
   }
 }
 
+/**
+ * The message id of an earlier event (after its own upgrade), for a pre-identity tool/result
+ * replacement, which inherits the id of the message it replaces. Looked up only when one occurs.
+ */
+export type MessageIdLookup = (seq: number) => string | undefined;
+
 /** The message id an event carries (used for pre-identity tool/result replacements). */
 export function eventMessageId(event: SessionEvent): string | undefined {
   const data = asRecord(event.data);
@@ -176,10 +182,10 @@ export function eventMessageId(event: SessionEvent): string | undefined {
  * Upgrades one stored event in dsh's order (turn/start, turn/end, steering, pre-identity messages).
  * Returns the same object when nothing changed. Throws LegacyRefusal for malformed legacy shapes.
  */
-export function upgradeLegacyEvent(event: SessionEvent, id: string, messageIds: ReadonlyMap<number, string>): SessionEvent {
+export function upgradeLegacyEvent(event: SessionEvent, id: string, messageIdAt: MessageIdLookup): SessionEvent {
   let current = event;
   if (current.type === 'turn/start') current = upgradeTurnStart(current, id);
   if (current.type === 'turn/end') current = upgradeTurnEnd(current, id);
   current = upgradeSteering(current, id);
-  return upgradeMessage(current, id, messageIds);
+  return upgradeMessage(current, id, messageIdAt);
 }

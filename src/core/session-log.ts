@@ -71,7 +71,6 @@ export class SessionLog implements SessionLogView {
   private readonly typeIds = new Map<string, number>();
   /** Events whose stored shape was upgraded: the upgraded form (parsing the line would undo it). */
   private readonly upgraded = new Map<number, SessionEvent>();
-  private readonly messageIds = new Map<number, string>();
 
   // --- stage state ---
   private readonly refusals = new Map<Stage, Refusal>();
@@ -218,17 +217,17 @@ export class SessionLog implements SessionLogView {
 
     // adopt: upgrade legacy shapes, then check message shapes.
     let event = stored;
+    let shapeGood = false;
     try {
-      event = upgradeLegacyEvent(stored, id, this.messageIds);
+      event = upgradeLegacyEvent(stored, id, (s) => this.messageIdAt(s));
       const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
       if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq });
+      else shapeGood = true;
     } catch (error) {
       if (!(error instanceof LegacyRefusal)) throw error;
       this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
     }
     if (event !== stored) this.upgraded.set(seq, deepFreeze(event));
-    const messageId = eventMessageId(event);
-    if (messageId !== undefined) this.messageIds.set(seq, messageId);
 
     // known-types
     if (!KNOWN_EVENT_TYPES.has(event.type) && event.ignorable !== true) {
@@ -247,7 +246,7 @@ export class SessionLog implements SessionLogView {
     }
 
     // seed: envelope, shapes, surface
-    const role = this.seedEvent(event, seq, fileLine);
+    const role = this.seedEvent(event, seq, fileLine, shapeGood);
 
     this.lineNo.push(fileLine);
     this.lineStart.push(offset);
@@ -257,7 +256,7 @@ export class SessionLog implements SessionLogView {
     const data = event.data as { turn?: unknown; step?: unknown } | null;
     this.turnOf.push(typeof data?.turn === 'number' ? data.turn : NaN);
     this.stepOf.push(typeof data?.step === 'number' ? data.step : NaN);
-    this.toolCalls.push(Math.min(65535, safe(() => toolCallCount(event), 0)));
+    this.toolCalls.push(event.type === 'assistant/message' ? Math.min(65535, toolCallCount(event)) : 0);
     this.role.push(role);
   }
 
@@ -273,22 +272,20 @@ export class SessionLog implements SessionLogView {
     let lastTime = row.time0 as number;
     for (const gap of row.data.dt as number[]) lastTime += gap;
     this.closerScan.observeTime(row.seq0 + members - 1, lastTime);
-    for (let k = 0; k < members; k++) {
-      this.lineNo.push(fileLine);
-      this.lineStart.push(offset);
-      this.lineLength.push(length);
-      this.member.push(k);
-      this.typeId.push(typeId);
-      this.turnOf.push(turn);
-      this.stepOf.push(step);
-      this.toolCalls.push(0);
-      this.role.push(SurfaceRole.None);
-    }
+    this.lineNo.pushRepeated(fileLine, members);
+    this.lineStart.pushRepeated(offset, members);
+    this.lineLength.pushRepeated(length, members);
+    this.member.pushSequence(0, members);
+    this.typeId.pushRepeated(typeId, members);
+    this.turnOf.pushRepeated(turn, members);
+    this.stepOf.pushRepeated(step, members);
+    this.toolCalls.pushRepeated(0, members);
+    this.role.pushRepeated(SurfaceRole.None, members);
   }
 
   /** The seed step for one event; returns its surface role. After a seed refusal the fold goes on leniently. */
-  private seedEvent(event: SessionEvent, seq: number, fileLine: number): SurfaceRole {
-    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, seq);
+  private seedEvent(event: SessionEvent, seq: number, fileLine: number, messageShapeGood: boolean): SurfaceRole {
+    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, seq, messageShapeGood);
     if (envelope) {
       this.seedProblem({ dshError: envelope.message, errorName: 'Error', rule: envelope.rule, line: fileLine, seq });
       return SurfaceRole.None;
@@ -313,6 +310,13 @@ export class SessionLog implements SessionLogView {
   private problem(stage: Stage, refusal: Refusal): void {
     this.refuse(stage, refusal);
     this.report({ severity: 'error', rule: refusal.rule, message: refusal.dshError, line: refusal.line, seq: refusal.seq });
+  }
+
+  /** The message id an earlier event carries, read again from its line (rare: legacy replacements only). */
+  private messageIdAt(seq: number): string | undefined {
+    if (seq < 0 || seq >= this.eventCount) return undefined;
+    const event = this.event(seq);
+    return event ? eventMessageId(event) : undefined;
   }
 
   private internType(type: unknown): number {
@@ -722,14 +726,6 @@ function deepFreeze<T>(value: T): T {
     }
   }
   return value;
-}
-
-function safe<T>(fn: () => T, fallback: T): T {
-  try {
-    return fn();
-  } catch {
-    return fallback;
-  }
 }
 
 /** Our wording of a refusal: where, which rule, and dsh's own words. */

@@ -45,27 +45,37 @@ function surfaceOpOf(event: SessionEvent): SessionEvent['surfaceOp'] | undefined
 
 function checkProvenance(event: SessionEvent, shadowed: readonly number[]): void {
   const raw = (event as { sourceEventSeqs?: unknown }).sourceEventSeqs;
-  const sources = new Set<number>();
+  // Most appends cite nothing: no set to build (this runs for every surface event of a large log).
+  if (raw === undefined && shadowed.length === 0) return;
+  let sources: Set<number> | undefined;
   if (raw !== undefined) {
     if (!Array.isArray(raw)) throw new SurfaceError(`sourceEventSeqs on event at seq ${event.seq} must be an array when present`, 'sources.shape');
     if (raw.length === 0 && event.type !== 'assistant/message') {
       throw new SurfaceError('sourceEventSeqs must not be empty except on assistant/message', 'sources.empty-only-on-assistant');
     }
     let notEarlier: number | undefined;
+    let ascending = true;
     // A sparse array cannot come from JSON text, so "dense" reduces to "every entry is a seq".
-    for (const source of raw) {
+    for (let i = 0; i < raw.length; i++) {
+      const source = raw[i];
       if (!isSeq(source)) {
         throw new SurfaceError(`session event "${event.type}" sourceEventSeqs must densely contain non-negative safe integers`, 'sources.shape');
       }
-      sources.add(source);
+      if (i > 0 && source <= raw[i - 1]) ascending = false;
       if (notEarlier === undefined && source >= event.seq) notEarlier = source;
     }
-    if (sources.size !== raw.length) throw new SurfaceError('sourceEventSeqs must not contain duplicates', 'sources.no-duplicates');
+    // Writers cite in ascending order, which rules out duplicates without building a set.
+    if (!ascending) {
+      sources = new Set(raw as number[]);
+      if (sources.size !== raw.length) throw new SurfaceError('sourceEventSeqs must not contain duplicates', 'sources.no-duplicates');
+    }
     if (notEarlier !== undefined) {
       throw new SurfaceError(`sourceEventSeqs must reference earlier events: ${notEarlier} >= current seq ${event.seq}`, 'sources.earlier-only');
     }
   }
-  const missing = shadowed.filter((seq) => !sources.has(seq));
+  if (shadowed.length === 0) return;
+  const cited = sources ?? new Set(Array.isArray(raw) ? (raw as number[]) : []);
+  const missing = shadowed.filter((seq) => !cited.has(seq));
   if (missing.length > 0) {
     throw new SurfaceError(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`, 'replace.sources-cover-shadowed');
   }
