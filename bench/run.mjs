@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// Measures the session core on the logs of bench/generate.mjs. Every measurement runs in a fresh child
+// process (so no run warms the JIT or the heap of another):
+//
+//   load      loadSession / loadSessionFile (decode, validate, fold) + verdict, surface, deriveMessages
+//             (wall ms, and CPU ms of the process, which a busy machine disturbs less)
+//   baseline  JSON.parse of every line, nothing else (zstd: plus decodeZstdLog); load / baseline = ratio
+//   empty     a Node that only loaded the core bundle: its peak RSS is subtracted from the others
+//   append    the 300k session loaded, then 1,000 single-event in-memory appends: median and p99
+//
+//   node bench/run.mjs [--dir bench/out] [--sizes 10k,100k,300k] [--runs 3] [--node /path/to/node]
+//                      [--json bench/out/results.json]
+//
+// --runs N repeats every measurement in N processes and reports the median. --node runs the children
+// with another Node (e.g. Node >= 22.15, whose zlib has zstd). Generate the logs first:
+// `node bench/generate.mjs` (use Node >= 22.15 there for compressed zstd frames).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const self = fileURLToPath(import.meta.url);
+const root = join(dirname(self), '..');
+const argv = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
+};
+const DIR = option('--dir', join(root, 'bench', 'out'));
+const BUNDLE = join(DIR, '.build', 'core.cjs');
+
+if (argv[0] === '--worker') {
+  await worker(argv[1], argv[2]);
+} else {
+  await main();
+}
+
+// ------------------------------------------------------------------------------------------- parent
+async function main() {
+  const sizes = option('--sizes', '10k,100k,300k').split(',').filter(Boolean);
+  const runs = Math.max(1, Number(option('--runs', '3')));
+  const node = option('--node', process.execPath);
+  const jsonOut = option('--json', join(DIR, 'results.json'));
+  mkdirSync(dirname(BUNDLE), { recursive: true });
+  const esbuild = await import('esbuild');
+  // The core and its zstd module in one bundle for the workers.
+  await esbuild.build({
+    stdin: { contents: "export * from './src/core/index.ts';\nexport { decodeZstdLog, isZstd, nativeZstd } from './src/core/zstd/index.ts';\n", resolveDir: root, loader: 'ts' },
+    outfile: BUNDLE, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
+  });
+
+  const child = (task, file) => {
+    const r = spawnSync(node, [self, '--worker', task, file ?? '', '--dir', DIR], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.status !== 0) throw new Error(`worker ${task} ${file ?? ''} failed (${r.status}): ${r.stderr}`);
+    return JSON.parse(r.stdout.trim().split('\n').pop());
+  };
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const repeat = (task, file) => {
+    const all = Array.from({ length: runs }, () => child(task, file));
+    const out = { ...all[0] };
+    for (const key of Object.keys(out)) if (typeof out[key] === 'number') out[key] = median(all.map((r) => r[key]));
+    return out;
+  };
+
+  const empty = repeat('empty');
+  const version = child('version');
+  const results = { node: version.node, zlibZstd: version.zlibZstd, runs, emptyRssBytes: empty.maxRssBytes, files: [], appends: undefined };
+  console.log(`node ${version.node} (zlib zstd: ${version.zlibZstd ? 'yes' : 'no'}), ${runs} run(s) each, median; empty Node peak RSS ${mib(empty.maxRssBytes)} MiB`);
+  console.log(['file', 'MiB', 'load ms', 'baseline ms', 'ratio', 'decode ms', 'load cpu ms', 'RSS-empty MiB', 'RSS/size'].join('\t'));
+
+  for (const size of sizes) {
+    for (const suffix of ['.jsonl', '.2frames.jsonl.zstd', '.frames.jsonl.zstd']) {
+      const file = join(DIR, `scale-${size}${suffix}`);
+      if (!existsSync(file)) continue;
+      const load = repeat('load', file);
+      const base = repeat('baseline', file);
+      const rss = load.maxRssBytes - empty.maxRssBytes;
+      const row = {
+        file: basename(file), fileBytes: load.fileBytes, textBytes: load.textBytes, events: load.events, verdict: load.verdict,
+        loadMs: load.ms, loadCpuMs: load.cpuMs, baselineMs: base.ms, baselineCpuMs: base.cpuMs, ratio: load.ms / base.ms, decodeMs: base.decodeMs,
+        rssOverEmptyBytes: rss, rssPerTextByte: rss / load.textBytes,
+      };
+      if (load.verdict !== 'ok') console.warn(`  ${row.file}: verdict ${load.verdict}`);
+      results.files.push(row);
+      console.log([row.file, mib(row.textBytes), row.loadMs.toFixed(0), row.baselineMs.toFixed(0), row.ratio.toFixed(2),
+        row.decodeMs === undefined ? '-' : row.decodeMs.toFixed(0), row.loadCpuMs.toFixed(0), mib(rss), row.rssPerTextByte.toFixed(2)].join('\t'));
+    }
+  }
+
+  const appendFile = join(DIR, 'scale-300k.jsonl');
+  if (existsSync(appendFile) && sizes.includes('300k')) {
+    const a = repeat('append', appendFile);
+    results.appends = a;
+    console.log(`1,000 appends to the loaded 300k session: median ${a.medianMs.toFixed(3)} ms, p99 ${a.p99Ms.toFixed(3)} ms, max ${a.maxMs.toFixed(3)} ms`);
+  }
+  writeFileSync(jsonOut, JSON.stringify(results, null, 1) + '\n');
+  console.log(`wrote ${jsonOut}`);
+}
+
+function mib(bytes) {
+  return (bytes / 1048576).toFixed(1);
+}
+
+// ------------------------------------------------------------------------------------------- worker
+async function worker(task, file) {
+  const core = createRequire(import.meta.url)(BUNDLE);
+  const { decodeZstdLog, isZstd, nativeZstd } = core;
+  const report = (fields) => {
+    const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+    process.stdout.write(JSON.stringify({ ...fields, maxRssBytes }) + '\n');
+  };
+  if (task === 'empty') return report({});
+  if (task === 'version') return report({ node: process.version, zlibZstd: Boolean(nativeZstd()) });
+
+  const bytes = new Uint8Array(readFileSync(file));
+  const cpu0 = process.cpuUsage();
+  const cpuMs = () => {
+    const c = process.cpuUsage(cpu0);
+    return (c.user + c.system) / 1000;
+  };
+  if (task === 'load') {
+    const started = performance.now();
+    const log = isZstd(bytes) ? core.loadSessionFile(bytes).log : core.loadSession(bytes);
+    const verdict = log.verdict;
+    const surface = log.surface();
+    const messages = log.deriveMessages();
+    const ms = performance.now() - started;
+    return report({
+      ms, cpuMs: cpuMs(), fileBytes: bytes.length, textBytes: log.scan.fileBytes, events: log.eventCount,
+      verdict: verdict.ok ? 'ok' : `${verdict.stage}: ${verdict.error}`, surface: surface.length, messages: messages.length,
+    });
+  }
+  if (task === 'baseline') {
+    const started = performance.now();
+    let text = bytes;
+    let decodeMs;
+    if (isZstd(bytes)) {
+      const r = decodeZstdLog(bytes);
+      text = r.text;
+      decodeMs = performance.now() - started;
+    }
+    const decoder = new TextDecoder();
+    let lines = 0;
+    for (let p = 0; p < text.length;) {
+      let nl = text.indexOf(10, p);
+      if (nl < 0) nl = text.length;
+      JSON.parse(decoder.decode(text.subarray(p, nl)));
+      lines++;
+      p = nl + 1;
+    }
+    return report({ ms: performance.now() - started, cpuMs: cpuMs(), decodeMs, lines });
+  }
+  if (task === 'append') {
+    const log = core.loadSession(bytes);
+    if (!log.verdict.ok) throw new Error(`cannot append: ${log.verdict.error}`);
+    const times = [];
+    for (let i = 0; i < 1000; i++) {
+      const seq = log.eventCount;
+      const event = i % 2 === 0
+        ? { type: 'user/message', seq, time: 1790000000000 + i, data: { content: [{ type: 'text', text: `appended message ${i}` }], source: { kind: 'user' }, role: 'user', id: `bench-append-${i}` }, surfaceOp: 'append' }
+        : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
+      const t = performance.now();
+      const r = log.append([event]);
+      times.push(performance.now() - t);
+      if (!r.ok) throw new Error(`append ${i} refused: ${JSON.stringify(r.problems)}`);
+    }
+    times.sort((a, b) => a - b);
+    return report({ medianMs: times[499], p99Ms: times[989], maxMs: times[999], events: log.eventCount });
+  }
+  throw new Error(`unknown task ${task}`);
+}
