@@ -1,24 +1,16 @@
 // The one message protocol between the extension host and the session webview.
 // Both sides import this file: the host (Node) and the webview bundle (DOM). It holds only plain,
-// JSON-serialisable data types and type guards — no vscode, no DOM, no core imports — so the webview
-// never depends on how the host reads logs. Messages carry data, never HTML.
+// JSON-serialisable data types and type guards — no vscode, no DOM, and from the core only its pure
+// data types — so the webview never depends on how the host reads logs. Messages carry data, never HTML.
+import type { SessionHeader } from '../core/types';
 
 /** Bump when a message changes shape; the webview says which version it speaks in `ready`. */
 export const PROTOCOL_VERSION = 1;
 
 export type Severity = 'error' | 'warning' | 'info';
 
-export interface HeaderFields {
-  version: number;
-  id: string;
-  createdAt: number;
-  cwd?: string;
-  parentSession?: string;
-  seedLength?: number;
-  origin?: string;
-  delegationDepth?: number;
-  agentPreset?: string;
-}
+/** The header fields shown: dsh's header, or the first line as written when dsh refused it. */
+export type HeaderFields = SessionHeader;
 
 export interface RelatedView {
   message: string;
