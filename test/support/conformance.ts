@@ -1,7 +1,7 @@
 // Compares the core's projection of a conformance case with the reference verdict, field by field,
 // as issue 2 specifies. Returns the list of mismatches (empty = agrees).
 import { readFileSync, existsSync } from 'node:fs';
-import { inspectLog, loadSession } from '../../src/core';
+import { inspectLog, loadSession, type SessionLog } from '../../src/core';
 
 export interface CaseResult {
   name: string;
@@ -24,6 +24,11 @@ export function compareCase(jsonlPath: string): CaseResult {
   const name = jsonlPath.replace(/^.*\//, '').replace(/\.jsonl$/, '');
   const expected = JSON.parse(readFileSync(jsonlPath.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
   const log = loadSession(new Uint8Array(readFileSync(jsonlPath)), { fileName: jsonlPath });
+  return { name, mismatches: compareWithExpected(log, expected) };
+}
+
+/** The field-by-field comparison of a loaded log with a case's expected.json (issue 2's list). */
+export function compareWithExpected(log: SessionLog, expected: Record<string, any>): string[] {
   const actual = inspectLog(log) as Record<string, any>;
   const mismatches: string[] = [];
   const check = (field: string, a: unknown, e: unknown) => {
@@ -51,7 +56,7 @@ export function compareCase(jsonlPath: string): CaseResult {
     if ((expected.closers ?? []).length === 0) check('derivedDigest', actual.derivedDigest, expected.derivedDigest);
     else check('unrepaired', actual.unrepaired, expected.unrepaired);
   }
-  return { name, mismatches };
+  return mismatches;
 }
 
 export function derivedPath(jsonlPath: string): string | undefined {
