@@ -81,7 +81,10 @@ export function ensureCodeServer() {
       cwd: CODE_SERVER_DIR,
       stdio: ['ignore', fd, fd],
       env: {
-        ...process.env,
+        // Under `npm test` the outer npm (Node 20) exports npm_* variables; the inner npm would take
+        // them as its own config, and code-server's postinstall reads the Node version from
+        // npm_config_user_agent ("node/v20") and refuses. So none of them are passed on.
+        ...withoutOuterNpm(process.env),
         // The postinstall runs plain `npm install` twice more: those must find Node 24 first on PATH.
         PATH: `${join(NODE24_HOME, 'bin')}:${process.env.PATH}`,
         // ~/.npmrc may say nodedir=/usr (Node 20 headers); the addons must build against Node 24.
@@ -107,3 +110,8 @@ export function ensureToolchain({ browser = true } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) ensureToolchain();
+
+/** The environment without the variables an enclosing `npm run` sets (npm_*, NODE, INIT_CWD). */
+function withoutOuterNpm(env) {
+  return Object.fromEntries(Object.entries(env).filter(([key]) => !/^npm_/i.test(key) && key !== 'NODE' && key !== 'INIT_CWD'));
+}
