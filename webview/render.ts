@@ -121,7 +121,10 @@ function verdict(s: SessionSnapshot): HTMLElement {
 function stillReadable(s: SessionSnapshot): string {
   const parts = [s.header ? 'the header' : 'no header', `${count(s.counts.events)} event(s)`,
     `${bytes(s.counts.committedBytes)} of ${bytes(s.counts.fileBytes)}`];
-  return `What could still be read: ${parts.join(', ')}. The sections below show it.`;
+  const beyond = s.counts.linesBeyondDamage > 0
+    ? ` After the damaged line, ${count(s.counts.linesBeyondDamage)} more line(s) still read as events; dsh keeps none of them.`
+    : '';
+  return `What could still be read: ${parts.join(', ')}. The sections below show it.${beyond}`;
 }
 
 function headerFields(s: SessionSnapshot): HTMLElement {

@@ -5,7 +5,7 @@ import { SessionLog } from './session-log';
 export * from './types';
 export type { LoadOptions, SessionLogView, ExtendResult, DerivedMessage } from './api';
 export { SessionLog, SurfaceRole } from './session-log';
-export type { StrictSeedVerdict } from './session-log';
+export type { LineBeyondDamage, StrictSeedVerdict } from './session-log';
 
 /** Loads a session log from its (decompressed) bytes, synchronously. Never throws on bad input. */
 export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): SessionLog {

@@ -35,6 +35,15 @@ const STAGE_ORDER: Stage[] = ['header', 'parse', 'adopt', 'known-types', 'closer
 /** Surface role of an event, kept per event for the transcript and provenance views. */
 export const enum SurfaceRole { None = 0, Append = 1, Replace = 2 }
 
+/** A line after the damage that still reads as an event (or packed row), which dsh does not keep. */
+export interface LineBeyondDamage {
+  line: number;
+  offset: number;
+  length: number;
+  type: string;
+  seq?: number;
+}
+
 export interface StrictSeedVerdict {
   ok: boolean;
   error?: string;
@@ -177,6 +186,7 @@ export class SessionLog implements SessionLogView {
       // After damage dsh keeps nothing; a later turn/end proves the damage sits inside committed history.
       if (value === null) return this.parseTypeError('type', fileLine);
       const endsTurn = !rowTagged && (value as { type?: unknown }).type === 'turn/end';
+      this.noteBeyondDamage(value, rowTagged, fileLine, start, end);
       if (endsTurn && !this.refusals.has('parse')) {
         this.refuse('parse', { dshError: this.damage.message, errorName: 'Error', rule: this.damage.rule, line: this.damage.line });
         this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${this.damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`, line: this.damage.line, offset: this.damage.offset, related: [{ line: fileLine, message: 'the later turn/end' }] });
@@ -195,6 +205,30 @@ export class SessionLog implements SessionLogView {
       this.acceptEvent(value as SessionEvent, fileLine, start, end - start, -1);
     }
     this.committed = end + 1;
+  }
+
+  /**
+   * Lines after the damage that still read as events: dsh keeps none of them, but a view shows them
+   * (type, seq, line) so the user sees what the damage cuts off. Capped: a summary, not a second index.
+   */
+  private noteBeyondDamage(value: unknown, rowTagged: boolean, line: number, offset: number, end: number): void {
+    this.beyond.count += 1;
+    if (this.beyond.lines.length >= 10_000) return;
+    const record = value as { type?: unknown; seq?: unknown; seq0?: unknown };
+    this.beyond.lines.push({
+      line,
+      offset,
+      length: end - offset,
+      type: rowTagged ? 'assistant/chunk' : String(record.type),
+      seq: typeof (rowTagged ? record.seq0 : record.seq) === 'number' ? ((rowTagged ? record.seq0 : record.seq) as number) : undefined,
+    });
+  }
+
+  private readonly beyond = { count: 0, lines: [] as LineBeyondDamage[] };
+
+  /** Readable lines after the first damaged line (empty unless the scan stopped at damage). */
+  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[] } {
+    return this.beyond;
   }
 
   private parseTypeError(prop: string, fileLine: number): void {
@@ -450,7 +484,8 @@ export class SessionLog implements SessionLogView {
       const line = this.eventLine + 2;
       out.push({ severity: 'info', rule: 'jsonl.torn-tail', message: `the final ${scan.fileBytes - scan.committedBytes} bytes (line ${line}) have no newline yet: a torn tail dsh ignores, or a line still being written`, line, offset: scan.committedBytes });
     } else if (scan.stoppedAt && verdict.ok) {
-      out.push({ severity: 'warning', rule: 'jsonl.damaged-line', message: `dsh keeps only the events before line ${this.damage?.line}; a writable open would truncate the file at byte ${scan.committedBytes}`, line: this.damage?.line, offset: this.damage?.offset });
+      const beyond = this.beyond.count > 0 ? ` (${this.beyond.count} readable line(s) after it are dropped)` : '';
+      out.push({ severity: 'warning', rule: 'jsonl.damaged-line', message: `dsh keeps only the events before line ${this.damage?.line}${beyond}; a writable open would truncate the file at byte ${scan.committedBytes}`, line: this.damage?.line, offset: this.damage?.offset });
     }
     if (!verdict.ok) {
       const refusing = out.find((d) => d.severity === 'error' && d.line === verdict.line && d.rule === verdict.rule);

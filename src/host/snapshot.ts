@@ -49,6 +49,7 @@ export function buildSnapshot(view: SessionLogView, ctx: SnapshotContext): Sessi
     committedBytes: view.scan.committedBytes,
     packedRows: view.scan.packedRows,
     closers: view.closers.length,
+    linesBeyondDamage: view.linesBeyondDamage.count,
     errors: diagnostics.filter((d) => d.severity === 'error').length,
     warnings: diagnostics.filter((d) => d.severity === 'warning').length,
     infos: diagnostics.filter((d) => d.severity === 'info').length,

@@ -50,6 +50,8 @@ export interface CountsView {
   committedBytes: number;
   packedRows: number;
   closers: number;
+  /** Lines after the first damaged line that still read as events; dsh keeps none of them. */
+  linesBeyondDamage: number;
   errors: number;
   warnings: number;
   infos: number;

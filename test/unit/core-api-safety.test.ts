@@ -39,3 +39,20 @@ describe('core API safety', () => {
     assert.equal(log.event(seqs[seqs.length - 1])!.time - log.event(seqs[0])!.time, texts.length - 1);
   });
 });
+
+describe('the view beyond a damaged line', () => {
+  it('lists the readable lines after the damage that dsh does not keep', () => {
+    const builder = richLog();
+    const lines = builder.text().split('\n').filter((l) => l);
+    const damagedAt = 6; // 0-based index in the file: line 7
+    const text = [...lines.slice(0, damagedAt), '{not json', ...lines.slice(damagedAt)].join('\n') + '\n';
+    const log = loadSession(new TextEncoder().encode(text));
+    const beyond = log.linesBeyondDamage;
+    assert.equal(log.place(log.eventCount - 1)!.line, damagedAt, 'the last kept event is on the line before the damage');
+    assert.equal(beyond.count, lines.length - damagedAt);
+    assert.equal(beyond.lines[0].line, damagedAt + 2);
+    assert.equal(beyond.lines[0].seq, JSON.parse(lines[damagedAt]).seq ?? JSON.parse(lines[damagedAt]).seq0);
+    // The log closes turns after the damage, so dsh refuses it; the view still names what follows.
+    assert.equal(log.verdict.stage, 'parse');
+  });
+});
