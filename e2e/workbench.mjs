@@ -90,9 +90,13 @@ export async function quickOpen(page, fileName) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await input.fill(fileName);
-  // Enter only once the typed name is the focused row (the list first shows recently opened files).
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: fileName }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  // Click the row whose label is exactly the name: fuzzy matching also offers longer names
+  // (session.jsonl.zstd for session.jsonl), and recently opened files come first.
+  const exact = page.locator('.quick-input-list .monaco-list-row').filter({
+    has: page.locator('.label-name', { hasText: new RegExp(`^${fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  }).first();
+  await exact.waitFor({ timeout: 15_000 });
+  await exact.click();
   await page.locator(`.tabs-container .tab`, { hasText: fileName }).first().waitFor({ timeout: 15_000 });
 }
 

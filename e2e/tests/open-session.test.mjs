@@ -25,7 +25,7 @@ let suite;
 let page;
 before(async () => {
   suite = await startSuite('open-session', {
-    files: [join(SAMPLES, 'session-small.jsonl'), join(SAMPLES, 'session-legacy-header.jsonl'), ...sharedFiles()],
+    files: [join(SAMPLES, 'session-small.jsonl'), join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-legacy-header.jsonl'), ...sharedFiles()],
   });
   ({ page } = await suite.openPage());
   page.on("pageerror", (e) => console.log("# pageerror", e.message));
@@ -84,6 +84,19 @@ test('the project\'s own refused sample shows the refusing rule (no ../shared ne
   assert.equal(shown.verdictOk, false);
   assert.equal(shown.events, 12);
   assert.ok(shown.refusingRule, 'a refusing rule is shown');
+});
+
+test('a zstd log (header frame, one frame per batch) opens like its plain twin', { timeout: 120_000 }, async () => {
+  // The plain twin is not opened here: VS Code would then reopen it in the session editor by default,
+  // and a later test checks that a .jsonl opened by name stays in the text editor.
+  await closeAllEditors(page);
+  await openViaCommand(page, join(suite.workspace, 'session-small.jsonl.zstd'));
+  await waitForHeader(page);
+  const compressed = await readSessionView(page);
+  await suite.shot(page, 'zstd-sample');
+  assert.equal(compressed.verdictOk, true);
+  assert.equal(compressed.id, 'sample-small-0001', 'the header of session-small.jsonl');
+  assert.equal(compressed.events, 36, 'the event count of session-small.jsonl');
 });
 
 test('a session log opened by name stays in the text editor (priority "option")', { timeout: 60_000 }, async () => {
