@@ -2,7 +2,7 @@
 // (header, parse, adopt, known-types, closers, seed), while keeping a compact view of everything
 // that could be read. Event bodies are not retained: they are parsed again from the bytes on demand.
 import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from './api';
-import type { Diagnostic, ErrorName, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from './types';
+import type { Diagnostic, ErrorName, EventPlace, RelatedPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from './types';
 import { ByteStore, Column } from './columns';
 import { readHeaderLine, validateHeader, type HeaderRead } from './header';
 import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
@@ -28,6 +28,7 @@ interface Refusal {
   rule: string;
   line?: number;
   seq?: number;
+  related?: RelatedPlace[];
 }
 
 const STAGE_ORDER: Stage[] = ['header', 'parse', 'adopt', 'known-types', 'closers', 'seed'];
@@ -329,11 +330,38 @@ export class SessionLog implements SessionLogView {
       plan = this.fold.plan(event, seq, (s) => this.event(s));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule: error instanceof SurfaceError ? error.rule : 'surface.marker-shape', line: fileLine, seq });
+      const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
+      this.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule, line: fileLine, seq, related: this.surfaceContext(event, rule) });
       return SurfaceRole.None;
     }
     this.fold.apply(plan);
     return plan === undefined ? SurfaceRole.None : plan.kind === 'append' ? SurfaceRole.Append : SurfaceRole.Replace;
+  }
+
+  /** Where a refused replace points: the nodes it targets, where a missing endpoint went, what it fails to cite. */
+  private surfaceContext(event: SessionEvent, rule: string): RelatedPlace[] | undefined {
+    const op = event.surfaceOp;
+    if (typeof op !== 'object' || op === null) return undefined;
+    const nodes = this.fold.nodes;
+    const at = (seq: number, message: string): RelatedPlace => ({ ...this.place(seq), seq, message });
+    const related: RelatedPlace[] = [];
+    for (const endpoint of [op.start, op.end]) {
+      if (typeof endpoint !== 'number' || nodes.includes(endpoint) || endpoint >= this.eventCount) continue;
+      const shadowedBy = this.fold.replacements.find((r) => r.shadowedSeqs.includes(endpoint));
+      if (shadowedBy) related.push(at(shadowedBy.seq, `seq ${endpoint} left the surface here: this event replaced it`));
+      else related.push(at(endpoint, `seq ${endpoint} is a ${this.eventType(endpoint)}, not a surface node`));
+    }
+    const startIdx = nodes.indexOf(op.start);
+    const endIdx = nodes.indexOf(op.end);
+    if (startIdx >= 0 && endIdx >= startIdx) {
+      const shadowed = nodes.slice(startIdx, endIdx + 1);
+      const cited = new Set(Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : []);
+      for (const seq of shadowed.slice(0, 5)) {
+        if (rule.startsWith('toolresult-rewrite')) related.push(at(seq, `the ${this.eventType(seq)} this replacement targets`));
+        else if (rule === 'replace.sources-cover-shadowed' && !cited.has(seq)) related.push(at(seq, `shadowed here but not cited in sourceEventSeqs`));
+      }
+    }
+    return related.length > 0 ? related : undefined;
   }
 
   private seedProblem(refusal: Refusal): void {
@@ -343,7 +371,7 @@ export class SessionLog implements SessionLogView {
 
   private problem(stage: Stage, refusal: Refusal): void {
     this.refuse(stage, refusal);
-    this.report({ severity: 'error', rule: refusal.rule, message: refusal.dshError, line: refusal.line, seq: refusal.seq });
+    this.report({ severity: 'error', rule: refusal.rule, message: refusal.dshError, line: refusal.line, seq: refusal.seq, ...(refusal.related ? { related: refusal.related } : {}) });
   }
 
   /** The message id an earlier event carries, read again from its line (rare: legacy replacements only). */

@@ -56,3 +56,37 @@ describe('the view beyond a damaged line', () => {
     assert.equal(log.verdict.stage, 'parse');
   });
 });
+
+describe('related places on surface refusals', () => {
+  it('a tool/result rewrite that changes more than content points at the result it targets', () => {
+    const builder = new LogBuilder();
+    const [resultSeq] = builder.toolTurn('read it', ['call_a']);
+    const data = JSON.parse(JSON.stringify(builder.events[resultSeq].data));
+    data.message.content[0].isError = true; // only the inner content may change
+    // Written raw: the builder itself refuses to write an invalid event.
+    builder.rawLine(JSON.stringify({ type: 'tool/result', seq: builder.nextSeq, time: builder.lastTime, data, sourceEventSeqs: [resultSeq], surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq } }));
+    const log = loadSession(builder.bytes());
+    assert.equal(log.verdict.rule, 'toolresult-rewrite.content-only');
+    const refusing = log.diagnostics.find((d) => d.refusing)!;
+    assert.ok(refusing.related, 'the refusal names the targeted result');
+    assert.equal(refusing.related![0].seq, resultSeq);
+    assert.equal(refusing.related![0].line, log.place(resultSeq)!.line);
+  });
+
+  it('a replace whose endpoint was already shadowed points at the replacement that shadowed it', () => {
+    const builder = new LogBuilder();
+    builder.chatTurn('first');
+    builder.chatTurn('second');
+    const { replaceSeq, shadowed } = builder.compact();
+    const stale = shadowed[0];
+    builder.rawLine(JSON.stringify({
+      type: 'user/message', seq: builder.nextSeq, time: builder.lastTime,
+      data: { content: [{ type: 'text', text: 'again' }], source: { kind: 'user' }, role: 'user', id: 'again' },
+      sourceEventSeqs: [stale], surfaceOp: { op: 'replace', start: stale, end: stale },
+    }));
+    const log = loadSession(builder.bytes());
+    assert.equal(log.verdict.rule, 'replace.endpoints-on-current-surface');
+    const refusing = log.diagnostics.find((d) => d.refusing)!;
+    assert.equal(refusing.related?.[0].seq, replaceSeq);
+  });
+});
