@@ -259,8 +259,8 @@ export class SessionLog implements SessionLogView {
       if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq });
       else shapeGood = true;
     } catch (error) {
-      if (!(error instanceof LegacyRefusal)) throw error;
-      this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
+      if (error instanceof LegacyRefusal) this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
+      else this.internalProblem(error, fileLine, seq);
     }
     if (event !== stored) this.upgraded.set(seq, deepFreeze(event));
 
@@ -276,8 +276,8 @@ export class SessionLog implements SessionLogView {
     try {
       this.closerScan.observe(event);
     } catch (error) {
-      if (!(error instanceof RepairTypeError)) throw error;
-      this.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
+      if (error instanceof RepairTypeError) this.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
+      else this.internalProblem(error, fileLine, seq);
     }
 
     // seed: envelope, shapes, surface
@@ -362,6 +362,14 @@ export class SessionLog implements SessionLogView {
       }
     }
     return related.length > 0 ? related : undefined;
+  }
+
+  /**
+   * Reading never throws on bad input: a shape no rule anticipated is reported on its line (so it can
+   * be fixed) and the scan goes on.
+   */
+  private internalProblem(error: unknown, line: number, seq: number): void {
+    this.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${(error as Error)?.message ?? String(error)}`, line, seq });
   }
 
   private seedProblem(refusal: Refusal): void {
