@@ -7,19 +7,13 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSessionFile } from '../../src/core';
-import { encodeRawZstdFrame, encodeZstdFrame } from '../../src/core/zstd/encode';
+import { concatBytes, encodeRawZstdFrame, encodeZstdFrame } from '../../src/core/zstd/encode';
 import { compareWithExpected } from '../support/conformance';
 import { hasShared, sharedDir } from '../support/paths';
 import { richLog } from '../support/build-log';
 
 const encoder = new TextEncoder();
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
-}
 
 /** Batch sizes from a PRNG seeded by the case name, so every run encodes a case the same way. */
 function batchSizes(seedText: string): () => number {
@@ -70,7 +64,7 @@ describe('zstd: conformance cases re-encoded as dsh writes them', function () {
       if (!expected.ok || bytes[bytes.length - 1] !== 0x0a) continue;
       encoded++;
       it(`${dir}/${name.replace(/\.jsonl$/, '')}`, () => {
-        const compressed = concat(dshFrames(bytes, name));
+        const compressed = concatBytes(dshFrames(bytes, name));
         const loaded = loadSessionFile(compressed, { fileName: `${name}.zstd` });
         assert.ok(loaded.zstd, 'read as zstd');
         assert.equal(loaded.zstd!.frames > 1, true);
@@ -91,13 +85,13 @@ describe('zstd: damaged frames in a log', () => {
   const plain = loadSessionFile(text).log;
 
   it('the undamaged encoding loads like the plain text', () => {
-    const loaded = loadSessionFile(concat(frames));
+    const loaded = loadSessionFile(concatBytes(frames));
     assert.equal(loaded.log.verdict.ok, true);
     assert.deepEqual(loaded.log.surface(), plain.surface());
   });
 
   it('a corrupt middle frame (reserved block type) refuses the log at stage parse', () => {
-    const bytes = concat(frames);
+    const bytes = concatBytes(frames);
     // Block header right after the 4-byte magic, frame header descriptor and (single-segment) content size.
     const frameStart = offsetOf(middle);
     const descriptor = bytes[frameStart + 4];
@@ -112,7 +106,7 @@ describe('zstd: damaged frames in a log', () => {
   });
 
   it('a bad checksum in a middle frame refuses the log at stage parse', () => {
-    const bytes = concat(frames);
+    const bytes = concatBytes(frames);
     const end = offsetOf(middle + 1);
     bytes[end - 1] ^= 0xff; // the last byte of the frame is its content checksum
     const log = loadSessionFile(bytes).log;
@@ -128,7 +122,7 @@ describe('zstd: damaged frames in a log', () => {
       encodeZstdFrame(encoder.encode(lines[1] + '\n' + lines[2] + '\n' + lines[3].slice(0, cut))),
       encodeZstdFrame(encoder.encode(lines[3].slice(cut) + '\n')),
     ];
-    const log = loadSessionFile(concat(torn)).log;
+    const log = loadSessionFile(concatBytes(torn)).log;
     assert.equal(log.verdict.ok, false);
     assert.equal(log.verdict.rule, 'zstd.torn-record');
     assert.equal(log.verdict.dshError, 'corrupt Zstandard session log: complete frame contains a torn JSONL record');
@@ -136,11 +130,11 @@ describe('zstd: damaged frames in a log', () => {
 
   it('a truncated final frame is a torn tail: its complete lines are kept and the log loads', () => {
     const last = frames[frames.length - 1];
-    const bytes = concat(frames).subarray(0, offsetOf(frames.length - 1) + last.length - 5);
+    const bytes = concatBytes(frames).subarray(0, offsetOf(frames.length - 1) + last.length - 5);
     const loaded = loadSessionFile(bytes);
     assert.equal(loaded.log.verdict.ok, true);
     assert.equal(loaded.zstd?.tornFrameStart, offsetOf(frames.length - 1));
     const kept = loaded.log.eventCount;
-    assert.ok(kept <= plain.eventCount && kept >= loadSessionFile(concat(frames.slice(0, -1))).log.eventCount);
+    assert.ok(kept <= plain.eventCount && kept >= loadSessionFile(concatBytes(frames.slice(0, -1))).log.eventCount);
   });
 });

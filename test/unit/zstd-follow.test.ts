@@ -3,17 +3,11 @@
 // folded twice when the frame completes.
 import { strict as assert } from 'node:assert';
 import { extendLoadedFile, loadSessionFile } from '../../src/core';
-import { encodeRawZstdFrame } from '../../src/core/zstd/encode';
+import { concatBytes, encodeRawZstdFrame } from '../../src/core/zstd/encode';
 import { richLog } from '../support/build-log';
 
 const encoder = new TextEncoder();
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
-}
 
 /**
  * Header alone in frame 1, then one frame per batch of `batch` lines, as dsh writes. Small blocks, so a
@@ -30,7 +24,7 @@ function framesOf(text: string, batch: number): Uint8Array[] {
 describe('following a growing zstd log', () => {
   const text = richLog().text();
   const frames = framesOf(text, 3);
-  const whole = loadSessionFile(concat(frames));
+  const whole = loadSessionFile(concatBytes(frames));
 
   it('loads the whole file like the plain text', () => {
     const plain = loadSessionFile(encoder.encode(text));
@@ -41,7 +35,7 @@ describe('following a growing zstd log', () => {
 
   for (const cut of [1, 2, 0.5]) {
     it(`folds appended frames in when the file was read ${cut === 0.5 ? 'mid-frame' : `after ${cut} frames`}`, () => {
-      const all = concat(frames);
+      const all = concatBytes(frames);
       const firstBytes = cut === 0.5 ? frames[0].length + frames[1].length + Math.floor(frames[2].length / 2) : frames.slice(0, cut).reduce((n, f) => n + f.length, 0);
       const loaded = loadSessionFile(all.subarray(0, firstBytes));
       assert.ok(loaded.follow, 'a zstd file is followed frame by frame');
