@@ -2,6 +2,7 @@
 // refuses a user/message, assistant/message or tool/result without `surfaceOp`, and refuses
 // surface metadata on every other type. `planAppend` repeats the check at run time for widened types.
 import type { SurfaceOp } from './types';
+import type { KnownEventType } from './known-types';
 
 export type SurfaceEventType = 'user/message' | 'assistant/message' | 'tool/result';
 
@@ -18,11 +19,24 @@ export interface NewSurfaceEvent extends EnvelopeBase {
   sourceEventSeqs?: number[];
 }
 
-export interface NewPlainEvent<T extends string = string> extends EnvelopeBase {
-  type: T extends SurfaceEventType ? never : T;
+/** The known v0 event types that never join the surface. */
+export type PlainEventType = Exclude<KnownEventType, SurfaceEventType>;
+
+export interface NewPlainEvent extends EnvelopeBase {
+  type: PlainEventType;
   surfaceOp?: never;
   sourceEventSeqs?: never;
 }
 
 /** An event to append: the compiler enforces the surface-metadata rule for literal types. */
 export type NewEvent = NewSurfaceEvent | NewPlainEvent;
+
+/**
+ * An event whose type is only known at run time (read from a file, built from user input): accepted by
+ * `planAppend`/`append`, which check the same rules at run time.
+ */
+export interface WidenedEvent extends EnvelopeBase {
+  type: string;
+  surfaceOp?: unknown;
+  sourceEventSeqs?: unknown;
+}

@@ -22,7 +22,7 @@ export async function loadSessionAsync(bytes: Uint8Array, options: LoadOptions =
 }
 export { inspectLog } from './inspect';
 export { sha256Hex } from './sha256';
-export type { NewEvent, NewSurfaceEvent, NewPlainEvent, SurfaceEventType } from './append-types';
+export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './serialize';
 export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './load-file';
 export type { LoadedFile, ZstdFollowState, ZstdSummary } from './load-file';

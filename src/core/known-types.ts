@@ -1,6 +1,6 @@
 // The event types a v0 reader knows (spec §2.1). A log with any other type that is not
 // `ignorable: true` is refused as written by a newer harness.
-export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set([
+export const KNOWN_EVENT_TYPE_NAMES = [
   'agent-preset/selected', 'agent/inbox/spliced', 'approval/asked', 'approval/decided', 'approval/policy',
   'assistant/chunk', 'assistant/message', 'command/done', 'command/run', 'compaction/end', 'compaction/prune',
   'compaction/start', 'compaction/summary', 'feedback/record', 'goal/change', 'hook/invoked', 'hook/result',
@@ -10,7 +10,11 @@ export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set([
   'todo/write', 'tool-workflow/agent-end', 'tool-workflow/agent-start', 'tool-workflow/run-end',
   'tool-workflow/run-start', 'tool/call', 'tool/code-dispatch', 'tool/code-dispatch-start', 'tool/result',
   'turn/end', 'turn/start', 'user/message', 'web/deepseek-search-llm-request',
-]);
+] as const;
+
+export type KnownEventType = (typeof KNOWN_EVENT_TYPE_NAMES)[number];
+
+export const KNOWN_EVENT_TYPES: ReadonlySet<string> = new Set(KNOWN_EVENT_TYPE_NAMES);
 
 /** The three types that produce model messages and must carry a surfaceOp (v0). */
 export const SURFACE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result']);

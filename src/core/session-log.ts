@@ -14,7 +14,7 @@ import { SurfaceError, SurfaceFold, type SurfacePlan } from './surface';
 import { isLosslessJson, mayBeLossy } from './lossless';
 import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } from './projections';
 import { nullReadMessage } from './json-values';
-import type { NewEvent } from './append-types';
+import type { NewEvent, WidenedEvent } from './append-types';
 import { serializeEvent } from './serialize';
 
 const NEWLINE = 0x0a;
@@ -710,7 +710,7 @@ export class SessionLog implements SessionLogView {
    * surface rules), each event against the state the previous ones leave. Mutates nothing.
    * Returns the problems; an empty list means the batch may be appended.
    */
-  planAppend(events: readonly NewEvent[]): Diagnostic[] {
+  planAppend(events: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
     const problems: Diagnostic[] = [];
     const verdict = this.verdict;
     if (!verdict.ok) {
@@ -749,7 +749,7 @@ export class SessionLog implements SessionLogView {
    * Appends a batch in memory: planned first, then committed through the same path as bytes a writer
    * appends. Returns the problems and leaves the session untouched when any event is refused.
    */
-  append(events: readonly NewEvent[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
+  append(events: readonly (NewEvent | WidenedEvent)[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
     const problems = this.planAppend(events);
     if (problems.length > 0) return { ok: false, problems };
     const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
