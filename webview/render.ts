@@ -12,6 +12,8 @@ export interface Actions {
 }
 
 export function renderLoading(m: LoadingMessage): HTMLElement {
+  // A record that progress was drawn, kept after the load ends (a fast load shows it only briefly).
+  document.body.dataset.progressDrawn = String(Number(document.body.dataset.progressDrawn ?? '0') + 1);
   const reading = m.phase === 'reading';
   const bar = h('vscode-progress-bar', { id: 'load-progress', 'aria-label': 'Loading the session log', 'data-phase': m.phase });
   if (m.fraction !== undefined) {
