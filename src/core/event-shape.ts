@@ -85,9 +85,9 @@ function checkRequestHeader(data: unknown, index: number): ShapeProblem | undefi
 
 /**
  * The seed boundary's envelope check (plus request/header and message shapes), as the constructor runs it.
- * `messageShapeKnownGood` skips the message check when the adopt step just passed it on the same object.
+ * `messageShapeChecked` skips the message check when the adopt step already checked the same object.
  */
-export function checkSeedEnvelope(event: Record<string, unknown>, index: number, messageShapeKnownGood = false): ShapeProblem | undefined {
+export function checkSeedEnvelope(event: Record<string, unknown>, index: number, messageShapeChecked = false): ShapeProblem | undefined {
   if (event.type === 'request/header-delta') {
     return { message: `seed event at index ${index} uses unsupported legacy request/header-delta format`, rule: 'legacy.refused' };
   }
@@ -103,6 +103,6 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
     const problem = checkRequestHeader(event.data, index);
     if (problem) return problem;
   }
-  if (!messageShapeKnownGood && MESSAGE_RULE[type]) return checkMessageShape(event, `seed ${type} at index ${index}`);
+  if (!messageShapeChecked && MESSAGE_RULE[type]) return checkMessageShape(event, `seed ${type} at index ${index}`);
   return undefined;
 }

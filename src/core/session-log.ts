@@ -252,12 +252,14 @@ export class SessionLog implements SessionLogView {
 
     // adopt: upgrade legacy shapes, then check message shapes.
     let event = stored;
-    let shapeGood = false;
+    // Set once adopt has checked the message shape (pass or fail): the seed step does not check or
+    // report the same shape again. (When adopt refuses, the seed's verdict no longer matters.)
+    let shapeChecked = false;
     try {
       event = upgradeLegacyEvent(stored, id, (s) => this.messageIdAt(s));
       const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
+      shapeChecked = true;
       if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq });
-      else shapeGood = true;
     } catch (error) {
       if (error instanceof LegacyRefusal) this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
       else this.internalProblem(error, fileLine, seq);
@@ -281,7 +283,7 @@ export class SessionLog implements SessionLogView {
     }
 
     // seed: envelope, shapes, surface
-    const role = this.seedEvent(event, seq, fileLine, shapeGood);
+    const role = this.seedEvent(event, seq, fileLine, shapeChecked);
 
     this.lineNo.push(fileLine);
     this.lineStart.push(offset);
@@ -319,8 +321,8 @@ export class SessionLog implements SessionLogView {
   }
 
   /** The seed step for one event; returns its surface role. After a seed refusal the fold goes on leniently. */
-  private seedEvent(event: SessionEvent, seq: number, fileLine: number, messageShapeGood: boolean): SurfaceRole {
-    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, seq, messageShapeGood);
+  private seedEvent(event: SessionEvent, seq: number, fileLine: number, messageShapeChecked: boolean): SurfaceRole {
+    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, seq, messageShapeChecked);
     if (envelope) {
       this.seedProblem({ dshError: envelope.message, errorName: 'Error', rule: envelope.rule, line: fileLine, seq });
       return SurfaceRole.None;
