@@ -5,7 +5,7 @@ import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ARTIFACTS, startSuite } from '../harness.mjs';
+import { ARTIFACTS, SAMPLES, startSuite } from '../harness.mjs';
 import { writeGeneratedLog } from '../session-log-generator.mjs';
 import { answerFileDialog, closeAllEditors, runCommand } from '../workbench.mjs';
 import { OPEN_SESSION, readSessionView, sessionView } from '../session-editor.mjs';
@@ -17,10 +17,17 @@ const generated = {};
 const bench = [];
 
 before(async () => {
-  suite = await startSuite('large-logs');
+  suite = await startSuite('large-logs', { files: [join(SAMPLES, 'session-small.jsonl')] });
   generated.big = await writeGeneratedLog(join(suite.workspace, 'session-60mb.jsonl'), { sessionId: 'generated-60mb', bytes: 60 * MB, payloadBytes: 2000 });
   generated.many = await writeGeneratedLog(join(suite.workspace, 'session-300k-events.jsonl'), { sessionId: 'generated-300k', events: 300_000 });
   ({ page } = await suite.openPage());
+  // The first webview of a fresh code-server takes seconds to boot (its service worker), longer than
+  // the host waits before checking a large log. A user's first small session warms it up the same way;
+  // without this the test would measure the cold boot, not the progress a large log shows.
+  await runCommand(page, OPEN_SESSION);
+  await answerFileDialog(page, join(suite.workspace, 'session-small.jsonl'));
+  await sessionView(page).locator('#session-id').waitFor({ timeout: 120_000 });
+  await closeAllEditors(page);
 });
 after(async () => {
   if (bench.length) writeFileSync(join(ARTIFACTS, 'large-logs', 'bench.json'), JSON.stringify(bench, null, 1));
@@ -35,20 +42,21 @@ async function openAndTime(log, label, { catchProgress }) {
   const started = Date.now();
   await answerFileDialog(page, log.file);
   let progressSeen = false;
+  let caught = false;
   if (catchProgress) {
     // A screenshot of the progress when it can be caught (the workbench notification or the webview's
     // own bar); whether it was drawn at all is read afterwards from the webview's record, so a load
     // that got fast enough to finish between two polls is not a failure.
     const toast = page.locator('.notification-toast', { hasText: `Opening ${log.file.split('/').pop()}` });
     const inWebview = sessionView(page).locator('#load-progress');
-    const caught = await Promise.any([toast.waitFor({ timeout: 15_000 }), inWebview.waitFor({ timeout: 15_000 })]).then(() => true, () => false);
+    caught = await Promise.any([toast.waitFor({ timeout: 15_000 }), inWebview.waitFor({ timeout: 15_000 })]).then(() => true, () => false);
     if (caught) await suite.shot(page, `${label}-progress`);
   }
   await sessionView(page).locator('#session-id').waitFor({ timeout: 120_000 });
   if (catchProgress) {
     const drawn = Number(await sessionView(page).locator('body').getAttribute('data-progress-drawn'));
     console.log(`# ${label}: the webview drew ${drawn} progress update(s)`);
-    progressSeen = drawn > 0;
+    progressSeen = drawn > 0 || caught;
   }
   const ms = Date.now() - started;
   const shown = await readSessionView(page);
