@@ -259,7 +259,7 @@ export class SessionLog implements SessionLogView {
       event = upgradeLegacyEvent(stored, id, (s) => this.messageIdAt(s));
       const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
       shapeChecked = true;
-      if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq });
+      if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq, related: this.callContext(event) });
     } catch (error) {
       if (error instanceof LegacyRefusal) this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
       else this.internalProblem(error, fileLine, seq);
@@ -338,6 +338,32 @@ export class SessionLog implements SessionLogView {
     }
     this.fold.apply(plan);
     return plan === undefined ? SurfaceRole.None : plan.kind === 'append' ? SurfaceRole.Append : SurfaceRole.Replace;
+  }
+
+  /**
+   * For a tool/result refused for its shape: the tool/calls its ids name, found by walking back over
+   * earlier tool/call events (an error path only, so no index is kept for it).
+   */
+  private callContext(event: SessionEvent): RelatedPlace[] | undefined {
+    if (event.type !== 'tool/result') return undefined;
+    const message = event.data?.message;
+    const named = new Map<string, string>();
+    if (typeof message?.source?.callId === 'string') named.set(message.source.callId, "the call this result's source names");
+    const blockId = Array.isArray(message?.content) ? message.content[0]?.toolCallId : undefined;
+    if (typeof blockId === 'string' && !named.has(blockId)) named.set(blockId, 'the call its tool-result block answers');
+    const related: RelatedPlace[] = [];
+    let looked = 0;
+    for (let seq = this.eventCount - 1; seq >= 0 && named.size > 0 && looked < 10_000; seq--) {
+      if (this.eventType(seq) !== 'tool/call') continue;
+      looked += 1;
+      const callId = this.event(seq)?.data?.callId;
+      const label = named.get(callId);
+      if (label === undefined) continue;
+      related.push({ ...this.place(seq), seq, message: `${label}: tool/call ${JSON.stringify(callId)}` });
+      named.delete(callId);
+    }
+    for (const [callId, label] of named) related.push({ message: `${label} (${JSON.stringify(callId)}) has no earlier tool/call` });
+    return related.length > 0 ? related : undefined;
   }
 
   /** Where a refused replace points: the nodes it targets, where a missing endpoint went, what it fails to cite. */

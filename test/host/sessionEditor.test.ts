@@ -119,6 +119,11 @@ suite('session editor in a real extension host', () => {
     assert.ok(lines.includes(7), `line 7 in ${lines}`);
     assert.ok(lines.includes(20), `line 20 in ${lines}`);
     assert.ok(diags.every((d) => typeof d.code === 'string'), 'each diagnostic names its rule');
+    // The tool/result whose ids disagree links to the tool/call its result block answers (line 19).
+    const mismatch = diags.find((d) => d.range.start.line + 1 === 20)!;
+    const links = mismatch.relatedInformation ?? [];
+    assert.ok(links.some((r) => r.location.uri.toString() === uri.toString() && r.location.range.start.line + 1 === 19),
+      `related information points at the tool/call on line 19: ${JSON.stringify(links.map((r) => [r.location.range.start.line + 1, r.message]))}`);
   });
 
   test('disposes the document when its last editor closes', async () => {
