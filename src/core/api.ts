@@ -2,9 +2,10 @@
 import type {
   Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict,
 } from './types';
+import type { DerivedMessage } from './projections';
 
 /** A message as the model sees it (`deriveMessages`). */
-export type DerivedMessage = Record<string, unknown>;
+export type { DerivedMessage };
 
 export interface LoadOptions {
   /** Used in messages only. */

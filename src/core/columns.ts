@@ -12,11 +12,7 @@ export class Column<T extends TypedArray> {
   }
 
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new this.ctor(this.data.length * 2);
-      (grown as any).set(this.data);
-      this.data = grown;
-    }
+    if (this.length === this.data.length) this.reserve(1);
     this.data[this.length++] = value;
   }
 
@@ -47,11 +43,6 @@ export class Column<T extends TypedArray> {
 
   set(index: number, value: number): void {
     this.data[index] = value;
-  }
-
-  /** Drops entries from `length` on (used when a packed row is refused whole). */
-  truncate(length: number): void {
-    this.length = Math.min(this.length, length);
   }
 }
 

@@ -13,13 +13,6 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
   log.ingest(Infinity, options.onProgress);
   return log;
 }
-
-/** Loads in slices, yielding to the event loop between them so a host can show progress. */
-export async function loadSessionAsync(bytes: Uint8Array, options: LoadOptions = {}): Promise<SessionLog> {
-  const log = new SessionLog(bytes, options);
-  while (!log.ingest(50, options.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
-  return log;
-}
 export { inspectLog } from './inspect';
 export { sha256Hex } from './sha256';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './append-types';

@@ -2,6 +2,7 @@
 import type { ExtendResult, LoadOptions } from './api';
 import { SessionLog } from './session-log';
 import { decodeZstdLog, isZstd, type ZstdDecodeResult } from './zstd/decode';
+import { concatBytes } from './zstd/encode';
 
 /** What the zstd container held, for the views and `inspect`. */
 export interface ZstdSummary {
@@ -78,9 +79,7 @@ export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptio
 export function extendLoadedFile(loaded: LoadedFile, appended: Uint8Array): ExtendResult {
   if (!loaded.follow) return loaded.log.extend(appended);
   const state = loaded.follow;
-  const compressed = new Uint8Array(state.pending.length + appended.length);
-  compressed.set(state.pending);
-  compressed.set(appended, state.pending.length);
+  const compressed = concatBytes([state.pending, appended]);
   const result = decodeZstdLog(compressed, { expectHeaderFrame: false });
   if (result.error) {
     // A damaged frame after the loaded ones is corruption of committed history, as at load.

@@ -8,7 +8,7 @@ import { readHeaderLine, validateHeader, type HeaderRead } from './header';
 import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
 import { LegacyRefusal, RetiredShapeWatch, eventMessageId, upgradeLegacyEvent } from './legacy';
 import { checkMessageShape, checkSeedEnvelope } from './event-shape';
-import { KNOWN_EVENT_TYPES, isSurfaceType } from './known-types';
+import { KNOWN_EVENT_TYPES } from './known-types';
 import { CloserScan, RepairTypeError } from './repair';
 import { SurfaceError, SurfaceFold, type SurfacePlan } from './surface';
 import { isLosslessJson, mayBeLossy } from './lossless';
@@ -57,7 +57,6 @@ export class SessionLog implements SessionLogView {
 
   // --- header ---
   private headerRead: HeaderRead | undefined;
-  private headerEnd = -1;
   private headerSeedError: string | undefined;
 
   // --- scan state (dsh's SessionLogScanner) ---
@@ -128,7 +127,6 @@ export class SessionLog implements SessionLogView {
     const end = this.bytes.indexOf(NEWLINE, 0);
     // No complete header line yet: refused as header-less for now (see firstRefusal), read when it completes.
     if (end === -1) return false;
-    this.headerEnd = end;
     this.headerRead = readHeaderLine(utf8.decode(this.bytes.view(0, end)));
     const problem = this.headerRead.problem;
     if (problem) {

@@ -6,18 +6,10 @@
 // Alongside the lines it keeps its OWN model of what the log means (surface, replacements,
 // transcript, derived messages, expanded events). That model is written from the spec, not from the
 // core, so tests can compare the core against an independent account instead of against itself.
+import type { SessionHeader } from '../../src/core/types';
 
-export interface HeaderFields {
-  version?: number;
-  id?: string;
-  createdAt?: number;
-  cwd?: string;
-  parentSession?: string;
-  seedLength?: number;
-  origin?: string;
-  delegationDepth?: number;
-  agentPreset?: string;
-}
+/** Header fields to write; any may be left out, to build headers dsh refuses. */
+export type HeaderFields = Partial<SessionHeader>;
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Rec = { [key: string]: Json };
