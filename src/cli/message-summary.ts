@@ -1,6 +1,6 @@
 // One-line summaries of messages and content blocks for the text views: enough to recognise a node
 // without printing a whole tool result or system reminder.
-export { formatSeqRanges as ranges } from '../core/seq-ranges';
+export { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 
 const WIDTH = 72;
 

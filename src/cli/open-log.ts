@@ -1,6 +1,6 @@
 // Reads a log file from disk for the CLI: plain or zstd, through the core.
 import { readFileSync } from 'node:fs';
-import { loadSessionFile, type LoadedFile } from '../core/load-file';
+import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
 
 export class FileReadError extends Error {}
 

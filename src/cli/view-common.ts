@@ -4,7 +4,7 @@
 import type { CliCommand, CliIo } from './registry';
 import { parseArgs } from './registry';
 import { openLog } from './open-log';
-import type { SessionLog } from '../core/session-log';
+import type { SessionLog } from '../core/read/session-log';
 
 export interface ViewContext {
   file: string;

@@ -3,8 +3,8 @@
 // nodes), the model attempts no message came from, and the index's warnings and notes.
 import { defineView, type ViewContext } from './view-common';
 import { ranges } from './message-summary';
-import { provenanceIndex } from '../core/provenance';
-import type { Edge } from '../core/edge-index';
+import { provenanceIndex } from '../core/provenance/provenance';
+import type { Edge } from '../core/provenance/edge-index';
 
 /** Sources grouped by kind and how they are known: "stream 3–7 (recorded)". */
 function groupSources(edges: Edge[]): string {

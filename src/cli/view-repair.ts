@@ -1,7 +1,7 @@
 // `session-surface repair [--json] FILE…`: what dsh's writable open would do to the file — the bytes it
 // truncates and the closers it appends for an open final turn — without touching the file.
 import { defineView } from './view-common';
-import { planRepair } from '../core/plan-repair';
+import { planRepair } from '../core/plan/repair';
 
 export const repairView = defineView({
   name: 'repair',

@@ -2,7 +2,7 @@
 // with type, line and a one-line summary, the balanced cuts, and what each replacement shadowed.
 import { defineView, type ViewContext } from './view-common';
 import { messageSummary, ranges } from './message-summary';
-import { SurfaceRole } from '../core/session-log';
+import { SurfaceRole } from '../core/read/session-log';
 
 function nodesOf({ log, flags }: ViewContext): readonly number[] {
   return flags.has('--repaired') ? log.repairedSurface() : log.surface();

@@ -2,7 +2,7 @@
 import type {
   Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict,
 } from './types';
-import type { DerivedMessage } from './projections';
+import type { DerivedMessage } from './surface/projections';
 
 /** A message as the model sees it (`deriveMessages`). */
 export type { DerivedMessage };

@@ -1,11 +1,11 @@
 // The session core's entry point: pure TypeScript, no vscode, no DOM.
 import type { LoadOptions } from './api';
-import { SessionLog } from './session-log';
+import { SessionLog } from './read/session-log';
 
 export * from './types';
 export type { LoadOptions, SessionLogView, ExtendResult, DerivedMessage } from './api';
-export { SessionLog, SurfaceRole } from './session-log';
-export type { LineBeyondDamage, StrictSeedVerdict } from './session-log';
+export { SessionLog, SurfaceRole } from './read/session-log';
+export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
 
 /** Loads a session log from its (decompressed) bytes, synchronously. Never throws on bad input. */
 export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): SessionLog {
@@ -13,15 +13,15 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
   log.ingest(Infinity, options.onProgress);
   return log;
 }
-export { inspectLog } from './inspect';
+export { inspectLog } from './check/inspect';
 export { sha256Hex } from './sha256';
-export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './append-types';
-export { serializeEvent, serializeCloser, serializeHeader } from './serialize';
-export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './load-file';
-export type { LoadedFile, ZstdFollowState, ZstdSummary } from './load-file';
+export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
+export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
+export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './read/load-file';
+export type { LoadedFile, ZstdFollowState, ZstdSummary } from './read/load-file';
 // Provenance, relational invariants and append planners (issue 3 items 3–5).
-export { ProvenanceIndex, provenanceIndex } from './provenance';
-export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './provenance';
-export { checkInvariants } from './invariants';
+export { ProvenanceIndex, provenanceIndex } from './provenance/provenance';
+export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './provenance/provenance';
+export { checkInvariants } from './check/invariants';
 export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';

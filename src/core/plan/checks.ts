@@ -1,8 +1,8 @@
 // Checks the append planners share: the open-compaction lock, surface membership of a seq, the
 // tool-pairing balance of a cut (with the call that makes it unbalanced), and the final
 // `planAppend` pass that validates a batch exactly as dsh's append would.
-import type { Diagnostic, SessionEvent } from './types';
-import type { SessionLog } from './session-log';
+import type { Diagnostic, SessionEvent } from '../types';
+import type { SessionLog } from '../read/session-log';
 import type { NewEvent } from './append-types';
 
 export function reason(rule: string, message: string, log?: SessionLog, seq?: number): Diagnostic {

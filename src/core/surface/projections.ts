@@ -1,5 +1,5 @@
 // Projections of a surface: the derived messages, tool-pairing balance and the human transcript.
-import type { SessionEvent } from './types';
+import type { SessionEvent } from '../types';
 
 export type DerivedMessage = Record<string, unknown>;
 

@@ -11,11 +11,11 @@
 //   cite     any other sourceEventSeqs entry        (e.g. a checkpoint citing compaction/start, /summary)
 //   price    compaction/summary|prune ← shadowedSeqs
 // Closers (seqs ≥ eventCount) exist in memory only and are not indexed.
-import type { Diagnostic, Replacement, SessionEvent } from './types';
-import { DiagnosticSink } from './diagnostic-sink';
+import type { Diagnostic, Replacement, SessionEvent } from '../types';
+import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
-import type { SessionLog } from './session-log';
-import { SurfaceRole } from './session-log';
+import type { SessionLog } from '../read/session-log';
+import { SurfaceRole } from '../read/session-log';
 import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type Attempt } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';

@@ -1,7 +1,7 @@
 // Crash repair (spec §5): the closers dsh appends when the final turn is still open. The scan is
 // incremental so a growing log (a live agent) can be followed without rescanning.
-import type { SessionEvent } from './types';
-import { nullReadMessage } from './json-values';
+import type { SessionEvent } from '../types';
+import { nullReadMessage } from '../read/json-values';
 
 export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN';
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED';

@@ -1,7 +1,7 @@
 // Collects the warnings of a whole-log check, each pinned to its event's file line, with a cap per
 // rule: a log that breaks one rule on every turn of a 300k-event file should stay readable.
-import type { Diagnostic, RelatedPlace, Severity } from './types';
-import type { SessionLog } from './session-log';
+import type { Diagnostic, RelatedPlace, Severity } from '../types';
+import type { SessionLog } from '../read/session-log';
 
 export interface RelatedSeq {
   seq?: number;

@@ -1,21 +1,21 @@
 // Reads a dsh session log from bytes and reaches dsh's verdict in one pass, in dsh's stage order
 // (header, parse, adopt, known-types, closers, seed), while keeping a compact view of everything
 // that could be read. Event bodies are not retained: they are parsed again from the bytes on demand.
-import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from './api';
-import type { Diagnostic, ErrorName, EventPlace, RelatedPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from './types';
+import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from '../api';
+import type { Diagnostic, ErrorName, EventPlace, RelatedPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from '../types';
 import { ByteStore, Column } from './columns';
 import { readHeaderLine, validateHeader, type HeaderRead } from './header';
 import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
 import { LegacyRefusal, RetiredShapeWatch, eventMessageId, upgradeLegacyEvent } from './legacy';
 import { checkMessageShape, checkSeedEnvelope } from './event-shape';
 import { KNOWN_EVENT_TYPES } from './known-types';
-import { CloserScan, RepairTypeError } from './repair';
-import { SurfaceError, SurfaceFold, type SurfacePlan } from './surface';
+import { CloserScan, RepairTypeError } from '../surface/repair';
+import { SurfaceError, SurfaceFold, type SurfacePlan } from '../surface/surface';
 import { isLosslessJson, mayBeLossy } from './lossless';
-import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } from './projections';
+import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } from '../surface/projections';
 import { nullReadMessage } from './json-values';
-import type { NewEvent, WidenedEvent } from './append-types';
-import { serializeEvent } from './serialize';
+import type { NewEvent, WidenedEvent } from '../plan/append-types';
+import { serializeEvent } from '../plan/serialize';
 
 const NEWLINE = 0x0a;
 // ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).

@@ -12,9 +12,9 @@
 // Plus one adjacency rule from §6.1/§6.4 ('invariant.compaction-adjacent'): a summary or prune is the
 // price of the replacement that immediately follows it, so that next event must replace exactly the
 // priced range.
-import type { SessionEvent } from './types';
+import type { SessionEvent } from '../types';
 import type { DiagnosticSink } from './diagnostic-sink';
-import { isSeq } from './json-values';
+import { isSeq } from '../read/json-values';
 
 interface Bracket {
   id: unknown;

@@ -1,12 +1,12 @@
 // Plans a tool-result prune the way dsh's compaction-tool-result-pruner writes one (spec §6.4):
 // compaction/prune pricing the node, then a tool/result that rewrites only the inner result content
 // of the original (same message id, turn, step, error, meta), replacing exactly that node.
-import type { Diagnostic, SessionEvent } from './types';
-import type { SessionLog } from './session-log';
+import type { Diagnostic, SessionEvent } from '../types';
+import type { SessionLog } from '../read/session-log';
 import { serializeEvent } from './serialize';
-import type { PlanResult } from './plan-types';
-import { appendProblems, compactionInProgress, lastTime, notOnSurface, reason } from './plan-checks';
-import { isSeq, jsonEqual } from './json-values';
+import type { PlanResult } from './types';
+import { appendProblems, compactionInProgress, lastTime, notOnSurface, reason } from './checks';
+import { isSeq, jsonEqual } from '../read/json-values';
 
 export interface PruneOptions {
   /**

@@ -22,8 +22,8 @@
 //  7. Tool-call arguments that differ from the deltas only in JSON formatting (both parse, to equal
 //     values) are a note: dsh's DeepSeek adapter re-serializes the arguments at block-end, so a real
 //     log streams `{"command": "…"}` and records `{"command":"…"}` (persistent-pwsh-tool-turn).
-import type { SessionEvent } from './types';
-import { jsonEqual } from './json-values';
+import type { SessionEvent } from '../types';
+import { jsonEqual } from '../read/json-values';
 
 export interface StreamBlock {
   index: number;

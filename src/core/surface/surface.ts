@@ -1,9 +1,9 @@
 // The surface fold (spec §3 step 6, §4): the ordered seqs the model sees. Every candidate is planned
 // against the current state without mutating it; only an accepted plan is applied, so a refused
 // append leaves the surface untouched. The same transition serves loading and appending.
-import type { Replacement, SessionEvent } from './types';
-import { isSurfaceType } from './known-types';
-import { isSeq, jsonEqual } from './json-values';
+import type { Replacement, SessionEvent } from '../types';
+import { isSurfaceType } from '../read/known-types';
+import { isSeq, jsonEqual } from '../read/json-values';
 
 export class SurfaceError extends Error {
   constructor(message: string, readonly rule: string) {

@@ -3,12 +3,12 @@
 // compaction/end, seqs continuing the log. Ids, time and the token count are inputs: the planner
 // invents nothing, so the same inputs give the same bytes. Data keys follow the order dsh writes
 // (fixture v0-compaction-replace-recovery.jsonl); envelopes follow serializeEvent.
-import type { Diagnostic, SessionEvent } from './types';
-import type { SessionLog } from './session-log';
+import type { Diagnostic, SessionEvent } from '../types';
+import type { SessionLog } from '../read/session-log';
 import { serializeEvent } from './serialize';
-import type { PlanResult } from './plan-types';
-import { appendProblems, compactionInProgress, notOnSurface, reason, unbalancedCuts } from './plan-checks';
-import { isSeq } from './json-values';
+import type { PlanResult } from './types';
+import { appendProblems, compactionInProgress, notOnSurface, reason, unbalancedCuts } from './checks';
+import { isSeq } from '../read/json-values';
 
 /**
  * Our preamble for the checkpoint message (dsh writes its own wording; any text is valid). It tells the

@@ -1,8 +1,8 @@
 // Loads a session file's bytes, plain or zstd (detected by the frame magic, not by the name).
-import type { ExtendResult, LoadOptions } from './api';
+import type { ExtendResult, LoadOptions } from '../api';
 import { SessionLog } from './session-log';
-import { decodeZstdLog, isZstd, type ZstdDecodeResult } from './zstd/decode';
-import { concatBytes } from './zstd/encode';
+import { decodeZstdLog, isZstd, type ZstdDecodeResult } from '../zstd/decode';
+import { concatBytes } from '../zstd/encode';
 
 /** What the zstd container held, for the views and `inspect`. */
 export interface ZstdSummary {

@@ -1,7 +1,7 @@
 // The conformance projection of a loaded log: the fields of the corpus's expected.json files.
 // Used by `session-surface inspect --json` and by the conformance tests.
-import type { SessionLog } from './session-log';
-import { sha256Hex } from './sha256';
+import type { SessionLog } from '../read/session-log';
+import { sha256Hex } from '../sha256';
 
 function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGeneration: number): Record<string, unknown> {
   const messages = log.deriveMessages(nodes);

@@ -1,6 +1,6 @@
 // Packed chunk rows (spec §1.4): one storage line standing for ≥ 1 consecutive `assistant/chunk`
 // events. Reading always expands them; a malformed row-tagged line is damage, never an event.
-import type { SessionEvent } from './types';
+import type { SessionEvent } from '../types';
 import { hasExactKeys, isObjectLike } from './json-values';
 
 export const ROW_TAGS: ReadonlySet<string> = new Set(['text-chunks', 'reasoning-chunks', 'tool-call-chunks']);

@@ -1,7 +1,7 @@
 // Legacy v0 shapes (spec §8.2): some are refused outright, the rest are upgraded in memory before
 // validation, exactly as dsh's persistence layer adopts stored events. Malformed legacy shapes are
 // refused with dsh's "malformed pre-react-loop" wording.
-import type { SessionEvent } from './types';
+import type { SessionEvent } from '../types';
 import { asRecord, hasOnlyKeys, hasOwn, nullReadMessage } from './json-values';
 
 export class LegacyRefusal extends Error {

@@ -1,11 +1,11 @@
 // Plans the crash repair dsh performs on a writable open (spec §1.6, §5): cut the file back to its
 // last committed line when bytes follow it, then append the closers of the open final turn, written
 // in the closer key order (surfaceOp before sourceEventSeqs).
-import type { Diagnostic, SessionEvent } from './types';
-import type { SessionLog } from './session-log';
+import type { Diagnostic, SessionEvent } from '../types';
+import type { SessionLog } from '../read/session-log';
 import { serializeCloser } from './serialize';
-import type { RepairPlan } from './plan-types';
-import { appendProblems, reason } from './plan-checks';
+import type { RepairPlan } from './types';
+import { appendProblems, reason } from './checks';
 
 export function planRepair(log: SessionLog): RepairPlan {
   const verdict = log.verdict;

@@ -1,8 +1,8 @@
 // Typed shapes for events we append. Surface types must say how they join the surface: the compiler
 // refuses a user/message, assistant/message or tool/result without `surfaceOp`, and refuses
 // surface metadata on every other type. `planAppend` repeats the check at run time for widened types.
-import type { SurfaceOp } from './types';
-import type { KnownEventType } from './known-types';
+import type { SurfaceOp } from '../types';
+import type { KnownEventType } from '../read/known-types';
 
 export type SurfaceEventType = 'user/message' | 'assistant/message' | 'tool/result';
 

@@ -1,6 +1,6 @@
 // Serializes events the way dsh's writer does (spec §2.1): JSON.stringify without spaces, envelope
 // keys in the writer's order — type, seq, time, data, ignorable, sourceEventSeqs, surfaceOp.
-import type { SessionEvent, SessionHeader } from './types';
+import type { SessionEvent, SessionHeader } from '../types';
 
 export function serializeEvent(event: SessionEvent): string {
   const ordered: Record<string, unknown> = { type: event.type, seq: event.seq, time: event.time, data: event.data };

@@ -18,9 +18,9 @@
 //   compaction brackets          see compaction-invariants.ts.
 // user/message, session/end-seed and plugin events are unconstrained (agent/inbox/spliced, hooks,
 // titles… appear between turns in real logs).
-import type { Diagnostic, SessionEvent } from './types';
-import type { SessionLog } from './session-log';
-import { SurfaceRole } from './session-log';
+import type { Diagnostic, SessionEvent } from '../types';
+import type { SessionLog } from '../read/session-log';
+import { SurfaceRole } from '../read/session-log';
 import { DiagnosticSink } from './diagnostic-sink';
 import { CompactionBracketCheck } from './compaction-invariants';
 

@@ -3,8 +3,8 @@
 // nodes, compaction prices → the nodes they price), plus the stream attempts and the warnings the
 // scan found. Built lazily on first use; `provenanceIndex(log)` caches one index per log size, so a
 // followed (growing) log gets a fresh index after it grows. See provenance-scan.ts for the rules.
-import type { Diagnostic } from './types';
-import type { SessionLog } from './session-log';
+import type { Diagnostic } from '../types';
+import type { SessionLog } from '../read/session-log';
 import type { Edge, EdgeKind } from './edge-index';
 import { scanProvenance, type ProvenanceScan } from './provenance-scan';
 import type { AttemptEnd } from './stream-attempts';

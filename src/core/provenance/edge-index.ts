@@ -2,7 +2,7 @@
 // hundreds of thousands of events: edges live in typed arrays (CSR layout) instead of one object or
 // array per event. Edges must be added grouped by derived seq in ascending order, which is the order
 // a single forward pass over the log produces; the reverse direction is built by a counting sort.
-import { Column } from './columns';
+import { Column } from '../read/columns';
 
 export type EdgeKind = 'stream' | 'call' | 'result' | 'replace' | 'cite' | 'price';
 

@@ -1,6 +1,6 @@
 // The header line: dsh's JSONL header guard, the retired-field refusal, the version refusal,
 // and the header validation the session constructor runs later (stage `seed`).
-import type { SessionHeader } from './types';
+import type { SessionHeader } from '../types';
 import { asRecord, hasOwn } from './json-values';
 
 export const FORMAT_VERSION = 0;

@@ -1,6 +1,6 @@
 // What the append planners return. A plan is the exact events and lines dsh's writer would append;
 // a refusal lists every reason at once, so a user can fix them all in one go.
-import type { Diagnostic, SessionEvent } from './types';
+import type { Diagnostic, SessionEvent } from '../types';
 
 export interface AcceptedPlan {
   ok: true;

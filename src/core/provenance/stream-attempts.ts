@@ -8,7 +8,7 @@
 // the step's assistant/message, an llm/retry or llm/retry-started of that step, its step/end or its
 // turn/end. The next chunk of the same step opens a new attempt.
 import { StreamAssembly } from './stream-assembly';
-import type { SessionEvent } from './types';
+import type { SessionEvent } from '../types';
 
 export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end';
 
