@@ -45,7 +45,10 @@ rmSync(ARTIFACTS, { recursive: true, force: true });
 mkdirSync(ARTIFACTS, { recursive: true });
 const testsDir = join(REPO, 'e2e', 'tests');
 // The .vsix test makes a production build; it runs last so the other tests use the normal bundles.
+// SESSION_SURFACE_E2E_ONLY=a,b runs only the test files whose names contain one of the words.
+const only = (process.env.SESSION_SURFACE_E2E_ONLY ?? '').split(',').filter(Boolean);
 const files = readdirSync(testsDir).filter((f) => f.endsWith('.test.mjs'))
+  .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
   .sort((a, b) => Number(a.startsWith('vsix')) - Number(b.startsWith('vsix')) || a.localeCompare(b))
   .map((f) => join(testsDir, f));
 const countsFile = join(ARTIFACTS, 'node-test-counts.json');

@@ -7,7 +7,24 @@ import type { DerivedMessage } from './surface/projections';
 /** A message as the model sees it (`deriveMessages`). */
 export type { DerivedMessage };
 
+/**
+ * Bounds on what reading a log may cost. A line longer than `maxLineBytes`, or a text (a zstd log's
+ * decompressed bytes) longer than `maxTextBytes`, stops the read with a diagnostic that names the limit.
+ */
+export interface ReadLimits {
+  maxLineBytes: number;
+  maxTextBytes: number;
+}
+
+/** Real dsh lines reach tens of MB and real logs a few GB decompressed: the defaults leave a wide margin. */
+export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = Object.freeze({
+  maxLineBytes: 256 * 1024 * 1024,
+  maxTextBytes: 4 * 1024 * 1024 * 1024,
+});
+
 export interface LoadOptions {
+  /** Bounds on line and text size; each missing field takes its `DEFAULT_READ_LIMITS` value. */
+  limits?: Partial<ReadLimits>;
   /** Used in messages only. */
   fileName?: string;
   /** Called now and then during long loads with the fraction done (0..1). */

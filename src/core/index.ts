@@ -3,7 +3,8 @@ import type { LoadOptions } from './api';
 import { SessionLog } from './read/session-log';
 
 export * from './types';
-export type { LoadOptions, SessionLogView, ExtendResult, DerivedMessage } from './api';
+export type { LoadOptions, ReadLimits, SessionLogView, ExtendResult, DerivedMessage } from './api';
+export { DEFAULT_READ_LIMITS } from './api';
 export { SessionLog, SurfaceRole } from './read/session-log';
 export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
 
