@@ -67,6 +67,16 @@ function streamedTurn(b) {
   return lines;
 }
 
+/** A long closed log (about 2,000 events) whose only streamed turn sits in the middle: its marker is off screen. */
+export function longSample() {
+  const b = new SessionLogBuilder();
+  const lines = [headerLine({ id: 'sample-long-0001' })];
+  for (let t = 0; t < 80; t++) lines.push(...b.turnLines());
+  lines.push(...streamedTurn(b));
+  for (let t = 0; t < 80; t++) lines.push(...b.turnLines());
+  return lines;
+}
+
 /** Strings that would do something if the view ever treated session text as HTML or as a link. */
 export const HOSTILE = {
   markup: '<img src=x onerror="window.__pwned=1;alert(1)"><script>alert(2)</script><b>bold?</b>',
@@ -119,14 +129,16 @@ export function hostileSample() {
   return lines;
 }
 
-export function writeTimelineSamples(dir) {
+/** Writes the samples into `dir` (the committed compaction sample, and the two that are only generated). */
+export function writeTimelineSamples(dir, names = ['session-compaction.jsonl', 'session-hostile.jsonl', 'session-long.jsonl']) {
   mkdirSync(dir, { recursive: true });
-  const files = { 'session-compaction.jsonl': compactionSample(), 'session-hostile.jsonl': hostileSample() };
+  const all = { 'session-compaction.jsonl': compactionSample, 'session-hostile.jsonl': hostileSample, 'session-long.jsonl': longSample };
+  const files = Object.fromEntries(names.map((n) => [n, all[n]()]));
   for (const [name, lines] of Object.entries(files)) writeFileSync(join(dir, name), lines.join('\n') + '\n');
   return Object.keys(files).map((name) => join(dir, name));
 }
 
 if (process.argv[1]?.endsWith('timeline-samples.mjs')) {
   const { REPO } = await import('./toolchain.mjs');
-  console.log(writeTimelineSamples(join(REPO, 'test', 'fixtures', 'sessions')).join('\n'));
+  console.log(writeTimelineSamples(join(REPO, 'test', 'fixtures', 'sessions'), ['session-compaction.jsonl']).join('\n'));
 }

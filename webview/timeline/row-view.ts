@@ -55,6 +55,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
   const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
       aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
       data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
+      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing}
       @click=${() => on.select(row.index, row.seq)}>
     <span class="band" aria-hidden="true"></span>
     <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>

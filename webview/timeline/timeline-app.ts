@@ -85,6 +85,8 @@ export class TimelineApp extends LitElement {
     this.loading = undefined;
     this.failed = undefined;
     if (first) {
+      // A closed log opens at its start; a live one at its end, following appends.
+      if (this.view.topSeq === undefined && this.view.selectedSeq === undefined) this.view.following = s.live === 'live';
       (window as unknown as { __timelineLoadDone?: number }).__timelineLoadDone = performance.now();
       this.resetView();
       void this.loadBrackets();
@@ -434,6 +436,7 @@ export class TimelineApp extends LitElement {
     const typing = !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
     if (e.altKey && e.key === 'ArrowLeft') { e.preventDefault(); void this.back(); return; }
     if (e.altKey && e.key === 'ArrowRight') { e.preventDefault(); void this.forward(); return; }
+    if (e.altKey && ['1', '2', '3'].includes(e.key)) { e.preventDefault(); void this.setOrder(ORDERS[Number(e.key) - 1].order); return; }
     if (typing) return;
     if (e.key === '/' && !e.ctrlKey && !e.metaKey) { e.preventDefault(); this.search.focus(); return; }
     if (e.key === 'F3' || (e.key === 'n' && !e.ctrlKey)) { e.preventDefault(); void this.search.step(e.shiftKey ? 'previous' : 'next'); return; }
