@@ -158,8 +158,9 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
   const fork = await prepareFork(handle, target.identity.size, edits.count > 1);
   const plan = edits.plan({ log: loaded.log, fork });
   if (!plan.ok) {
-    const what = foreign ? `after ${foreign.events} event(s) appended by another writer, ` : '';
-    return refuse('plan', `${what}edit ${plan.index + 1} of ${edits.count} no longer holds; nothing was written`, plan.reasons);
+    const which = edits.count === 1 ? 'the edit' : `edit ${plan.index + 1} of ${edits.count}`;
+    const why = foreign ? `after ${foreign.events} event(s) appended by another writer, ${which} no longer holds` : `${which} does not hold on ${path}`;
+    return refuse('plan', `${why}; nothing was written`, plan.reasons);
   }
   if (foreign) {
     replanned = { foreignBytes: foreign.bytes, foreignEvents: foreign.events, lines: plan.lines, firstSeq: plan.firstSeq };
