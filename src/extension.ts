@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
 import { SessionProblems } from './host/problems';
-import { SessionEditorProvider } from './host/sessionEditorProvider';
+import { SessionEditorProvider } from './host/session-editor-provider';
 
 export interface SessionSurfaceApi {
   readonly provider: SessionEditorProvider;

@@ -10,9 +10,9 @@ import { extendLoadedFile, loadSessionFileAsync, type LoadedFile } from '../core
 import type { SessionLogView } from '../core/api';
 import type { Diagnostic } from '../core/types';
 import type { FileStatus, HostToWebview, SessionSnapshot } from '../protocol/messages';
-import { readRange, readWholeFile, statFile } from './fileAccess';
-import { FileFollower } from './fileFollower';
-import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './fileIdentity';
+import { readRange, readWholeFile, statFile } from './file-access';
+import { FileFollower } from './file-follower';
+import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './file-identity';
 import { buildSnapshot, countTurns } from './snapshot';
 
 /** Files at least this large show their loading progress as a notification too. */
