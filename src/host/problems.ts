@@ -10,8 +10,8 @@ import { loadSession } from '../core';
 import type { SessionLogView } from '../core/api';
 import type { Diagnostic as CoreDiagnostic } from '../core/types';
 import { diagnosticLine } from './snapshot';
-import type { SessionDocument } from './sessionDocument';
-import type { SessionEditorProvider } from './sessionEditorProvider';
+import type { SessionDocument } from './session-document';
+import type { SessionEditorProvider } from './session-editor-provider';
 
 const SOURCE = 'session log';
 const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {

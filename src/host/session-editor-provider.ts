@@ -2,8 +2,8 @@
 // owns the document (so logs of any size open), and a log is append-only — this editor never writes
 // it, so there is nothing to save, revert or back up, and the tab never turns dirty.
 import * as vscode from 'vscode';
-import { SessionDocument } from './sessionDocument';
-import { SessionPanel, type RenderReport } from './sessionPanel';
+import { SessionDocument } from './session-document';
+import { SessionPanel, type RenderReport } from './session-panel';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
 

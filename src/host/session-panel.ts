@@ -4,8 +4,8 @@
 // the `ready` a webview sends again after VS Code reloads a hidden one).
 import * as vscode from 'vscode';
 import { isWebviewToHost, PROTOCOL_VERSION, type WebviewToHost } from '../protocol/messages';
-import type { SessionDocument } from './sessionDocument';
-import { sessionWebviewHtml, webviewOptions } from './webviewHtml';
+import type { SessionDocument } from './session-document';
+import { sessionWebviewHtml, webviewOptions } from './webview-html';
 
 export interface RenderReport {
   uri: string;
