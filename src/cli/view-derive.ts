@@ -11,7 +11,7 @@ export const deriveView = defineView({
   name: 'derive',
   usage: 'derive [--repaired] [--json] FILE…',
   summary: 'print the derived messages the model sees (one line per content block)',
-  flags: ['--repaired'],
+  flags: ['repaired'],
   text(context, out) {
     const list = messages(context);
     out(`derived messages: ${list.length}`);

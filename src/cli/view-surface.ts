@@ -25,7 +25,7 @@ export const surfaceView = defineView({
   name: 'surface',
   usage: 'surface [--repaired] [--json] FILE…',
   summary: 'print the surface (model-visible nodes) with a line per node, the balanced cuts and the replacements',
-  flags: ['--repaired'],
+  flags: ['repaired'],
   text(context, out) {
     const nodes = nodesOf(context);
     const cuts = context.log.balancedCuts(nodes);
