@@ -1,8 +1,8 @@
 // One file's `check` result as plain data, so a worker thread can hand it back to the main thread:
-// whether dsh loads the log, every problem (dsh's refusal, the reader's diagnostics and, for a log that
-// loads, the relational-invariant and provenance warnings) and, when the file cannot be read, why.
-import { checkInvariants, provenanceIndex } from '../core';
+// whether dsh loads the log, every problem (the presentation layer's list of a log's diagnostics, the
+// same the session editor and the Problems panel show) and, when the file cannot be read, why.
 import type { Diagnostic } from '../core/types';
+import { diagnosticLine, logDiagnostics } from '../present';
 import { FileReadError, openLog } from './open-log';
 
 export interface ProblemLine {
@@ -23,11 +23,7 @@ export type FileVerdict =
 export function checkFile(file: string): FileVerdict {
   try {
     const { log } = openLog(file);
-    // The relational invariants and provenance checks are warnings; they read only a log dsh loads.
-    const extra = log.verdict.ok ? [...checkInvariants(log), ...provenanceIndex(log).diagnostics].filter((d) => d.severity !== 'info') : [];
-    const problems = [...log.diagnostics, ...extra]
-      .map((d) => ({ line: d.line ?? 0, rule: String(d.rule), severity: d.severity, message: String(d.message) }))
-      .sort((a, b) => a.line - b.line);
+    const problems = logDiagnostics(log).map((d) => ({ line: d.line ?? 0, rule: d.rule, severity: d.severity, message: d.message }));
     const verdict = log.verdict;
     if (verdict.ok) return { file, status: 'loads', events: log.eventCount, lastTurnOpen: log.lastTurnOpen, problems };
     return { file, status: 'refused', events: log.eventCount, stage: verdict.stage, rule: verdict.rule, line: verdict.line, error: verdict.error, problems };
@@ -40,9 +36,7 @@ export function checkFile(file: string): FileVerdict {
 
 /** The text lines of one verdict: problems for stdout, the verdict itself for stderr. */
 export function verdictText(verdict: FileVerdict): { problems: string[]; verdict: string } {
-  const problems = verdict.problems.map(
-    (p) => `${verdict.file}:${p.line}: ${p.rule}: ${p.severity === 'error' ? '' : `${p.severity}: `}${p.message}`,
-  );
+  const problems = verdict.problems.map((p) => diagnosticLine(verdict.file, p));
   switch (verdict.status) {
     case 'loads':
       return { problems, verdict: `${verdict.file}: loads (${verdict.events} events${verdict.lastTurnOpen ? ', last turn open' : ''})` };
