@@ -9,7 +9,7 @@
 // Prints the median wall time per job count, logs per second and the speed-up over one job.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -68,7 +68,9 @@ if (found !== logs) throw new Error(`expected ${logs} logs under ${values.out}, 
 const times = new Map(jobCounts.map((jobs) => [jobs, []]));
 for (let round = 0; round < runs; round++) for (const jobs of jobCounts) times.get(jobs).push(timeCheck(jobs));
 
-console.log(`check of ${logs} logs, ${availableParallelism()} cores, Node ${process.version}, median of ${runs}:`);
+// Worker threads only help when cores are idle: the load average says how busy the machine was.
+const load = loadavg().map((x) => x.toFixed(1)).join(' ');
+console.log(`check of ${logs} logs, ${availableParallelism()} cores (load average ${load}), Node ${process.version}, median of ${runs}:`);
 const base = median(times.get(jobCounts[0]));
 for (const jobs of jobCounts) {
   const ms = median(times.get(jobs));
