@@ -7,8 +7,10 @@ import { checkCommand } from './check';
 import { isCheckWorker, serveCheckWorker } from './check-pool';
 import { inspectCommand } from './inspect';
 import { viewCommands } from './views';
+import { compactCommand } from './compact';
+import { pruneCommand } from './prune';
 
-const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands];
+const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands, compactCommand, pruneCommand];
 
 function usage(): string {
   return ['usage: session-surface COMMAND [options] FILE…', '', ...commands.map((c) => `  ${c.usage.padEnd(38)} ${c.summary}`)].join('\n');
