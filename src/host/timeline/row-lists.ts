@@ -40,6 +40,9 @@ class FilteredLogList implements RowList {
   private readonly seqs = new IntList();
   private readonly runEnds = new IntList();
   private scanned = 0;
+  /** The last chunk taken and the first seq of its run (collapsing state across extends). */
+  private lastChunk = -2;
+  private runStart = -1;
   private readonly types: ReadonlySet<string> | undefined;
   private readonly collapse: boolean;
   private readonly expanded: ReadonlySet<number>;
@@ -58,14 +61,12 @@ class FilteredLogList implements RowList {
       const seq = this.source ? this.source.get(i) : i;
       const type = this.log.eventType(seq) ?? '';
       if (this.types && !this.types.has(type)) continue;
-      const last = this.seqs.length - 1;
-      if (this.collapse && type === CHUNK && last >= 0) {
-        const lastSeq = this.seqs.get(last);
-        const lastEnd = this.runEnds.get(last);
-        const lastIsRun = lastEnd >= 0 || this.log.eventType(lastSeq) === CHUNK;
-        // A run continues while chunks follow each other directly in the log.
-        const tail = lastEnd >= 0 ? lastEnd : lastSeq;
-        if (lastIsRun && tail === seq - 1 && !this.expanded.has(lastSeq)) {
+      if (this.collapse && type === CHUNK) {
+        // A run is chunks that follow each other directly in the log; it is named by its first seq.
+        if (this.lastChunk !== seq - 1) this.runStart = seq;
+        this.lastChunk = seq;
+        const last = this.seqs.length - 1;
+        if (this.runStart !== seq && !this.expanded.has(this.runStart) && last >= 0) {
           this.runEnds.set(last, seq);
           continue;
         }

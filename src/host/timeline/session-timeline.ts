@@ -97,7 +97,15 @@ export class SessionTimeline {
 
   /** The last computed diagnostics, without computing them again after an append (may lag behind). */
   lastDiagnostics(): readonly Diagnostic[] {
-    return this.diagnosticState?.list ?? this.diagnostics().list;
+    return this.lastDiagnosticState().list;
+  }
+
+  /**
+   * Rows, details and the overview use the diagnostics last gathered: gathering them walks the whole
+   * log, which a live log's appends must not trigger; the document gathers them again, throttled.
+   */
+  private lastDiagnosticState(): DiagnosticState {
+    return this.diagnosticState ?? this.diagnostics();
   }
 
   /** The first event written on a 1-based file line (lines are ascending in seq order). */
@@ -122,7 +130,7 @@ export class SessionTimeline {
   }
 
   private rowContext(): RowContext {
-    const worst = this.diagnostics().worstBySeq;
+    const worst = this.lastDiagnosticState().worstBySeq;
     return { log: this.log, index: this.index, lists: this.lists, fmt: this.fmt, severityOf: (seq) => worst.get(seq) };
   }
 
@@ -179,12 +187,12 @@ export class SessionTimeline {
       case 'eventDetail': {
         const { seq } = p as Params<'eventDetail'>;
         this.checkSeq(seq);
-        return eventDetail(log, this.index, this.fmt, seq, this.diagnostics().bySeq.get(seq) ?? []);
+        return eventDetail(log, this.index, this.fmt, seq, this.lastDiagnosticState().bySeq.get(seq) ?? []);
       }
       case 'provenance': {
         const { seq } = p as Params<'provenance'>;
         this.checkSeq(seq);
-        return provenanceView(log, seq, (this.diagnostics().bySeq.get(seq) ?? []).filter((d) => d.rule.startsWith('provenance')));
+        return provenanceView(log, seq, (this.lastDiagnosticState().bySeq.get(seq) ?? []).filter((d) => d.rule.startsWith('provenance')));
       }
       case 'search': {
         const q = p as Params<'search'>;
@@ -216,7 +224,7 @@ export class SessionTimeline {
         return diffAsOf(log, this.index, q.fromSeq, q.toSeq);
       }
       case 'overview':
-        return overview(log, this.index, (p as Params<'overview'>).buckets, this.diagnostics().worstBySeq);
+        return overview(log, this.index, (p as Params<'overview'>).buckets, this.lastDiagnosticState().worstBySeq);
       case 'timeSpans': {
         const q = p as Params<'timeSpans'>;
         return this.spanIndex().window(q.from, q.to, q.maxSpans);
