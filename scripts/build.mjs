@@ -46,7 +46,27 @@ function copyCodicons() {
 copyCodicons();
 
 if (args.has('--watch')) {
-  for (const t of targets) (await esbuild.context(t)).watch();
+  // One "[watch] build started" / "[watch] build finished" pair per round of rebuilds across all bundles:
+  // the background problem matcher of .vscode/tasks.json waits for the finish line before F5 launches.
+  let pending = 0;
+  let errors = 0;
+  const announce = {
+    name: 'announce-rounds',
+    setup(build) {
+      build.onStart(() => {
+        if (pending++ === 0) {
+          errors = 0;
+          console.log('[watch] build started');
+        }
+      });
+      build.onEnd((result) => {
+        errors += result.errors.length;
+        if (--pending === 0) console.log(`[watch] build finished with ${errors} error${errors === 1 ? '' : 's'}`);
+      });
+    },
+  };
+  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [...(t.plugins ?? []), announce] })));
+  await Promise.all(contexts.map((context) => context.watch()));
   console.log(`watching ${targets.length} bundles`);
 } else {
   const started = Date.now();

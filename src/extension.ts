@@ -5,11 +5,16 @@ import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
 import { DecompressedLogProvider } from './host/log-text';
 import { SessionProblems } from './host/problems';
-import { SessionEditorProvider } from './host/sessionEditorProvider';
+import { SessionEditorProvider } from './host/session-editor-provider';
+import { ActiveSession } from './host/active-session';
+import { createSessionLog, logSessionDocuments } from './host/output';
+import { registerSessions } from './host/sessions';
+import type { SessionCatalog } from './host/sessions/session-catalog';
 
 export interface SessionSurfaceApi {
   readonly provider: SessionEditorProvider;
   readonly problems: SessionProblems;
+  readonly sessions: SessionCatalog;
 }
 
 /**
@@ -27,7 +32,11 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const decompressed = DecompressedLogProvider.register(context);
   const problems = new SessionProblems(provider, decompressed);
   context.subscriptions.push(problems);
-  return { provider, problems };
+  const log = createSessionLog();
+  const active = new ActiveSession(provider);
+  context.subscriptions.push(log, active, logSessionDocuments(provider, log));
+  const sessions = registerSessions(context, provider, active, log);
+  return { provider, problems, sessions };
 }
 
 export function deactivate(): void {

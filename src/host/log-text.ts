@@ -4,7 +4,7 @@
 // on the compressed binary at line 1. Nothing is ever written.
 import * as vscode from 'vscode';
 import { isZstd, decodeZstdLog } from '../core/zstd';
-import { readWholeFile } from './fileAccess';
+import { readWholeFile } from './file-access';
 
 export const DECOMPRESSED_SCHEME = 'session-surface-text';
 

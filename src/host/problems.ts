@@ -13,8 +13,8 @@ import { loadSession } from '../core';
 import type { Diagnostic as CoreDiagnostic } from '../core/types';
 import { logDiagnostics } from '../present';
 import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './log-text';
-import type { SessionDocument } from './sessionDocument';
-import type { SessionEditorProvider } from './sessionEditorProvider';
+import type { SessionDocument } from './session-document';
+import type { SessionEditorProvider } from './session-editor-provider';
 
 const SOURCE = 'session log';
 const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {

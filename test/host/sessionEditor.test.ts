@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionSurfaceApi } from '../../src/extension';
-import type { SessionDocument } from '../../src/host/sessionDocument';
+import type { SessionDocument } from '../../src/host/session-document';
 
 const EXTENSION_ID = 'session-surface.session-surface-studio';
 const VIEW_TYPE = 'sessionSurface.sessionEditor';

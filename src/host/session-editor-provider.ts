@@ -3,8 +3,8 @@
 // it, so there is nothing to save, revert or back up, and the tab never turns dirty.
 import * as vscode from 'vscode';
 import { revealLineInTextEditor } from './log-text';
-import { SessionDocument } from './sessionDocument';
-import { SessionPanel, type RenderReport, type TestReport } from './sessionPanel';
+import { SessionDocument } from './session-document';
+import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
 

@@ -3,7 +3,8 @@
 // (it never waits for a view), remembers which bytes it read (size, mtime, the edges of the loaded
 // prefix), follows the file and folds appended bytes in without a reload. If the file stops being an
 // extension of what was read (truncated, rewritten, deleted) it keeps what it has, explains, and
-// waits for an explicit reload. It never writes the log.
+// waits for an explicit reload. It writes the log only through `appendWith`, which appends saved edits
+// (see src/save/append-save.ts).
 //
 // Views learn about it through notifications (`onDidNotify`: load progress with the header as soon
 // as it is read, the summary when the load ends, small `appended` notes) and ask for everything else
@@ -14,12 +15,13 @@ import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFil
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
 import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
-import { readRange, readWholeFile, statFile } from './fileAccess';
-import { FileFollower } from './fileFollower';
-import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './fileIdentity';
+import { readRange, readWholeFile, statFile } from './file-access';
+import { FileFollower } from './file-follower';
+import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
 import { summaryCounts } from './timeline/summary';
+import type { EditableLog } from '../save/append-save';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -70,6 +72,8 @@ export class SessionDocument implements vscode.CustomDocument {
   private loadGeneration = 0;
   private disposed = false;
   private diagnosticsTimer: NodeJS.Timeout | undefined;
+  /** True while a save appends to the file: the follower leaves the file to it. */
+  private appending = false;
   readonly formatter: Formatter;
   /** Resolves when the current load has ended (loaded or failed). */
   whenLoaded: Promise<void>;
@@ -116,6 +120,37 @@ export class SessionDocument implements vscode.CustomDocument {
     const summary = s.kind === 'loaded' ? this.summary() : undefined;
     if (summary) return { type: 'summary', summary };
     return this.loading ?? { type: 'loading', fileName: this.fileName, phase: 'reading', totalBytes: 0 };
+  }
+
+  /** The loaded log and the identity of its bytes, for planning edits (undefined until loaded). */
+  get editable(): EditableLog | undefined {
+    return this.loaded ? { loaded: this.loaded.timeline.source, identity: this.loaded.identity } : undefined;
+  }
+
+  /**
+   * Runs `save` (which appends to the file and folds what it wrote, or what another writer appended,
+   * into the loaded log) with following paused, then adopts the identity it leaves behind.
+   */
+  async appendWith<T>(save: (target: EditableLog) => Promise<T>): Promise<T> {
+    const l = this.loaded;
+    if (!l) throw new Error(`${this.fileName} is not loaded`);
+    if (this.appending) throw new Error(`${this.fileName} is already being saved`);
+    this.appending = true;
+    const target: EditableLog = { loaded: l.timeline.source, identity: l.identity };
+    const before = l.timeline.log.eventCount;
+    try {
+      return await save(target);
+    } finally {
+      this.appending = false;
+      if (this.loaded === l) {
+        l.identity = target.identity;
+        const { surfaceChanged } = l.timeline.foldAppend();
+        if (l.file.state === 'following') l.file = { ...l.file, size: l.identity.size, mtimeMs: l.identity.mtimeMs };
+        this.setState({ kind: 'loaded' });
+        this.notify(this.appendedMessage(l, l.timeline.log.eventCount - before, surfaceChanged));
+        this.scheduleDiagnostics();
+      }
+    }
   }
 
   /** Reads the file again from the start (after a truncation, a rewrite or a deletion). */
@@ -228,7 +263,8 @@ export class SessionDocument implements vscode.CustomDocument {
   /** Compares the file with what was read; folds appended bytes in, or explains why it cannot. */
   private async checkFile(generation: number): Promise<void> {
     const l = this.loaded;
-    if (!l || generation !== this.loadGeneration || this.disposed || l.file.state !== 'following') return;
+    if (!l || generation !== this.loadGeneration || this.disposed || l.file.state !== 'following' || this.appending) return;
+    const identity = l.identity;
     try {
       const stat = await statFile(this.uri);
       const change = await classifyChange(l.identity, { stat, read: (a, b) => readRange(this.uri, a, b) });
@@ -238,7 +274,8 @@ export class SessionDocument implements vscode.CustomDocument {
           return;
         case 'appended': {
           const appended = await readRange(this.uri, change.from, change.to);
-          if (generation !== this.loadGeneration || this.disposed || appended.length === 0) return;
+          // A save may have folded these bytes in meanwhile (it reads and appends under the same rule).
+          if (generation !== this.loadGeneration || this.disposed || appended.length === 0 || this.appending || l.identity !== identity) return;
           const mtimeMs = stat?.mtimeMs ?? l.file.mtimeMs;
           const before = l.timeline.log.eventCount;
           extendLoadedFile(l.timeline.source, appended);

@@ -6,8 +6,8 @@
 // after VS Code reloads a hidden one).
 import * as vscode from 'vscode';
 import { isWebviewToHost, PROTOCOL_VERSION, type HostToWebview, type WebviewToHost } from '../protocol/messages';
-import type { SessionDocument } from './sessionDocument';
-import { sessionWebviewHtml, webviewOptions } from './webviewHtml';
+import type { SessionDocument } from './session-document';
+import { sessionWebviewHtml, webviewOptions } from './webview-html';
 
 export interface RenderReport {
   uri: string;
