@@ -12,7 +12,7 @@ import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { appendBytes, extendLoadedFile, loadSessionFile, type Diagnostic, type LoadedFile, type PendingEdits, type SessionLog } from '../core';
 import { encodeZstdFrame } from '../core/zstd';
-import { classifyChange, extendIdentity, type LoadedIdentity } from '../host/fileIdentity';
+import { classifyChange, extendIdentity, type LoadedIdentity } from '../host/file-identity';
 
 /** A log loaded for editing: the core's view of it and the identity of the bytes that were read. */
 export interface EditableLog {

@@ -7,8 +7,8 @@ import * as vscode from 'vscode';
 import { loadSessionFile, PendingEdits, type PendingEdit, type PendingPlan, type SessionLog } from '../../core';
 import { saveEdits, type SaveOutcome } from '../../save/append-save';
 import { editTitle, previewEdit, type EditPreview } from '../../present/edit-preview';
-import { readWholeFile } from '../fileAccess';
-import type { SessionDocument } from '../sessionDocument';
+import { readWholeFile } from '../file-access';
+import type { SessionDocument } from '../session-document';
 
 export interface PendingEventView {
   seq: number;
