@@ -2,6 +2,7 @@
 // Problems-panel diagnostics. The returned object is a small read-only API used by the in-host tests.
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
+import { registerAuthoringCommands } from './host/authoring/authoring-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
 
@@ -14,6 +15,7 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const provider = new SessionEditorProvider(context.extensionUri);
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
+  registerAuthoringCommands(context, provider);
   const problems = new SessionProblems(provider);
   context.subscriptions.push(problems);
   return { provider, problems };
