@@ -5,10 +5,15 @@ import { registerCommands } from './host/commands';
 import { registerAuthoringCommands } from './host/authoring/authoring-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
+import { ActiveSession } from './host/active-session';
+import { createSessionLog, logSessionDocuments } from './host/output';
+import { registerSessions } from './host/sessions';
+import type { SessionCatalog } from './host/sessions/session-catalog';
 
 export interface SessionSurfaceApi {
   readonly provider: SessionEditorProvider;
   readonly problems: SessionProblems;
+  readonly sessions: SessionCatalog;
 }
 
 export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
@@ -18,7 +23,11 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   registerAuthoringCommands(context, provider);
   const problems = new SessionProblems(provider);
   context.subscriptions.push(problems);
-  return { provider, problems };
+  const log = createSessionLog();
+  const active = new ActiveSession(provider);
+  context.subscriptions.push(log, active, logSessionDocuments(provider, log));
+  const sessions = registerSessions(context, provider, active, log);
+  return { provider, problems, sessions };
 }
 
 export function deactivate(): void {

@@ -1,7 +1,7 @@
 // `session-surface derive [--repaired] [--json] FILE…`: the messages the model would be sent for the
 // surface (dsh's deriveMessages): a summary line per message and block, or the full messages as JSON.
 import { defineView, type ViewContext } from './view-common';
-import { blockSummary, sourceSummary } from './message-summary';
+import { blockSummary, sourceSummary } from '../present/message-summary';
 
 function messages({ log, flags }: ViewContext) {
   return log.deriveMessages(flags.has('--repaired') ? log.repairedSurface() : log.surface());

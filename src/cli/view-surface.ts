@@ -1,7 +1,7 @@
 // `session-surface surface [--repaired] [--json] FILE…`: the surface nodes (what the model sees next)
 // with type, line and a one-line summary, the balanced cuts, and what each replacement shadowed.
 import { defineView, type ViewContext } from './view-common';
-import { messageSummary, ranges } from './message-summary';
+import { messageSummary, ranges } from '../present/message-summary';
 import { SurfaceRole } from '../core/read/session-log';
 
 function nodesOf({ log, flags }: ViewContext): readonly number[] {

@@ -2,27 +2,7 @@
 // the exact lines, the shadowed nodes, the derived messages before and after, and estimated tokens.
 // Pure (no vscode, no DOM): the editor shows it, tests read it.
 import { estimateTokensOfSeqs, type Diagnostic, type PendingEdit, type PendingPlan, type SessionLog } from '../core';
-
-const clip = (text: string, width: number) => {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
-};
-
-/** A content block in a few words: its text, or its kind. */
-function blockWords(block: unknown): string {
-  const b = (block ?? {}) as Record<string, any>;
-  if (typeof b.text === 'string') return JSON.stringify(clip(b.text, 80));
-  if (b.type === 'tool-call') return `tool-call ${String(b.name)} (${String(b.id)})`;
-  if (b.type === 'tool-result') return `tool-result for ${String(b.toolCallId)}: ${Array.isArray(b.content) ? b.content.map(blockWords).join(' ') : ''}`;
-  return `${String(b.type)} block`;
-}
-
-/** A message as the model sees it, in one line: role, then its blocks. */
-function messageSummary(message: unknown): string {
-  const m = (message ?? {}) as Record<string, any>;
-  const blocks = Array.isArray(m.content) ? m.content : [];
-  return `${String(m.role ?? '?')}: ${clip(blocks.length === 0 ? '(empty)' : blocks.map(blockWords).join(' + '), 120)}`;
-}
+import { clip, messageSummary } from './message-summary';
 
 export interface EditPreview {
   title: string;
