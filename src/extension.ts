@@ -2,21 +2,26 @@
 // Problems-panel diagnostics. The returned object is a small read-only API used by the in-host tests.
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
+import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
 
 export interface SessionSurfaceApi {
   readonly provider: SessionEditorProvider;
   readonly problems: SessionProblems;
+  /** What the crash-repair commands did, oldest first. */
+  readonly crashRepairOutcomes: readonly CrashRepairOutcome[];
 }
 
 export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const provider = new SessionEditorProvider(context.extensionUri);
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
+  const crashRepairOutcomes: CrashRepairOutcome[] = [];
+  registerCrashRepairCommands(context, provider, (outcome) => crashRepairOutcomes.push(outcome));
   const problems = new SessionProblems(provider);
   context.subscriptions.push(problems);
-  return { provider, problems };
+  return { provider, problems, crashRepairOutcomes };
 }
 
 export function deactivate(): void {

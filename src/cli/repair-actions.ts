@@ -12,8 +12,8 @@ import { findRepairsMade } from '../core/surface/repairs-made';
 import { openTurnActivity, STILL_AFTER_MS } from '../core/surface/liveness';
 import { planCrashRepairWrite, bytesAfterWrite } from '../core/plan/crash-repair-write';
 import { planTornTailRemoval } from '../core/plan/torn-tail-removal';
-import { appendToLoadedFile, FileChangedError } from './append-file';
-import { BackupError, removeTornTailFromFile } from './torn-tail-file';
+import { appendToLoadedFile, FileChangedError } from '../files/append-file';
+import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { activityWords, bytesWords, closerCodeMeaning, closerLine, linesBeyondWords, pendingCallLine, repairMadeLine, tornTailHeading } from '../present/repair-words';
 
 export const REPAIR_ACTIONS = ['--dry-run', '--apply', '--remove-torn-tail'] as const;

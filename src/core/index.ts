@@ -26,3 +26,18 @@ export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './
 export { checkInvariants } from './check/invariants';
 export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';
+// Crash review: the open turn and its closers, torn tails, repairs already made, session health.
+export { reviewOpenTurn } from './surface/crash-review';
+export type { OpenTurnReview, PendingCall, CloserReview, CloserCode } from './surface/crash-review';
+export { reviewTornTail, printable } from './surface/torn-tail';
+export type { TornTail, TornTailKind, LoadedBytes } from './surface/torn-tail';
+export { findRepairsMade, repairSeqs } from './surface/repairs-made';
+export type { RepairMade, RepairedCall } from './surface/repairs-made';
+export { openTurnActivity, STILL_AFTER_MS } from './surface/liveness';
+export type { OpenTurnActivity } from './surface/liveness';
+export { sessionHealth } from './check/session-health';
+export type { SessionHealth, HealthEntry, HealthKind } from './check/session-health';
+export { planCrashRepairWrite, bytesAfterWrite } from './plan/crash-repair-write';
+export type { CrashRepairWrite, CrashRepairWritePlan } from './plan/crash-repair-write';
+export { planTornTailRemoval, bytesAfterRemoval } from './plan/torn-tail-removal';
+export type { TornTailRemoval, TornTailRemovalPlan } from './plan/torn-tail-removal';
