@@ -3,7 +3,7 @@
 //   node scripts/build.mjs --tests    also every test/unit/**/*.test.ts into out/test/
 //   node scripts/build.mjs --watch    rebuild on change
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -36,6 +36,14 @@ if (args.has('--tests')) {
     targets.push({ ...common, sourcemap: true, entryPoints, outdir: 'out/test', outbase: 'test', platform: 'node', format: 'cjs', target: 'node20', external: ['mocha', 'fast-check'] });
   }
 }
+
+// The webview's icon font ships beside its bundle (loaded through asWebviewUri like every asset).
+function copyCodicons() {
+  const from = 'node_modules/@vscode/codicons/dist';
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const name of ['codicon.css', 'codicon.ttf']) copyFileSync(join(from, name), join('dist/codicons', name));
+}
+copyCodicons();
 
 if (args.has('--watch')) {
   // One "[watch] build started" / "[watch] build finished" pair per round of rebuilds across all bundles:

@@ -5,10 +5,15 @@ import { registerCommands } from './host/commands';
 import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
+import { ActiveSession } from './host/active-session';
+import { createSessionLog, logSessionDocuments } from './host/output';
+import { registerSessions } from './host/sessions';
+import type { SessionCatalog } from './host/sessions/session-catalog';
 
 export interface SessionSurfaceApi {
   readonly provider: SessionEditorProvider;
   readonly problems: SessionProblems;
+  readonly sessions: SessionCatalog;
   /** What the crash-repair commands did, oldest first. */
   readonly crashRepairOutcomes: readonly CrashRepairOutcome[];
 }
@@ -21,7 +26,11 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   registerCrashRepairCommands(context, provider, (outcome) => crashRepairOutcomes.push(outcome));
   const problems = new SessionProblems(provider);
   context.subscriptions.push(problems);
-  return { provider, problems, crashRepairOutcomes };
+  const log = createSessionLog();
+  const active = new ActiveSession(provider);
+  context.subscriptions.push(log, active, logSessionDocuments(provider, log));
+  const sessions = registerSessions(context, provider, active, log);
+  return { provider, problems, sessions, crashRepairOutcomes };
 }
 
 export function deactivate(): void {

@@ -30,6 +30,7 @@ const ALLOWED = [
   /^extension\.vsixmanifest$/, /^\[Content_Types\]\.xml$/,
   /^extension\/package\.json$/,
   /^extension\/dist\/(extension|webview)\.js$/,
+  /^extension\/dist\/codicons\/codicon\.(css|ttf)$/,
   /^extension\/media\/[^/]+\.(css|png|svg)$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/licen[cs]e(\.md|\.txt)?$/i,

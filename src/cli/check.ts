@@ -2,7 +2,7 @@
 import type { CliCommand } from './registry';
 import { parseArgs } from './registry';
 import { openLog } from './open-log';
-import { checkInvariants, provenanceIndex } from '../core';
+import { diagnosticLine, logDiagnostics } from '../present';
 
 export const checkCommand: CliCommand = {
   name: 'check',
@@ -13,14 +13,8 @@ export const checkCommand: CliCommand = {
     let refused = false;
     for (const file of files) {
       const { log } = openLog(file);
-      // The relational invariants and provenance checks are warnings; they read only a log dsh loads.
-      const extra = log.verdict.ok ? [...checkInvariants(log), ...provenanceIndex(log).diagnostics].filter((d) => d.severity !== 'info') : [];
-      const all = [...log.diagnostics, ...extra].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-      for (const d of all) {
-        const line = d.line ?? 0;
-        const severity = d.severity === 'error' ? '' : `${d.severity}: `;
-        io.out(`${file}:${line}: ${d.rule}: ${severity}${d.message}`);
-      }
+      // The same list the session editor and the Problems panel show.
+      for (const d of logDiagnostics(log)) io.out(diagnosticLine(file, d));
       const verdict = log.verdict;
       if (!verdict.ok) {
         refused = true;

@@ -5,8 +5,10 @@ import { FileReadError } from './open-log';
 import { checkCommand } from './check';
 import { inspectCommand } from './inspect';
 import { viewCommands } from './views';
+import { compactCommand } from './compact';
+import { pruneCommand } from './prune';
 
-const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands];
+const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands, compactCommand, pruneCommand];
 
 function usage(): string {
   return ['usage: session-surface COMMAND [options] FILE…', '', ...commands.map((c) => `  ${c.usage.padEnd(34)} ${c.summary}`)].join('\n');

@@ -3,7 +3,7 @@
 // which bytes it read (size, mtime, the edges of the loaded prefix), follows the file and folds appended
 // bytes in without a reload. If the file stops being an extension of what was read (truncated,
 // rewritten, deleted) it keeps what it has, explains, and waits for an explicit reload.
-// It never writes the log.
+// It writes the log only through `appendWith`, which appends saved edits (see src/save/append-save.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type LoadedFile } from '../core';
@@ -14,6 +14,7 @@ import { readRange, readWholeFile, statFile } from './file-access';
 import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './file-identity';
 import { buildSnapshot, countTurns } from './snapshot';
+import type { EditableLog } from '../save/append-save';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -50,6 +51,8 @@ export class SessionDocument implements vscode.CustomDocument {
   private follower: FileFollower | undefined;
   private loadGeneration = 0;
   private disposed = false;
+  /** True while a save appends to the file: the follower leaves the file to it. */
+  private appending = false;
   private markReady: () => void = () => {};
   /** Resolves when a webview showing this document has said `ready`. */
   private readonly viewReady = new Promise<void>((resolve) => { this.markReady = resolve; });
@@ -104,6 +107,35 @@ export class SessionDocument implements vscode.CustomDocument {
   /** Called by a panel when its webview is ready to draw. */
   webviewReady(): void {
     this.markReady();
+  }
+
+  /** The loaded log and the identity of its bytes, for planning edits (undefined until loaded). */
+  get editable(): EditableLog | undefined {
+    return this.loaded ? { loaded: this.loaded.source, identity: this.loaded.identity } : undefined;
+  }
+
+  /**
+   * Runs `save` (which appends to the file and folds what it wrote, or what another writer appended,
+   * into the loaded log) with following paused, then adopts the identity it leaves behind.
+   */
+  async appendWith<T>(save: (target: EditableLog) => Promise<T>): Promise<T> {
+    const l = this.loaded;
+    if (!l) throw new Error(`${this.fileName} is not loaded`);
+    if (this.appending) throw new Error(`${this.fileName} is already being saved`);
+    this.appending = true;
+    const target: EditableLog = { loaded: l.source, identity: l.identity };
+    const before = l.view.eventCount;
+    try {
+      return await save(target);
+    } finally {
+      this.appending = false;
+      if (this.loaded === l) {
+        l.identity = target.identity;
+        l.turns += countTurns(l.view, before, l.view.eventCount);
+        if (l.file.state === 'following') l.file = { ...l.file, size: l.identity.size, mtimeMs: l.identity.mtimeMs };
+        this.setState({ kind: 'loaded' });
+      }
+    }
   }
 
   /** Reads the file again from the start (after a truncation, a rewrite or a deletion). */
@@ -180,7 +212,8 @@ export class SessionDocument implements vscode.CustomDocument {
   /** Compares the file with what was read; folds appended bytes in, or explains why it cannot. */
   private async checkFile(generation: number): Promise<void> {
     const l = this.loaded;
-    if (!l || generation !== this.loadGeneration || this.disposed || l.file.state !== 'following') return;
+    if (!l || generation !== this.loadGeneration || this.disposed || l.file.state !== 'following' || this.appending) return;
+    const identity = l.identity;
     try {
       const stat = await statFile(this.uri);
       const change = await classifyChange(l.identity, { stat, read: (a, b) => readRange(this.uri, a, b) });
@@ -190,7 +223,8 @@ export class SessionDocument implements vscode.CustomDocument {
           return;
         case 'appended': {
           const appended = await readRange(this.uri, change.from, change.to);
-          if (generation !== this.loadGeneration || this.disposed || appended.length === 0) return;
+          // A save may have folded these bytes in meanwhile (it reads and appends under the same rule).
+          if (generation !== this.loadGeneration || this.disposed || appended.length === 0 || this.appending || l.identity !== identity) return;
           const before = l.view.eventCount;
           extendLoadedFile(l.source, appended);
           const mtimeMs = stat?.mtimeMs ?? l.file.mtimeMs;

@@ -32,6 +32,7 @@ export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <meta name="csp-nonce" content="${nonce}">
+<link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
 <link rel="stylesheet" href="${asset('media', 'session.css')}">
 <title>${escapeText(title)}</title>
 </head>

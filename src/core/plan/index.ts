@@ -8,3 +8,7 @@ export { planRepair } from './repair';
 export { appendBytes } from './types';
 export type { AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './types';
 export { openCompactionStart } from './checks';
+export { PendingEdits, rebaseEdit } from './pending-edits';
+export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup } from './pending-edits';
+export { compactionEdit, pruneEdit, defaultPrunedContent, summaryBlocks, estimateTokensOfSeqs, estimateTokensOfText, formatSize, MANUAL_SUMMARY_ROUTE } from './edit-inputs';
+export type { CompactionRequest, PruneRequest } from './edit-inputs';

@@ -16,10 +16,14 @@ export class Column<T extends TypedArray> {
     this.data[this.length++] = value;
   }
 
-  private reserve(extra: number): void {
+  /**
+   * Room for `extra` more values. Growth is by half (not doubling): loads size their columns up front
+   * from the text length, so growing is the exception and should not overshoot by a whole column.
+   */
+  reserve(extra: number): void {
     if (this.length + extra <= this.data.length) return;
-    const grown = new this.ctor(Math.max(this.data.length * 2, this.length + extra));
-    (grown as any).set(this.data);
+    const grown = new this.ctor(Math.max(Math.ceil(this.data.length * 1.5), this.length + extra, 1024));
+    (grown as any).set(this.data.subarray(0, this.length));
     this.data = grown;
   }
 
@@ -75,6 +79,15 @@ export class ByteStore {
   indexOf(byte: number, from: number): number {
     if (from >= this.length) return -1;
     return this.data.length === this.length ? this.data.indexOf(byte, from) : this.data.subarray(0, this.length).indexOf(byte, from);
+  }
+
+  /** Like indexOf, but looks at no byte at or after `before` (a bounded search for a line's end). */
+  indexOfBefore(byte: number, from: number, before: number): number {
+    const end = Math.min(before, this.length);
+    if (from >= end) return -1;
+    if (end === this.data.length) return this.data.indexOf(byte, from);
+    const found = this.data.subarray(from, end).indexOf(byte);
+    return found === -1 ? -1 : from + found;
   }
 
   at(index: number): number {
