@@ -113,12 +113,11 @@ for (const [name, code] of [['crash-recorded.jsonl', 'TOOL_OUTCOME_UNKNOWN'], ['
     assert.match(shown, code === 'TOOL_OUTCOME_UNKNOWN' ? /recorded as started, but its result never was/ : /never recorded as started, so it did not run/);
     assert.match(shown, /tool\/result .* for cordis_define call "advanced-define"/);
     assert.match(shown, /turn\/end ending turn 1 as interrupted/);
-    assert.match(shown, /has not changed for 10 min: this looks like a crash/);
+    assert.match(shown, /has not changed for \d+ min: this looks like a crash/);
     await until(() => bytesOf(file).length > before.length, 30_000, 'the closers are appended');
     assert.equal(readFileSync(file, 'utf8'), Buffer.from(before).toString('utf8') + text(plan.write.lines));
     const check = cli('check', file);
     assert.equal(check.status, 0, check.stdout + check.stderr);
-    await page.locator('.notification-toast', { hasText: 'now ends as interrupted' }).first().waitFor({ timeout: 30_000 });
     await suite.shot(page, `applied-${name}`);
   });
 }
@@ -151,11 +150,11 @@ test('a torn last line: repair points to Remove Torn Tail; the backup equals the
   await closeAllEditors(page);
   await quickOpen(page, name);
   await runCommand(page, APPLY);
-  const toast = page.locator('.notification-toast', { hasText: 'cannot be repaired yet' }).first();
-  await toast.waitFor({ timeout: 30_000 });
+  await dialog().filter({ hasText: 'cannot be repaired yet' }).waitFor({ timeout: 30_000 });
+  assert.match((await dialog().textContent()) ?? '', /torn last line .*Remove the torn tail first/);
   await suite.shot(page, 'torn-tail-refused');
-  await toast.locator('.monaco-button', { hasText: 'Remove Torn Tail' }).click();
-  await dialog().waitFor({ timeout: 30_000 });
+  await dialog().locator('.monaco-button', { hasText: 'Remove Torn Tail' }).click();
+  await dialog().filter({ hasText: 'Remove the torn tail of' }).waitFor({ timeout: 30_000 });
   const shown = (await dialog().textContent()) ?? '';
   assert.match(shown, /Torn last line: \d+ bytes at line \d+ with no newline/);
   assert.match(shown, /backup copy of the whole file is written beside it first/);

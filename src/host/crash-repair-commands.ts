@@ -11,7 +11,10 @@ import { reviewTornTail } from '../core/surface/torn-tail';
 import { openTurnActivity, STILL_AFTER_MS } from '../core/surface/liveness';
 import { planCrashRepairWrite, bytesAfterWrite } from '../core/plan/crash-repair-write';
 import { planTornTailRemoval } from '../core/plan/torn-tail-removal';
-import { appendToLoadedFile, FileChangedError } from '../files/append-file';
+import { FileChangedError } from '../files/append-file';
+import { editableFromBytes } from '../files/editable';
+import { saveEdits } from '../save/append-save';
+import { PendingEdits } from '../core/plan/pending-edits';
 import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { activityWords, bytesWords, closerCodeMeaning, closerLine, pendingCallLine, tornTailHeading } from '../present/repair-words';
 import type { SessionEditorProvider } from './session-editor-provider';
@@ -34,11 +37,18 @@ interface Read {
   file: string;
   bytes: Uint8Array;
   loaded: LoadedFile;
+  mtimeMs: number;
   msSinceChange: number;
 }
 
 export function registerCrashRepairCommands(context: vscode.ExtensionContext, provider: SessionEditorProvider, report: (outcome: CrashRepairOutcome) => void = () => {}): void {
-  const target = (uri?: unknown): vscode.Uri | undefined => (uri instanceof vscode.Uri ? uri : provider.activeDocument?.uri ?? vscode.window.activeTextEditor?.document.uri);
+  /** The command's file: an explicit URI, the focused session editor, or the active tab's file (a zstd log opens as a binary tab). */
+  const target = (uri?: unknown): vscode.Uri | undefined => {
+    if (uri instanceof vscode.Uri) return uri;
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const tabUri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
+    return provider.activeDocument?.uri ?? vscode.window.activeTextEditor?.document.uri ?? tabUri;
+  };
 
   /** Reads the file for a command; says why when it cannot be written in place. */
   const read = (uri: vscode.Uri): Read | undefined => {
@@ -48,7 +58,8 @@ export function registerCrashRepairCommands(context: vscode.ExtensionContext, pr
     }
     try {
       const bytes = new Uint8Array(readFileSync(uri.fsPath));
-      return { file: uri.fsPath, bytes, loaded: loadSessionFile(bytes, { fileName: uri.fsPath }), msSinceChange: Date.now() - statSync(uri.fsPath).mtimeMs };
+      const mtimeMs = statSync(uri.fsPath).mtimeMs;
+      return { file: uri.fsPath, bytes, loaded: loadSessionFile(bytes, { fileName: uri.fsPath }), mtimeMs, msSinceChange: Date.now() - mtimeMs };
     } catch (error) {
       void vscode.window.showErrorMessage(`Cannot read ${uri.fsPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       return undefined;
@@ -77,7 +88,7 @@ export function registerCrashRepairCommands(context: vscode.ExtensionContext, pr
         const message = `${name} cannot be repaired yet: ${write.reasons.map((r) => r.message).join('; ')}`;
         report({ command: 'apply', file: opened.file, done: false, message });
         if (!tornFirst) return void vscode.window.showWarningMessage(message);
-        const choice = await vscode.window.showWarningMessage(message, 'Remove Torn Tail…');
+        const choice = await vscode.window.showWarningMessage(`${name} cannot be repaired yet`, { modal: true, detail: write.reasons.map((r) => r.message).join('\n') }, 'Remove Torn Tail…');
         if (choice) await vscode.commands.executeCommand(CRASH_REPAIR_COMMANDS.removeTornTail, where);
         return;
       }
@@ -94,11 +105,24 @@ export function registerCrashRepairCommands(context: vscode.ExtensionContext, pr
         report({ command: 'apply', file: opened.file, done: false, message: 'cancelled' });
         return;
       }
-      try {
-        appendToLoadedFile(opened.file, opened.bytes, write.bytes);
-      } catch (error) {
-        if (!(error instanceof FileChangedError)) throw error;
-        return finish({ command: 'apply', file: opened.file, done: false, message: `Nothing was written: ${error.message}. Run Apply Crash Repair again to review the file as it is now.` }, where, false);
+      // The safe save path shared with authoring: identity check, append mode, fsync, read back. If an
+      // agent appended since the review, the closers are planned again on the new tail and asked about.
+      const edits = new PendingEdits(log.eventCount);
+      edits.push({ kind: 'repair' });
+      const saved = await saveEdits(opened.file, editableFromBytes(opened.loaded, opened.bytes, opened.mtimeMs), edits, {
+        confirmReplan: async (info) => {
+          const again = await vscode.window.showWarningMessage(`${name} grew since it was reviewed`, {
+            modal: true,
+            detail: `Another writer appended ${info.foreignEvents} event(s) (${info.foreignBytes} bytes): an agent may still be writing this session. The turn is still open, and its closers were planned again as seqs ${info.firstSeq}–${info.firstSeq + info.lines.length - 1}. Append them now?`,
+          }, 'Append');
+          return again === 'Append';
+        },
+      });
+      if (!saved.ok) {
+        return finish({ command: 'apply', file: opened.file, done: false, message: `Nothing was repaired: ${saved.message}${saved.reasons.length ? ` (${saved.reasons.map((r) => r.message).join('; ')})` : ''}` }, where, false);
+      }
+      if (saved.replanned) {
+        return finish({ command: 'apply', file: opened.file, done: true, message: `Appended ${saved.lines.length} closers to ${name} after the events another writer added.` }, where, false);
       }
       const after = new Uint8Array(readFileSync(opened.file));
       const predicted = bytesAfterWrite(opened.bytes, write);
