@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
 import { DecompressedLogProvider } from './host/log-text';
+import { registerAuthoringCommands } from './host/authoring/authoring-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
 import { ActiveSession } from './host/active-session';
@@ -29,6 +30,7 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const provider = new SessionEditorProvider(context.extensionUri, isTestMode(context));
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
+  registerAuthoringCommands(context, provider);
   const decompressed = DecompressedLogProvider.register(context);
   const problems = new SessionProblems(provider, decompressed);
   context.subscriptions.push(problems);
