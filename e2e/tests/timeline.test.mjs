@@ -44,7 +44,7 @@ const shot = (label) => suite.shot(page, label).catch(() => undefined);
 async function open(file) {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, file));
-  await waitForTimeline(page);
+  await waitForTimeline(page, 180_000);
 }
 
 function derive(file) {
