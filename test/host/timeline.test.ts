@@ -6,7 +6,6 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadSessionFile } from '../../src/core';
 import { encodeDshZstdLog } from '../../src/core/zstd';
 import type { SessionSurfaceApi } from '../../src/extension';
 import type { SessionDocument } from '../../src/host/session-document';
@@ -133,7 +132,8 @@ suite('timeline host side in a real extension host', () => {
     assert.ok(diff.removed >= 1);
   });
 
-  test('reveal opens a plain log at the event\'s 1-based line', async () => {
+  test('reveal opens a plain log at the event\'s 1-based line', async function () {
+    this.timeout(90_000);
     const b = richLog();
     const doc = await open('timeline-reveal.jsonl', b.bytes());
     const log = doc.timeline!.log;
@@ -147,7 +147,8 @@ suite('timeline host side in a real extension host', () => {
     assert.equal(editor.selection.active.line + 1, log.place(seq)!.line);
   });
 
-  test('a zstd log reveals and lists its problems on the decompressed text, at the right line', async () => {
+  test('a zstd log reveals its decompressed text at the right line and shows its sizes', async function () {
+    this.timeout(90_000);
     const b = richLog();
     const lines = new TextDecoder().decode(b.bytes()).trimEnd().split('\n');
     const doc = await open('timeline-zstd.jsonl.zstd', encodeDshZstdLog(lines, { linesPerFrame: 5 }));
@@ -164,9 +165,8 @@ suite('timeline host side in a real extension host', () => {
     });
     assert.equal(editor.selection.active.line + 1, log.place(seq)!.line);
     assert.equal(editor.document.lineAt(log.place(seq)!.line - 1).text, log.lineText(seq));
-    // Same text as the file decompressed by the core.
-    const plain = loadSessionFile(fs.readFileSync(doc.uri.fsPath));
-    assert.equal(editor.document.lineCount >= plain.log.eventCount, true);
+    // The view shows the decompressed text itself.
+    assert.equal(editor.document.getText().trimEnd(), lines.join('\n'));
   });
 
   test('real dsh logs (shared corpus): Model view equals deriveMessages, every row validates', async function () {
