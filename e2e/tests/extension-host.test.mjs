@@ -17,7 +17,7 @@ before(async () => {
 });
 after(async () => { await suite?.stop(); });
 
-test('mocha suite inside the extension host passes', { timeout: 240_000 }, async () => {
+test('mocha suite inside the extension host passes', { timeout: 480_000 }, async () => {
   const resultsFile = join(suite.workspace, RESULTS);
   rmSync(resultsFile, { force: true });
   const { page, url } = await suite.openPage({ testsPath: HOST_TESTS_ENTRY });
