@@ -4,6 +4,7 @@ import type { CliCommand } from './registry';
 import { parseArgs, UsageError } from './registry';
 import { openLog } from './open-log';
 import { inspectLog } from '../core';
+import { jsonText } from '../core/value-text';
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',
@@ -17,7 +18,7 @@ export const inspectCommand: CliCommand = {
       const { log, zstd } = openLog(file);
       const projection = inspectLog(log);
       if (!log.verdict.ok) refused = true;
-      io.out(JSON.stringify({ file, ...(zstd ? { zstd } : {}), ...projection }));
+      io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...projection }));
     }
     return refused ? 1 : 0;
   },

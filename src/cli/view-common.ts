@@ -5,10 +5,14 @@ import type { CliCommand, CliIo } from './registry';
 import { parseArgs } from './registry';
 import { openLog } from './open-log';
 import type { SessionLog } from '../core/read/session-log';
+import type { LoadedFile } from '../core/read/load-file';
+import { jsonText } from '../core/value-text';
 
 export interface ViewContext {
   file: string;
   log: SessionLog;
+  /** The file as loaded (a zstd container's facts besides the log). */
+  loaded: LoadedFile;
   flags: Set<string>;
 }
 
@@ -38,11 +42,12 @@ export function defineView(spec: ViewSpec): CliCommand {
       const { flags, files } = parseArgs(args, ['--json', ...(spec.flags ?? [])]);
       let refused = false;
       for (const file of files) {
-        const { log } = openLog(file);
+        const loaded = openLog(file);
+        const { log } = loaded;
         if (!log.verdict.ok) refused = true;
-        const context = { file, log, flags };
+        const context = { file, log, loaded, flags };
         if (flags.has('--json')) {
-          io.out(JSON.stringify({ file, verdict: log.verdict, ...spec.json(context) }));
+          io.out(jsonText({ file, verdict: log.verdict, ...spec.json(context) }));
         } else {
           io.out(verdictLine(file, log));
           spec.text(context, io.out);

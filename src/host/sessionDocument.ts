@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type LoadedFile } from '../core';
+import { zlibZstd } from '../node/zlib-zstd';
 import type { SessionLogView } from '../core/api';
 import type { Diagnostic } from '../core/types';
 import type { FileStatus, HostToWebview, SessionSnapshot } from '../protocol/messages';
@@ -151,6 +152,7 @@ export class SessionDocument implements vscode.CustomDocument {
         // Plain or zstd, told apart by content; the core decodes zstd frame by frame.
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
+          zstdCodec: zlibZstd(),
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });
         return { parsed: source.log as SessionLogView, source, bytes };

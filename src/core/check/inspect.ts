@@ -2,6 +2,7 @@
 // Used by `session-surface inspect --json` and by the conformance tests.
 import type { SessionLog } from '../read/session-log';
 import { sha256Hex } from '../sha256';
+import { jsonText } from '../value-text';
 
 function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGeneration: number): Record<string, unknown> {
   const messages = log.deriveMessages(nodes);
@@ -11,7 +12,7 @@ function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGen
     surface: [...nodes],
     replaceGeneration,
     derivedMessages: messages.length,
-    derivedDigest: sha256Hex(JSON.stringify(messages)),
+    derivedDigest: sha256Hex(jsonText(messages)),
     ...('cuts' in balance ? { balancedCuts: balance.cuts } : { balancedCutsError: balance.error }),
   };
 }

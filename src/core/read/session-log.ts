@@ -16,6 +16,7 @@ import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } f
 import { nullReadMessage } from './json-values';
 import type { NewEvent, WidenedEvent } from '../plan/append-types';
 import { serializeEvent } from '../plan/serialize';
+import { stringText, valueText } from '../value-text';
 
 const NEWLINE = 0x0a;
 // ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
@@ -144,9 +145,24 @@ export class SessionLog implements SessionLogView {
    * Records a refusal found by the container (zstd framing) before the JSONL text was read:
    * dsh fails the read itself, so it is a header- or parse-stage refusal with dsh's message.
    */
-  refuseContainer(stage: 'header' | 'parse', dshError: string, rule: string, detail: string): void {
-    this.refuse(stage, { dshError, errorName: 'Error', rule });
-    this.report({ severity: 'error', rule, message: `${dshError} (${detail})` });
+  refuseContainer(stage: 'header' | 'parse', dshError: string, rule: string, detail: string, line?: number): void {
+    this.refuse(stage, { dshError, errorName: 'Error', rule, line });
+    this.report({ severity: 'error', rule, message: `${dshError} (${detail})`, line });
+  }
+
+  /**
+   * The container has no complete header frame yet (a writer may still be writing it): refused as
+   * header-less with the container's words until the header line arrives through `extend`.
+   */
+  awaitHeader(dshError: string, rule: string): void {
+    this.headerless = { dshError, errorName: 'Error', rule, line: 1 };
+  }
+
+  private headerless: Refusal | undefined;
+
+  /** A remark of the container (a torn final frame, skipped bytes) that does not change the verdict. */
+  reportContainer(diagnostic: Diagnostic): void {
+    this.report(diagnostic);
   }
 
   private get sessionId(): string {
@@ -218,7 +234,7 @@ export class SessionLog implements SessionLogView {
       line,
       offset,
       length: end - offset,
-      type: rowTagged ? 'assistant/chunk' : String(record.type),
+      type: rowTagged ? 'assistant/chunk' : stringText(record.type, 200),
       seq: typeof (rowTagged ? record.seq0 : record.seq) === 'number' ? ((rowTagged ? record.seq0 : record.seq) as number) : undefined,
     });
   }
@@ -236,9 +252,9 @@ export class SessionLog implements SessionLogView {
   }
 
   private seqGap(expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean, rule: string): void {
-    const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${String(got)})`;
+    const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${stringText(got)})`;
     this.damage = { message, rule, line: fileLine, offset };
-    this.report({ severity: 'warning', rule, message: `line ${fileLine} has seq ${String(got)} where seq ${expected} was expected`, line: fileLine, offset });
+    this.report({ severity: 'warning', rule, message: `line ${fileLine} has seq ${valueText(got)} where seq ${expected} was expected`, line: fileLine, offset });
     if (endsTurn) this.refuse('parse', { dshError: message, errorName: 'Error', rule, line: fileLine });
   }
 
@@ -267,7 +283,7 @@ export class SessionLog implements SessionLogView {
     // known-types
     if (!KNOWN_EVENT_TYPES.has(event.type) && event.ignorable !== true) {
       this.problem('known-types', {
-        dshError: `session "${id}" contains event type "${String(event.type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
+        dshError: `session "${id}" contains event type "${stringText(event.type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
         errorName: 'SessionFormatUnsupportedError', rule: 'vocabulary.unknown-types', line: fileLine, seq,
       });
     }
@@ -329,7 +345,7 @@ export class SessionLog implements SessionLogView {
     try {
       plan = this.fold.plan(event, seq, (s) => this.event(s));
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : valueText(error);
       const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
       this.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule, line: fileLine, seq, related: this.surfaceContext(event, rule) });
       return SurfaceRole.None;
@@ -357,10 +373,10 @@ export class SessionLog implements SessionLogView {
       const callId = this.event(seq)?.data?.callId;
       const label = named.get(callId);
       if (label === undefined) continue;
-      related.push({ ...this.place(seq), seq, message: `${label}: tool/call ${JSON.stringify(callId)}` });
+      related.push({ ...this.place(seq), seq, message: `${label}: tool/call ${valueText(callId)}` });
       named.delete(callId);
     }
-    for (const [callId, label] of named) related.push({ message: `${label} (${JSON.stringify(callId)}) has no earlier tool/call` });
+    for (const [callId, label] of named) related.push({ message: `${label} (${valueText(callId)}) has no earlier tool/call` });
     return related.length > 0 ? related : undefined;
   }
 
@@ -395,7 +411,7 @@ export class SessionLog implements SessionLogView {
    * be fixed) and the scan goes on.
    */
   private internalProblem(error: unknown, line: number, seq: number): void {
-    this.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${(error as Error)?.message ?? String(error)}`, line, seq });
+    this.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`, line, seq });
   }
 
   private seedProblem(refusal: Refusal): void {
@@ -416,7 +432,7 @@ export class SessionLog implements SessionLogView {
   }
 
   private internType(type: unknown): number {
-    const name = typeof type === 'string' ? type : `(${String(type)})`;
+    const name = typeof type === 'string' ? type : `(${valueText(type, 60)})`;
     let id = this.typeIds.get(name);
     if (id === undefined) {
       id = this.typeNames.length;
@@ -471,7 +487,7 @@ export class SessionLog implements SessionLogView {
     for (const stage of STAGE_ORDER) {
       let refusal = this.refusals.get(stage);
       if (stage === 'header' && !refusal && this.headerRead === undefined) {
-        refusal = { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
+        refusal = this.headerless ?? { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
       }
       if (stage === 'adopt') {
         const retired = this.retired.refusal(this.sessionId);
