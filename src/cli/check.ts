@@ -1,7 +1,7 @@
 // `session-surface check FILE…`: every diagnostic as file:line: rule: message.
 import type { CliCommand } from './registry';
 import { parseArgs } from './registry';
-import { openLog } from './open-log';
+import { FileReadError, openLog } from './open-log';
 import { checkInvariants, provenanceIndex } from '../core';
 
 export const checkCommand: CliCommand = {
@@ -11,8 +11,18 @@ export const checkCommand: CliCommand = {
   run(args, io) {
     const { files } = parseArgs(args, []);
     let refused = false;
+    let unreadable = false;
     for (const file of files) {
-      const { log } = openLog(file);
+      let log;
+      try {
+        ({ log } = openLog(file));
+      } catch (error) {
+        // One file that cannot be read does not end the run: it gets its own verdict line.
+        if (!(error instanceof FileReadError)) throw error;
+        unreadable = true;
+        io.err(`${error.message}`);
+        continue;
+      }
       // The relational invariants and provenance checks are warnings; they read only a log dsh loads.
       const extra = log.verdict.ok ? [...checkInvariants(log), ...provenanceIndex(log).diagnostics].filter((d) => d.severity !== 'info') : [];
       const all = [...log.diagnostics, ...extra].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -29,6 +39,6 @@ export const checkCommand: CliCommand = {
         io.err(`${file}: loads (${log.eventCount} events${log.lastTurnOpen ? ', last turn open' : ''})`);
       }
     }
-    return refused ? 1 : 0;
+    return unreadable ? 2 : refused ? 1 : 0;
   },
 };

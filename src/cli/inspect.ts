@@ -2,7 +2,7 @@
 // conformance corpus's expected.json files.
 import type { CliCommand } from './registry';
 import { parseArgs, UsageError } from './registry';
-import { openLog } from './open-log';
+import { FileReadError, openLog } from './open-log';
 import { inspectLog } from '../core';
 import { jsonText } from '../core/value-text';
 
@@ -14,12 +14,23 @@ export const inspectCommand: CliCommand = {
     const { flags, files } = parseArgs(args, ['--json']);
     if (!flags.has('--json')) throw new UsageError('inspect prints JSON only: pass --json');
     let refused = false;
+    let unreadable = false;
     for (const file of files) {
-      const { log, zstd } = openLog(file);
+      let loaded;
+      try {
+        loaded = openLog(file);
+      } catch (error) {
+        // One file that cannot be read does not end the run: it gets its own line (on stderr).
+        if (!(error instanceof FileReadError)) throw error;
+        unreadable = true;
+        io.err(error.message);
+        continue;
+      }
+      const { log, zstd } = loaded;
       const projection = inspectLog(log);
       if (!log.verdict.ok) refused = true;
       io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...projection }));
     }
-    return refused ? 1 : 0;
+    return unreadable ? 2 : refused ? 1 : 0;
   },
 };

@@ -3,7 +3,7 @@
 // as far as it could be read; the exit code is 1 when dsh would refuse any file.
 import type { CliCommand, CliIo } from './registry';
 import { parseArgs } from './registry';
-import { openLog } from './open-log';
+import { FileReadError, openLog } from './open-log';
 import type { SessionLog } from '../core/read/session-log';
 import type { LoadedFile } from '../core/read/load-file';
 import { jsonText } from '../core/value-text';
@@ -41,8 +41,18 @@ export function defineView(spec: ViewSpec): CliCommand {
     run(args: string[], io: CliIo): number {
       const { flags, files } = parseArgs(args, ['--json', ...(spec.flags ?? [])]);
       let refused = false;
+      let unreadable = false;
       for (const file of files) {
-        const loaded = openLog(file);
+        let loaded;
+        try {
+          loaded = openLog(file);
+        } catch (error) {
+          // One file that cannot be read does not end the run: it gets its own verdict line.
+          if (!(error instanceof FileReadError)) throw error;
+          unreadable = true;
+          io.err(error.message);
+          continue;
+        }
         const { log } = loaded;
         if (!log.verdict.ok) refused = true;
         const context = { file, log, loaded, flags };
@@ -53,7 +63,7 @@ export function defineView(spec: ViewSpec): CliCommand {
           spec.text(context, io.out);
         }
       }
-      return refused ? 1 : 0;
+      return unreadable ? 2 : refused ? 1 : 0;
     },
   };
 }

@@ -24,7 +24,7 @@
 //     log streams `{"command": "…"}` and records `{"command":"…"}` (persistent-pwsh-tool-turn).
 import type { SessionEvent } from '../types';
 import { jsonEqual } from '../read/json-values';
-import { jsonText, stringText } from '../value-text';
+import { stringText, valueText } from '../value-text';
 
 export interface StreamBlock {
   index: number;
@@ -244,6 +244,5 @@ function difference(a: unknown, b: unknown): string {
 }
 
 function quote(value: unknown): string {
-  const text = value === undefined ? 'undefined' : jsonText(value);
-  return text.length > 80 ? `${text.slice(0, 77)}…"` : text;
+  return valueText(value, 80);
 }

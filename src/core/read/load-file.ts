@@ -4,6 +4,7 @@ import type { Diagnostic } from '../types';
 import { SessionLog } from './session-log';
 import { decodeZstdLog, isZstd, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
 import { concatBytes } from '../zstd/encode';
+import { asBytes, badInput, safeLoadOptions } from '../api-guard';
 
 /** What the zstd container held, for the views and `inspect`. */
 export interface ZstdSummary {
@@ -91,7 +92,13 @@ function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
   log.reportContainer(d);
 }
 
-function prepare(bytes: Uint8Array, options: LoadOptions): LoadedFile {
+function prepare(input: Uint8Array, options: LoadOptions): LoadedFile {
+  const bytes = asBytes(input);
+  if (!bytes) {
+    const log = new SessionLog(new Uint8Array(0), options);
+    log.refuseInput(badInput('loading a session file needs its bytes (a Uint8Array)', input));
+    return { log };
+  }
   if (!isZstd(bytes)) return { log: new SessionLog(bytes, options) };
   const decode = { codec: options.zstdCodec, limits: options.limits };
   const result = decodeZstdLog(bytes, decode);
@@ -117,15 +124,17 @@ function endsInsideFirstFrame(result: ZstdDecodeResult): boolean {
 
 /** Synchronous load of a whole file. Never throws on bad input. */
 export function loadSessionFile(bytes: Uint8Array, options: LoadOptions = {}): LoadedFile {
-  const loaded = prepare(bytes, options);
-  loaded.log.ingest(Infinity, options.onProgress);
+  const safe = safeLoadOptions(options);
+  const loaded = prepare(bytes, safe);
+  loaded.log.ingest(Infinity, safe.onProgress);
   return loaded;
 }
 
 /** The same in slices, yielding between them so a host can show progress and stay responsive. */
 export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptions = {}): Promise<LoadedFile> {
-  const loaded = prepare(bytes, options);
-  while (!loaded.log.ingest(50, options.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
+  const safe = safeLoadOptions(options);
+  const loaded = prepare(bytes, safe);
+  while (!loaded.log.ingest(50, safe.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
   return loaded;
 }
 
@@ -133,7 +142,10 @@ export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptio
  * Folds bytes a writer appended to the file into the loaded log: plain text directly, zstd frame by
  * frame (an incomplete final frame waits for the rest of its bytes).
  */
-export function extendLoadedFile(loaded: LoadedFile, appended: Uint8Array): ExtendResult {
+export function extendLoadedFile(loaded: LoadedFile, input: Uint8Array): ExtendResult {
+  if (!(loaded?.log instanceof SessionLog)) return { added: 0, diagnostics: [badInput('extendLoadedFile needs a loaded file', loaded)] };
+  const appended = asBytes(input);
+  if (!appended) return { added: 0, diagnostics: [badInput('extendLoadedFile needs the appended bytes (a Uint8Array)', input)] };
   if (!loaded.follow) return loaded.log.extend(appended);
   const state = loaded.follow;
   const compressed = concatBytes([state.pending, appended]);

@@ -16,7 +16,8 @@ import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } f
 import { nullReadMessage } from './json-values';
 import type { NewEvent, WidenedEvent } from '../plan/append-types';
 import { serializeEvent } from '../plan/serialize';
-import { stringText, valueText } from '../value-text';
+import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
+import { asBytes, asSeq, badInput } from '../api-guard';
 
 const NEWLINE = 0x0a;
 // ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
@@ -159,6 +160,12 @@ export class SessionLog implements SessionLogView {
   }
 
   private headerless: Refusal | undefined;
+
+  /** The caller handed in something that is not a log at all: refused as the header stage. */
+  refuseInput(problem: Diagnostic): void {
+    this.refuse('header', { dshError: problem.message, errorName: 'Error', rule: problem.rule });
+    this.report(problem);
+  }
 
   /** A remark of the container (a torn final frame, skipped bytes) that does not change the verdict. */
   reportContainer(diagnostic: Diagnostic): void {
@@ -578,28 +585,32 @@ export class SessionLog implements SessionLogView {
   // ======================================================================================
 
   eventType(seq: number): string | undefined {
+    if (asSeq(seq) === undefined) return undefined;
     if (seq < this.eventCount) return this.typeNames[this.typeId.get(seq)];
     return this.closers[seq - this.eventCount]?.type;
   }
 
   turn(seq: number): number | undefined {
+    if (asSeq(seq) === undefined) return undefined;
     const t = seq < this.eventCount ? this.turnOf.get(seq) : this.closers[seq - this.eventCount]?.data?.turn;
     return typeof t === 'number' && !Number.isNaN(t) ? t : undefined;
   }
 
   step(seq: number): number | undefined {
+    if (asSeq(seq) === undefined) return undefined;
     const s = seq < this.eventCount ? this.stepOf.get(seq) : this.closers[seq - this.eventCount]?.data?.step;
     return typeof s === 'number' && !Number.isNaN(s) ? s : undefined;
   }
 
   /** Closers: only the tool/result ones join the surface (as appends). */
   surfaceRole(seq: number): SurfaceRole {
+    if (asSeq(seq) === undefined) return SurfaceRole.None;
     if (seq < this.eventCount) return this.role.get(seq);
     return this.closers[seq - this.eventCount]?.surfaceOp === 'append' ? SurfaceRole.Append : SurfaceRole.None;
   }
 
   place(seq: number): EventPlace | undefined {
-    if (seq < 0 || seq >= this.eventCount) return undefined;
+    if (asSeq(seq) === undefined || seq >= this.eventCount) return undefined;
     const place: EventPlace = { line: this.lineNo.get(seq), offset: this.lineStart.get(seq), length: this.lineLength.get(seq) };
     const member = this.member.get(seq);
     if (member >= 0) place.packedMember = member;
@@ -611,7 +622,7 @@ export class SessionLog implements SessionLogView {
    * change what the core holds. Upgraded events and closers are few and kept frozen.
    */
   event(seq: number): SessionEvent | undefined {
-    if (seq < 0) return undefined;
+    if (asSeq(seq) === undefined) return undefined;
     if (seq >= this.eventCount) return this.closers[seq - this.eventCount];
     const upgraded = this.upgraded.get(seq);
     if (upgraded) return upgraded;
@@ -700,7 +711,7 @@ export class SessionLog implements SessionLogView {
    * watermark cache: new surface nodes are projected once, and a replace (a new generation) rebuilds.
    */
   deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
-    if (nodes !== undefined) return this.project(nodes, 0, []);
+    if (nodes !== undefined) return Array.isArray(nodes) ? this.project(nodes, 0, []) : [];
     const surface = this.fold.nodes;
     const cache = this.derived;
     if (cache.generation !== this.fold.replaceGeneration) {
@@ -727,6 +738,7 @@ export class SessionLog implements SessionLogView {
   }
 
   balancedCuts(nodes: readonly number[] = this.surface()): BalanceResult {
+    if (!Array.isArray(nodes)) return { error: 'balancedCuts needs an array of seqs' };
     return balancedCuts(nodes, (seq) => this.balanceDelta(seq));
   }
 
@@ -752,7 +764,9 @@ export class SessionLog implements SessionLogView {
    * surface rules), each event against the state the previous ones leave. Mutates nothing.
    * Returns the problems; an empty list means the batch may be appended.
    */
-  planAppend(events: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
+  planAppend(input: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
+    const events = plainEvents(input);
+    if (!Array.isArray(events)) return [events];
     const problems: Diagnostic[] = [];
     const verdict = this.verdict;
     if (!verdict.ok) {
@@ -791,7 +805,10 @@ export class SessionLog implements SessionLogView {
    * Appends a batch in memory: planned first, then committed through the same path as bytes a writer
    * appends. Returns the problems and leaves the session untouched when any event is refused.
    */
-  append(events: readonly (NewEvent | WidenedEvent)[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
+  append(input: readonly (NewEvent | WidenedEvent)[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
+    // Checked and written from one copy, so a getter cannot show the check one value and the writer another.
+    const events = plainEvents(input);
+    if (!Array.isArray(events)) return { ok: false, problems: [events] };
     const problems = this.planAppend(events);
     if (problems.length > 0) return { ok: false, problems };
     const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
@@ -804,7 +821,9 @@ export class SessionLog implements SessionLogView {
   // Following a growing file
   // ======================================================================================
 
-  extend(appended: Uint8Array): ExtendResult {
+  extend(input: Uint8Array): ExtendResult {
+    const appended = asBytes(input);
+    if (!appended) return { added: 0, diagnostics: [badInput('extend needs the appended bytes (a Uint8Array)', input)] };
     const before = this.eventCount;
     const diagnosticsBefore = this.diags.length;
     this.bytes.append(appended);
@@ -826,6 +845,28 @@ export class SessionLog implements SessionLogView {
 function gapRule(value: unknown): string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'jsonl.damaged-line';
   return 'seq0' in value && !('seq' in value) ? 'rows.decode' : 'seq.contiguity';
+}
+
+/**
+ * A batch to append as plain JSON copies, or the refusal: values dsh's lossless JSON rule cannot write
+ * (Date, undefined, functions, symbols, BigInt, cycles, throwing getters) are refused before anything.
+ */
+function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
+  if (!Array.isArray(input)) return badInput('an append takes an array of events', input);
+  const out: SessionEvent[] = [];
+  for (let i = 0; i < input.length; i++) {
+    let why: string | undefined;
+    let event: unknown;
+    try {
+      event = input[i];
+      why = typeof event !== 'object' || event === null || Array.isArray(event) ? 'not an object' : notJsonReason(event);
+    } catch {
+      why = 'unreadable';
+    }
+    if (why !== undefined) return { severity: 'error', rule: 'json.lossless-values', message: `appended event ${i + 1} is not plain JSON (${why}): dsh writes only lossless JSON` };
+    out.push(cloneJson(event as SessionEvent));
+  }
+  return out;
 }
 
 /** Freezes a JSON tree (iteratively: deep nesting is fine). */
