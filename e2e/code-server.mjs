@@ -39,10 +39,10 @@ export function isolatedEnv(dir) {
 }
 
 /**
- * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object }} options
+ * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object, args?: string[] }} options
  * `trusted: false` turns workspace trust on, so the workspace opens in Restricted Mode.
  */
-export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {} }) {
+export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {}, args: extraArgs = [] }) {
   const userData = join(runDir, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(join(runDir, 'extensions'), { recursive: true });
@@ -62,6 +62,7 @@ export async function startCodeServer({ runDir, port, workspace, trusted = true,
     // Lets the workbench URL carry extensionDevelopmentPath / extensionTestsPath.
     '--vscode-option', 'enable-smoke-test-driver',
     ...(trusted ? ['--disable-workspace-trust'] : []),
+    ...extraArgs,
     workspace];
   // detached: the server becomes a process-group leader, so stop() ends it and all its children.
   const child = spawn(NODE24, args, { env: isolatedEnv(runDir), stdio: ['ignore', log, log], detached: true });

@@ -38,9 +38,10 @@ export function freePort() {
 
 /**
  * Starts code-server on a fresh workspace holding copies of `files` (never the originals: ../shared
- * is read-only and tests append to and truncate their files).
+ * is read-only and tests append to and truncate their files), with extra user `settings` and extra
+ * code-server command-line `args` (e.g. `--locale`).
  */
-export async function startSuite(name, { trusted = true, files = [] } = {}) {
+export async function startSuite(name, { trusted = true, files = [], settings = {}, args = [] } = {}) {
   const dir = join(RUN_DIR, name);
   rmSync(dir, { recursive: true, force: true });
   const workspace = join(dir, 'workspace');
@@ -49,7 +50,7 @@ export async function startSuite(name, { trusted = true, files = [] } = {}) {
   const artifacts = join(ARTIFACTS, name);
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
-  const server = await startCodeServer({ runDir: join(dir, 'server'), port: await freePort(), workspace, trusted });
+  const server = await startCodeServer({ runDir: join(dir, 'server'), port: await freePort(), workspace, trusted, settings, args });
   // chromium writes ~/.config and ~/.cache: keep them in the run folder too.
   Object.assign(process.env, isolatedEnv(join(dir, 'browser')));
   const browser = await launchBrowser();

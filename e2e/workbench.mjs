@@ -83,19 +83,33 @@ export async function pickQuickItem(page, label, timeout = 15_000) {
   await row.click();
 }
 
-/** Quick Open (Ctrl+P) a workspace file by name: it opens in its default editor (text for .jsonl). */
-export async function quickOpen(page, fileName) {
-  await focusWorkbench(page);
-  await page.keyboard.press('Control+P');
+/**
+ * Quick Open (Ctrl+P) a workspace file by name: it opens in its default editor (text for .jsonl).
+ * The workbench indexes the folder's files in the background; on a busy machine the first search can
+ * come back empty, so the search is typed again until the row appears.
+ */
+export async function quickOpen(page, fileName, timeout = 60_000) {
+  const deadline = Date.now() + timeout;
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(fileName);
   // Click the row whose label is exactly the name: fuzzy matching also offers longer names
   // (session.jsonl.zstd for session.jsonl), and recently opened files come first.
   const exact = page.locator('.quick-input-list .monaco-list-row').filter({
     has: page.locator('.label-name', { hasText: new RegExp(`^${fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
   }).first();
-  await exact.waitFor({ timeout: 15_000 });
+  for (;;) {
+    await focusWorkbench(page);
+    await page.keyboard.press('Control+P');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(fileName);
+      await exact.waitFor({ timeout: 10_000 });
+      break;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
   await exact.click();
   await page.locator(`.tabs-container .tab`, { hasText: fileName }).first().waitFor({ timeout: 15_000 });
 }

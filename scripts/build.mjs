@@ -3,7 +3,7 @@
 //   node scripts/build.mjs --tests    also every test/unit/**/*.test.ts into out/test/
 //   node scripts/build.mjs --watch    rebuild on change
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -37,8 +37,36 @@ if (args.has('--tests')) {
   }
 }
 
+// The webview's icon font ships beside its bundle (loaded through asWebviewUri like every asset).
+function copyCodicons() {
+  const from = 'node_modules/@vscode/codicons/dist';
+  mkdirSync('dist/codicons', { recursive: true });
+  for (const name of ['codicon.css', 'codicon.ttf']) copyFileSync(join(from, name), join('dist/codicons', name));
+}
+copyCodicons();
+
 if (args.has('--watch')) {
-  for (const t of targets) (await esbuild.context(t)).watch();
+  // One "[watch] build started" / "[watch] build finished" pair per round of rebuilds across all bundles:
+  // the background problem matcher of .vscode/tasks.json waits for the finish line before F5 launches.
+  let pending = 0;
+  let errors = 0;
+  const announce = {
+    name: 'announce-rounds',
+    setup(build) {
+      build.onStart(() => {
+        if (pending++ === 0) {
+          errors = 0;
+          console.log('[watch] build started');
+        }
+      });
+      build.onEnd((result) => {
+        errors += result.errors.length;
+        if (--pending === 0) console.log(`[watch] build finished with ${errors} error${errors === 1 ? '' : 's'}`);
+      });
+    },
+  };
+  const contexts = await Promise.all(targets.map((t) => esbuild.context({ ...t, plugins: [...(t.plugins ?? []), announce] })));
+  await Promise.all(contexts.map((context) => context.watch()));
   console.log(`watching ${targets.length} bundles`);
 } else {
   const started = Date.now();

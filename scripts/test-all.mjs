@@ -51,7 +51,10 @@ if (!existsSync(join(shared, 'conformance'))) {
   }
 }
 
-await step('type check (host, webview, tests)', 'npm', ['run', '--silent', 'typecheck']);
+await step('type check (host, core, webview, tests)', 'npm', ['run', '--silent', 'typecheck']);
+await step('lint (layer boundaries)', 'npm', ['run', '--silent', 'lint']);
+// The formatter's check joins the run once the tree has been formatted in one sweep; until then it is opt-in.
+if (process.env.FORMAT_CHECK === '1') await step('format check (prettier)', 'npm', ['run', '--silent', 'format:check']);
 await step('build bundles and tests', process.execPath, ['scripts/build.mjs', '--tests']);
 await step('unit, conformance and property tests', process.execPath, ['scripts/run-unit.mjs'], { counts: 'unit' });
 if (process.env.SKIP_E2E === '1') console.log('\n== end-to-end tests skipped (SKIP_E2E=1)');

@@ -3,6 +3,8 @@ import type { HostToWebview, WebviewToHost } from '../src/protocol/messages';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -11,6 +13,15 @@ const api = acquireVsCodeApi();
 
 export function send(message: WebviewToHost): void {
   api.postMessage(message);
+}
+
+/** The view state VS Code kept for this webview (survives hiding the tab and reloading the webview). */
+export function getState(): unknown {
+  return api.getState();
+}
+
+export function setState(state: unknown): void {
+  api.setState(state);
 }
 
 export type { HostToWebview };

@@ -1,11 +1,14 @@
 // `session-surface repair [--json] FILE…`: what dsh's writable open would do to the file — the bytes it
-// truncates and the closers it appends for an open final turn — without touching the file.
+// truncates and the closers it appends for an open final turn — without touching the file. With
+// --dry-run, --apply or --remove-torn-tail it reviews and writes (repair-actions.ts).
+import type { CliCommand } from './registry';
 import { defineView } from './view-common';
 import { planRepair } from '../core/plan/repair';
+import { isRepairAction, runRepairAction } from './repair-actions';
 
-export const repairView = defineView({
+const planView = defineView({
   name: 'repair',
-  usage: 'repair [--json] FILE…',
+  usage: 'repair [--json] [--dry-run | --apply [--force] | --remove-torn-tail] FILE…',
   summary: 'print the closers dsh would append for an open final turn, and the exact lines',
   text({ log, loaded }, out) {
     const plan = planRepair(loaded);
@@ -37,3 +40,8 @@ export const repairView = defineView({
     return { repair: planRepair(loaded) };
   },
 });
+
+export const repairView: CliCommand = {
+  ...planView,
+  run: (args, io, context) => (isRepairAction(args) ? runRepairAction(args, io) : planView.run(args, io, context)),
+};

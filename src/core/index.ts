@@ -31,3 +31,6 @@ export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './
 export { checkInvariants } from './check/invariants';
 export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';
+// Pending edits (planner inputs with undo/redo, planned again on a changed log) and their input builders.
+export { PendingEdits, rebaseEdit, compactionEdit, pruneEdit, defaultPrunedContent, summaryBlocks, estimateTokensOfSeqs, estimateTokensOfText, formatSize, MANUAL_SUMMARY_ROUTE } from './plan';
+export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup, CompactionRequest, PruneRequest } from './plan';

@@ -1,7 +1,7 @@
 // The commands users reach from the palette and the editor title bar. Each opens or reloads a session
 // editor; none writes anything.
 import * as vscode from 'vscode';
-import { SESSION_EDITOR_VIEW_TYPE, type SessionEditorProvider } from './sessionEditorProvider';
+import { SESSION_EDITOR_VIEW_TYPE, type SessionEditorProvider } from './session-editor-provider';
 
 export const COMMANDS = {
   openSession: 'sessionSurface.openSession',

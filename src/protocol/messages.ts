@@ -2,10 +2,26 @@
 // Both sides import this file: the host (Node) and the webview bundle (DOM). It holds only plain,
 // JSON-serialisable data types and type guards — no vscode, no DOM, and from the core only its pure
 // data types — so the webview never depends on how the host reads logs. Messages carry data, never HTML.
+//
+// Two kinds of traffic: requests from the webview, each answered once by a `response` (requests.ts
+// lists every method with its params and result), and notifications the host pushes on its own:
+// load progress, the session summary when a load ends, small `appended` notes when a live log grows,
+// search progress. Rows are never pushed: the webview asks for the windows it shows.
 import type { SessionHeader } from '../core/types';
+import { isRequestMessage, isResponseMessage, type RequestMessage, type ResponseMessage } from './requests';
+import {
+  isFieldView, isFileStatus, isSessionSummary, isSummaryCounts,
+  type FieldView, type FileStatus, type LiveState, type SessionSummary, type SummaryCounts,
+} from './summary';
+import { isGeneration, type Generation } from './timeline';
+import { arrayOf, bool, count, isObject, literal, num, optional, shape, str } from './validate';
+
+export * from './requests';
+export * from './summary';
+export * from './timeline';
 
 /** Bump when a message changes shape; the webview says which version it speaks in `ready`. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -57,28 +73,7 @@ export interface CountsView {
   infos: number;
 }
 
-/**
- * What the host knows about the file on disk:
- *  - `following`: watched, appended lines are folded in;
- *  - `truncated` / `rewritten` / `deleted`: the loaded prefix no longer matches the file;
- *    the view keeps what it had and offers a reload (nothing is ever written);
- *  - `stopped`: an append could not be folded (for example the core refused it).
- */
-export type FileState = 'following' | 'truncated' | 'rewritten' | 'deleted' | 'stopped';
-
-export interface FileStatus {
-  state: FileState;
-  /** One sentence for the user when state is not `following`. */
-  explanation?: string;
-  size: number;
-  mtimeMs: number;
-  /** Milliseconds since the epoch of the last append that was folded in. */
-  lastAppendAt?: number;
-}
-
-/** Whether the session looks like it is still being written. */
-export type LiveState = 'live' | 'closed' | 'unknown';
-
+/** The summary as protocol 1 sent it; still sent beside `summary` while the webview moves over. */
 export interface SessionSnapshot {
   fileName: string;
   /** Path shown to the user (fsPath for local files). */
@@ -112,6 +107,41 @@ export interface LoadingMessage {
   /** 0..1 of the current phase (reading the bytes, then the core checking them); undefined: unknown. */
   fraction?: number;
   phase: 'reading' | 'parsing';
+  /** Header fields as soon as the first line is read (before the load ends). */
+  headerFields?: FieldView[];
+  /** Events read so far. */
+  events?: number;
+}
+
+/** The load ended (or the file changed state): the whole "Session health" summary. */
+export interface SummaryMessage {
+  type: 'summary';
+  summary: SessionSummary;
+}
+
+/**
+ * A live log grew by appended events. Small on purpose: the new counts and generation, and whether
+ * the surface changed (so surface-order windows and as-of views are fetched again).
+ */
+export interface AppendedMessage {
+  type: 'appended';
+  generation: Generation;
+  /** Events added by this append. */
+  added: number;
+  surfaceChanged: boolean;
+  counts: SummaryCounts;
+  live: LiveState;
+  liveText: string;
+  file: FileStatus;
+}
+
+export interface SearchProgressMessage {
+  type: 'searchProgress';
+  searchId: number;
+  /** Events searched so far of `total`. */
+  scanned: number;
+  total: number;
+  matchCount: number;
 }
 
 export interface SnapshotMessage {
@@ -125,7 +155,9 @@ export interface LoadFailedMessage {
   message: string;
 }
 
-export type HostToWebview = LoadingMessage | SnapshotMessage | LoadFailedMessage;
+export type HostToWebview =
+  | LoadingMessage | SummaryMessage | AppendedMessage | SearchProgressMessage | SnapshotMessage | LoadFailedMessage
+  | ResponseMessage;
 
 // ---- webview -> host ------------------------------------------------------------------------
 
@@ -152,9 +184,20 @@ export interface RenderedMessage {
   hasHeader: boolean;
 }
 
-export type WebviewToHost = ReadyMessage | ReloadMessage | RevealLineMessage | RenderedMessage;
+/**
+ * A measurement or marker for the end-to-end tests (first rows painted, frame times, heap). The
+ * webview sends it only in test mode, and the host records it only in test mode.
+ */
+export interface TestReportMessage {
+  type: 'testReport';
+  name: string;
+  values: Record<string, number | string | boolean>;
+}
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+export type WebviewToHost = ReadyMessage | ReloadMessage | RevealLineMessage | RenderedMessage | TestReportMessage | RequestMessage;
+
+const isTestValues = (v: unknown): v is Record<string, number | string | boolean> =>
+  isObject(v) && Object.keys(v).length <= 100 && Object.values(v).every((x) => typeof x === 'boolean' || num(x) || (typeof x === 'string' && x.length <= 10_000));
 
 /** Messages from a webview are untrusted input: check their shape before acting on them. */
 export function isWebviewToHost(v: unknown): v is WebviewToHost {
@@ -164,16 +207,29 @@ export function isWebviewToHost(v: unknown): v is WebviewToHost {
     case 'reload': return true;
     case 'revealLine': return typeof v.line === 'number' && Number.isInteger(v.line) && v.line >= 1;
     case 'rendered': return typeof v.events === 'number' && typeof v.hasHeader === 'boolean';
+    case 'testReport': return typeof v.name === 'string' && v.name.length <= 200 && isTestValues(v.values);
+    case 'request': return isRequestMessage(v);
     default: return false;
   }
 }
 
+/** Messages from the host, checked by the webview before it draws anything from them. */
 export function isHostToWebview(v: unknown): v is HostToWebview {
   if (!isObject(v)) return false;
   switch (v.type) {
-    case 'loading': return typeof v.fileName === 'string' && typeof v.totalBytes === 'number';
+    case 'loading':
+      return typeof v.fileName === 'string' && count(v.totalBytes) && optional(num)(v.fraction) && literal('reading', 'parsing')(v.phase)
+        && optional(arrayOf(isFieldView, 50))(v.headerFields) && optional(count)(v.events);
+    case 'summary': return isSessionSummary(v.summary);
+    case 'appended':
+      return shape<Omit<AppendedMessage, 'type'>>({
+        generation: isGeneration, added: count, surfaceChanged: bool, counts: isSummaryCounts,
+        live: literal('live', 'closed', 'noTurns', 'refused', 'unknown'), liveText: str, file: isFileStatus,
+      })(v);
+    case 'searchProgress': return shape<Omit<SearchProgressMessage, 'type'>>({ searchId: count, scanned: count, total: count, matchCount: count })(v);
     case 'snapshot': return isObject(v.snapshot);
-    case 'loadFailed': return typeof v.message === 'string';
+    case 'loadFailed': return typeof v.message === 'string' && typeof v.fileName === 'string';
+    case 'response': return isResponseMessage(v);
     default: return false;
   }
 }

@@ -31,9 +31,9 @@ describe('CLI: opening files', function () {
       assert.notEqual(run.code, null, 'the command finished (a blocking open would time out)');
       assert.equal(run.code, 2, run.stderr);
       assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
-      assert.match(run.stderr, new RegExp(`${fifo}: is not a regular file \\(a FIFO\\)`));
-      assert.match(run.stderr, /\/dev\/zero: is not a regular file \(a character device\)/);
-      assert.match(run.stderr, /folder\.jsonl: is a directory/);
+      assert.match(run.stderr, new RegExp(`${fifo}: cannot read: not a regular file \\(a FIFO\\)`));
+      assert.match(run.stderr, /\/dev\/zero: cannot read: not a regular file \(a character device\)/);
+      assert.match(run.stderr, /folder\.jsonl: cannot read: a directory/);
       assert.match(run.stderr, /missing\.jsonl: cannot read: ENOENT/);
       const verdicts = (command[0] === 'check' ? run.stderr : run.stdout).split('\n').filter((l) => l.includes(good));
       assert.equal(verdicts.length >= 2, true, `both good files are read:\n${run.stdout}\n${run.stderr}`);

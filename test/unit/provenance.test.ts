@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSession, provenanceIndex, ProvenanceIndex, type Diagnostic, type SessionLog } from '../../src/core';
+import { loadSession, provenanceIndex, type Diagnostic, type SessionLog } from '../../src/core';
 import { LogBuilder, richLog } from '../support/build-log';
 import { hasShared, sharedDir } from '../support/paths';
 import { assistantWith, blockEnd, blockStart, chunk, closeStep, finish, lineOf, load, openStep, textDelta, toolDelta } from '../support/stream-helpers';
@@ -243,7 +243,7 @@ describe('provenance index', () => {
   });
 
   describe('building', () => {
-    it('is lazy and cached per log size; a grown log gets a fresh index', () => {
+    it('is gathered while loading and extended (not rebuilt) when the log grows', () => {
       const b = richLog({ openTail: 'recorded-call' });
       const log = load(b);
       const first = provenanceIndex(log);
@@ -251,7 +251,7 @@ describe('provenance index', () => {
       const result = log.append([...log.closers] as any);
       assert.ok(result.ok, JSON.stringify(result));
       const second = provenanceIndex(log);
-      assert.notEqual(second, first);
+      assert.equal(second, first);
       const closer = log.eventCount - 3;
       assert.equal(log.eventType(closer), 'tool/result');
       assert.equal(log.eventType(second.callOfResult(closer)!), 'tool/call');
@@ -267,7 +267,7 @@ describe('provenance index', () => {
       closeStep(b);
       const log = load(b);
       const started = Date.now();
-      const index = new ProvenanceIndex(log);
+      const index = provenanceIndex(log);
       assert.deepEqual(index.diagnostics, []);
       // Reading every member through log.event() is quadratic in the row length (~10 s here).
       assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);

@@ -13,7 +13,7 @@
 // price of the replacement that immediately follows it, so that next event must replace exactly the
 // priced range.
 import type { SessionEvent } from '../types';
-import type { DiagnosticSink } from './diagnostic-sink';
+import { DiagnosticSink } from './diagnostic-sink';
 import { isSeq } from '../read/json-values';
 import { valueText } from '../value-text';
 
@@ -46,22 +46,22 @@ export class CompactionBracketCheck {
 
   /**
    * Every event passes through here, in seq order. `openTurn` is the turn open before it, `replaces`
-   * whether it is a surface replacement, and `read` parses it (called only when needed).
+   * whether it is a surface replacement; `event` is the event itself (undefined for packed chunks).
    */
-  observe(type: string, seq: number, read: () => SessionEvent | undefined, openTurn: number | null, replaces: boolean): void {
+  observe(type: string, seq: number, event: SessionEvent | undefined, openTurn: number | null, replaces: boolean): void {
     if (this.priced && !(type === 'user/message' || type === 'tool/result')) {
       this.sink.report('warning', ADJACENT, seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${type}`, [{ seq: this.priced.seq, message: this.priced.type }]);
       this.priced = undefined;
     }
     switch (type) {
       case 'compaction/start':
-        return this.start(read(), openTurn);
+        return this.start(event, openTurn);
       case 'compaction/summary':
-        return this.summary(read());
+        return this.summary(event);
       case 'compaction/prune':
-        return this.prune(read());
+        return this.prune(event);
       case 'compaction/end':
-        return this.end(read());
+        return this.end(event);
       case 'turn/start':
       case 'turn/end':
         if (this.bracket) this.sink.report('warning', BRACKET, seq, `${type} inside the compaction bracket opened at seq ${this.bracket.startSeq}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
@@ -72,14 +72,17 @@ export class CompactionBracketCheck {
         return;
       case 'user/message':
       case 'tool/result':
-        return this.replacement(type, seq, read, replaces);
+        return this.replacement(type, seq, event, replaces);
     }
   }
 
-  /** At the end of the log: a bracket still open is a compaction in progress, or one that crashed. */
-  finish(lastSeq: number): void {
-    if (this.priced) this.sink.report('warning', ADJACENT, this.priced.seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`);
-    if (this.bracket) this.sink.report('info', BRACKET, this.bracket.startSeq, `compaction ${valueText(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`);
+  /**
+   * At the end of the log: a bracket still open is a compaction in progress, or one that crashed.
+   * Reported to `sink` without changing the state, so a growing log can ask again.
+   */
+  finish(lastSeq: number, sink: DiagnosticSink): void {
+    if (this.priced) sink.report('warning', ADJACENT, this.priced.seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`);
+    if (this.bracket) sink.report('info', BRACKET, this.bracket.startSeq, `compaction ${valueText(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`);
   }
 
   private start(event: SessionEvent | undefined, openTurn: number | null): void {
@@ -144,12 +147,11 @@ export class CompactionBracketCheck {
     if (data.error === undefined && bracket.summarySeq === undefined) this.sink.report('warning', BRACKET, event.seq, 'compaction/end reports success (no error) but the bracket has no compaction/summary', related);
   }
 
-  private replacement(type: string, seq: number, read: () => SessionEvent | undefined, replaces: boolean): void {
+  private replacement(type: string, seq: number, event: SessionEvent | undefined, replaces: boolean): void {
     const priced = this.priced;
     this.priced = undefined;
     // Plain appends after nothing priced cost no parse.
     if (!priced && !(replaces && type === 'user/message')) return;
-    const event = read();
     const op = event?.surfaceOp;
     if (priced) {
       const range = replaces && op !== undefined && op !== 'append' ? op : undefined;

@@ -1,7 +1,7 @@
 // Collects the warnings of a whole-log check, each pinned to its event's file line, with a cap per
 // rule: a log that breaks one rule on every turn of a 300k-event file should stay readable.
 import type { Diagnostic, RelatedPlace, Severity } from '../types';
-import type { SessionLog } from '../read/session-log';
+import type { EventFacts } from '../read/event-index';
 
 export interface RelatedSeq {
   seq?: number;
@@ -12,7 +12,7 @@ export class DiagnosticSink {
   readonly diagnostics: Diagnostic[] = [];
   private readonly perRule = new Map<string, number>();
 
-  constructor(private readonly log: SessionLog, private readonly maxPerRule = 500) {}
+  constructor(private readonly log: Pick<EventFacts, 'place'>, private readonly maxPerRule = 500) {}
 
   /** Adds a diagnostic and returns it (undefined when the rule's cap dropped it). */
   report(severity: Severity, rule: string, seq: number, message: string, related: readonly RelatedSeq[] = []): Diagnostic | undefined {

@@ -1,7 +1,7 @@
 // The relational invariants of spec §3 as warnings. dsh does not enforce them when it loads a log
 // (they are its dev-time "invariant companion"), so a log dsh loads can break them; the editor shows
-// them as lint. One forward pass; turn and step numbers come from the log's typed columns, and only
-// tool/call, tool/result and compaction events are parsed.
+// them as lint. The pass takes each event while the log loads (and as it grows), so nothing is
+// parsed again; turn and step numbers come from the log's typed columns.
 //
 // Rules (ids in quotes):
 //   'invariant.turn-bracketing'  turn/start only when no turn is open, numbered previous + 1 (first 1);
@@ -20,7 +20,7 @@
 // titles… appear between turns in real logs).
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
-import { SurfaceRole } from '../read/session-log';
+import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { DiagnosticSink } from './diagnostic-sink';
 import { CompactionBracketCheck } from './compaction-invariants';
 import { stringText, valueText } from '../value-text';
@@ -36,13 +36,14 @@ const TURN_SCOPED = new Set(['todo/write', 'request/header', 'request/context'])
 
 /** Every relational-invariant warning of the log's kept events (closers are not included). */
 export function checkInvariants(log: SessionLog): Diagnostic[] {
-  return new InvariantPass(log).run();
+  return log.facts.invariants.diagnostics();
 }
 
-class InvariantPass {
+export class InvariantPass {
   private readonly sink: DiagnosticSink;
-  private readonly reader: Pick<SessionLog, 'event'>;
   private readonly compaction: CompactionBracketCheck;
+  private count = 0;
+  private settled: { count: number; diagnostics: Diagnostic[] } | undefined;
   private openTurn: number | null = null;
   private openTurnSeq = -1;
   private lastTurn = 0;
@@ -53,26 +54,39 @@ class InvariantPass {
   /** The last step-scope warning, so a run of stray events of one step makes one warning, not hundreds. */
   private scopeRun: { key: string; diagnostic: Diagnostic | undefined; more: number } | undefined;
 
-  constructor(private readonly log: SessionLog) {
+  constructor(private readonly log: EventFacts) {
     this.sink = new DiagnosticSink(log);
-    this.reader = log;
     this.compaction = new CompactionBracketCheck(this.sink);
   }
 
-  run(): Diagnostic[] {
-    const count = this.log.eventCount;
-    for (let seq = 0; seq < count; seq++) {
-      const type = this.log.eventType(seq) ?? '';
-      const replaces = this.log.surfaceRole(seq) === SurfaceRole.Replace;
-      // The bracket check sees the turn state *before* the event (a turn/start inside a bracket).
-      this.compaction.observe(type, seq, () => this.reader.event(seq), this.openTurn, replaces);
-      this.visit(type, seq, replaces);
-    }
-    this.compaction.finish(count - 1);
-    return this.sink.diagnostics;
+  /** One kept event, after the reader indexed it. */
+  observeEvent(seq: number, event: SessionEvent): void {
+    this.count = seq + 1;
+    const type = this.log.eventType(seq) ?? '';
+    const replaces = this.log.surfaceRole(seq) === SurfaceRole.Replace;
+    // The bracket check sees the turn state *before* the event (a turn/start inside a bracket).
+    this.compaction.observe(type, seq, event, this.openTurn, replaces);
+    this.visit(type, seq, replaces, event);
   }
 
-  private visit(type: string, seq: number, replaces: boolean): void {
+  /** The members of a packed row: chunks of one turn and step. */
+  observeRow(seq0: number, members: number): void {
+    this.count = seq0 + members;
+    this.compaction.observe('assistant/chunk', seq0, undefined, this.openTurn, false);
+    this.needStep(seq0, 'assistant/chunk', this.log.turn(seq0), this.log.step(seq0), members);
+  }
+
+  /** The warnings so far, plus what the end of the log says (an open bracket, a price with no replacement). */
+  diagnostics(): Diagnostic[] {
+    if (this.settled?.count !== this.count) {
+      const tail = new DiagnosticSink(this.log);
+      if (this.count > 0) this.compaction.finish(this.count - 1, tail);
+      this.settled = { count: this.count, diagnostics: [...this.sink.diagnostics, ...tail.diagnostics] };
+    }
+    return this.settled.diagnostics.slice();
+  }
+
+  private visit(type: string, seq: number, replaces: boolean, event: SessionEvent): void {
     const turn = this.log.turn(seq);
     const step = this.log.step(seq);
     switch (type) {
@@ -85,11 +99,11 @@ class InvariantPass {
       case 'step/end':
         return this.stepEnd(seq, turn, step);
       case 'tool/result':
-        return replaces ? this.needTurn(seq, 'replacement tool/result') : this.toolResult(seq, turn, step);
+        return replaces ? this.needTurn(seq, 'replacement tool/result') : this.toolResult(seq, turn, step, event);
     }
     if (STEP_SCOPED.has(type)) {
-      this.needStep(seq, type, turn, step);
-      if (type === 'tool/call') this.toolCall(this.reader.event(seq));
+      this.needStep(seq, type, turn, step, 1);
+      if (type === 'tool/call') this.toolCall(event);
     } else if (TURN_SCOPED.has(type)) this.needTurn(seq, type);
   }
 
@@ -137,18 +151,20 @@ class InvariantPass {
     this.pending.clear();
   }
 
-  private needStep(seq: number, type: string, turn: number | undefined, step: number | undefined): void {
+  /** `events` stray events of one kind and step (a packed row is many) make one warning. */
+  private needStep(seq: number, type: string, turn: number | undefined, step: number | undefined, events: number): void {
     let message: string;
     if (this.openTurn === null || this.openStep === null) message = `${type} (turn ${show(turn)} step ${show(step)}) outside an open step`;
     else if (turn !== this.openTurn || step !== this.openStep) message = `${type} names turn ${show(turn)} step ${show(step)} but turn ${this.openTurn} step ${this.openStep} is open`;
     else return;
     const key = `${show(turn)}/${show(step)}/${show(this.openTurn)}/${show(this.openStep)}`;
     if (this.scopeRun?.key === key) {
-      this.scopeRun.more += 1;
+      this.scopeRun.more += events;
       if (this.scopeRun.diagnostic) this.scopeRun.diagnostic.message = `${this.scopeRun.diagnostic.message.replace(/ \(\+\d+ more events of that step\)$/, '')} (+${this.scopeRun.more} more events of that step)`;
       return;
     }
     this.scopeRun = { key, diagnostic: this.sink.report('warning', STEP_SCOPE, seq, message), more: 0 };
+    if (events > 1) this.needStep(seq, type, turn, step, events - 1);
   }
 
   private needTurn(seq: number, what: string): void {
@@ -160,9 +176,9 @@ class InvariantPass {
     if (typeof callId === 'string') this.pending.set(callId, event!.seq);
   }
 
-  private toolResult(seq: number, turn: number | undefined, step: number | undefined): void {
-    this.needStep(seq, 'tool/result', turn, step);
-    const data = this.reader.event(seq)?.data;
+  private toolResult(seq: number, turn: number | undefined, step: number | undefined, event: SessionEvent): void {
+    this.needStep(seq, 'tool/result', turn, step, 1);
+    const data = event.data;
     const callId = data?.message?.source?.callId;
     if (typeof callId === 'string' && this.pending.delete(callId)) return;
     if (data?.error?.code === 'TOOL_NOT_STARTED') return;

@@ -47,3 +47,7 @@ export const planToolResultPrune: typeof prune = (log, seq, newContent, options 
 };
 
 export const planRepair: typeof repair = (source) => guarded('planRepair', () => repair(source));
+export { PendingEdits, rebaseEdit } from './pending-edits';
+export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup } from './pending-edits';
+export { compactionEdit, pruneEdit, defaultPrunedContent, summaryBlocks, estimateTokensOfSeqs, estimateTokensOfText, formatSize, MANUAL_SUMMARY_ROUTE } from './edit-inputs';
+export type { CompactionRequest, PruneRequest } from './edit-inputs';

@@ -1,6 +1,7 @@
-// The single forward pass that builds the provenance index. It walks the typed columns
-// (eventType/turn/step) and parses only the events provenance needs: chunks, the three message
-// events, tool/call and the compaction price events. O(events); packed rows are expanded once.
+// The provenance facts of a log, gathered in the load's single pass: the reader hands every kept
+// event (already parsed) and every packed row (never expanded) to `observeEvent`/`observeRow`, so
+// nothing is parsed twice. What only the end of the log settles (chunks no message took, the
+// reverse edge index) is computed when asked for and again only after the log grew.
 //
 // Edges ("derived came from source"):
 //   stream   assistant/message ← assistant/chunk   (its sourceEventSeqs; by turn/step when it cites none)
@@ -14,112 +15,125 @@
 import type { Diagnostic, Replacement, SessionEvent } from '../types';
 import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
-import type { SessionLog } from '../read/session-log';
-import { SurfaceRole } from '../read/session-log';
+import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type Attempt } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
+import { SeqMap } from './seq-map';
+
+/** What provenance reads of the log besides each event. */
+export interface ProvenanceSource extends EventFacts {
+  replacements(): readonly Replacement[];
+  readonly lastTurnOpen: boolean;
+}
 
 export interface ProvenanceScan {
   edges: EdgeIndex;
   tracker: AttemptTracker;
   /** The assistant/message that took each chunk (-1 when none). */
-  messageOf: Int32Array;
+  messageOf: SeqMap;
   diagnostics: Diagnostic[];
 }
 
-export function scanProvenance(log: SessionLog): ProvenanceScan {
-  return new Scan(log).run();
-}
-
-class Scan {
-  private readonly count: number;
+export class ProvenanceBuilder {
   private readonly edges = new EdgeIndex();
-  private readonly tracker: AttemptTracker;
-  private readonly messageOf: Int32Array;
+  private readonly tracker = new AttemptTracker();
+  private readonly messageOf = new SeqMap();
   private readonly sink: DiagnosticSink;
-  private readonly reader: Pick<SessionLog, 'event'>;
-  private readonly replacementAt = new Map<number, Replacement>();
   /** call id → the assistant/message whose tool-call block asked for it (latest wins). */
   private readonly callOwner = new Map<string, number>();
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
-  /** Sources already linked for the event being processed (edges are unique per pair). */
-  private linked = new Set<number>();
-  private current = -1;
+  /** The derived seq each source was last linked from: edges are unique per pair, without a set per event. */
+  private readonly linkedFrom = new SeqMap();
+  /** Events observed so far (edges may point at any of them). */
+  private count = 0;
+  private settled: { count: number; scan: ProvenanceScan } | undefined;
 
-  constructor(private readonly log: SessionLog) {
-    this.count = log.eventCount;
-    this.tracker = new AttemptTracker(this.count);
-    this.messageOf = new Int32Array(this.count).fill(-1);
-    this.reader = log;
+  constructor(private readonly log: ProvenanceSource) {
     this.sink = new DiagnosticSink(log);
-    for (const r of log.replacements()) this.replacementAt.set(r.seq, r);
   }
 
-  run(): ProvenanceScan {
-    for (let seq = 0; seq < this.count; seq++) this.visit(seq);
-    this.classifyUnclaimed();
-    this.edges.seal(this.count);
-    return { edges: this.edges, tracker: this.tracker, messageOf: this.messageOf, diagnostics: this.sink.diagnostics };
-  }
-
-  private visit(seq: number): void {
-    const type = this.log.eventType(seq);
-    const turn = this.log.turn(seq);
-    const step = this.log.step(seq);
-    switch (type) {
+  /** One kept event, after the reader indexed and folded it. */
+  observeEvent(seq: number, event: SessionEvent): void {
+    this.count = seq + 1;
+    switch (event.type) {
       case 'assistant/chunk':
-        this.tracker.chunk(this.reader.event(seq)!, turn, step);
+        this.tracker.chunk(event, this.log.turn(seq), this.log.step(seq));
         return;
       case 'assistant/message':
-        this.message(this.reader.event(seq)!, turn, step);
+        this.message(event, this.log.turn(seq), this.log.step(seq));
         return;
       case 'tool/call':
-        this.toolCall(this.reader.event(seq)!);
+        this.toolCall(event);
         return;
       case 'tool/result':
-        this.toolResult(this.reader.event(seq)!);
+        this.toolResult(event);
         return;
       case 'compaction/summary':
       case 'compaction/prune':
-        this.price(this.reader.event(seq)!);
+        this.price(event);
         return;
       case 'llm/retry':
       case 'llm/retry-started':
-        this.tracker.retry(seq, turn, step);
+        this.tracker.retry(seq, this.log.turn(seq), this.log.step(seq));
         return;
       case 'step/end':
-        this.tracker.stepEnd(turn, step);
+        this.tracker.stepEnd(this.log.turn(seq), this.log.step(seq));
         return;
       case 'turn/end':
-        this.tracker.turnEnd(turn);
+        this.tracker.turnEnd(this.log.turn(seq));
         return;
       case 'user/message':
         // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
-        this.citations(this.reader.event(seq)!);
+        this.citations(event);
         return;
     }
   }
 
-  private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    if (derived !== this.current) {
-      this.current = derived;
-      this.linked = new Set();
+  /** The members of a packed row: chunks of one attempt, never a finish. */
+  observeRow(seq0: number, row: Record<string, any>, members: number): void {
+    this.count = seq0 + members;
+    this.tracker.chunkRow(seq0, row, members, this.log.turn(seq0), this.log.step(seq0));
+  }
+
+  get eventCount(): number {
+    return this.count;
+  }
+
+  /** The index as of now: the end-of-log classification and the reverse edges, redone only after growth. */
+  get scan(): ProvenanceScan {
+    if (this.settled?.count !== this.count) {
+      const tail = new DiagnosticSink(this.log);
+      this.classifyUnclaimed(tail);
+      this.edges.seal(this.count);
+      this.settled = { count: this.count, scan: { edges: this.edges, tracker: this.tracker, messageOf: this.messageOf, diagnostics: [...this.sink.diagnostics, ...tail.diagnostics] } };
     }
-    if (this.linked.has(source) || source < 0 || source >= this.count) return;
-    this.linked.add(source);
+    return this.settled.scan;
+  }
+
+  /** The replacement the event being observed made (the fold has just applied it), if any. */
+  private replacementOf(seq: number): Replacement | undefined {
+    const all = this.log.replacements();
+    const last = all[all.length - 1];
+    return last?.seq === seq ? last : undefined;
+  }
+
+  private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
+    if (source < 0 || source > derived || this.linkedFrom.get(source) === derived) return;
+    this.linkedFrom.set(source, derived);
     this.edges.add(derived, source, kind, how);
   }
 
   /** sourceEventSeqs edges: shadowed nodes are `replace`, tool/calls cited by results are `result`. */
   private citations(event: SessionEvent): number[] {
     const sources = Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : [];
-    const shadowed = new Set(this.replacementAt.get(event.seq)?.shadowedSeqs ?? []);
+    const replaced = this.replacementOf(event.seq)?.shadowedSeqs;
+    const shadowed = new Set(replaced ?? []);
     for (const source of sources) {
       if (typeof source !== 'number') continue;
       let kind: EdgeKind = 'cite';
-      if (shadowed.has(source)) kind = 'replace';
+      if (replaced !== undefined && shadowed.has(source)) kind = 'replace';
       else if (event.type === 'tool/result' && this.log.eventType(source) === 'tool/call') kind = 'result';
       else if (event.type === 'assistant/message' && this.log.eventType(source) === 'assistant/chunk') kind = 'stream';
       this.link(event.seq, source, kind, 'recorded');
@@ -157,21 +171,21 @@ class Scan {
 
   /** The running assembly of the one attempt whose chunks are exactly `chunks`, if there is one. */
   private assemblyOfExactly(chunks: number[]): StreamAssembly | undefined {
-    const id = this.tracker.attemptOf[chunks[0]];
+    const id = this.tracker.attemptOf.get(chunks[0]);
     if (id < 0) return undefined;
     const attempt = this.tracker.attempts[id];
-    if (attempt.count !== chunks.length || chunks.some((c) => this.tracker.attemptOf[c] !== id)) return undefined;
+    if (attempt.count !== chunks.length || chunks.some((c) => this.tracker.attemptOf.get(c) !== id)) return undefined;
     return attempt.assembly;
   }
 
   private claim(chunk: number, message: number): void {
-    const previous = this.messageOf[chunk];
+    const previous = this.messageOf.get(chunk);
     if (previous >= 0 && previous !== message) {
       this.report('warning', 'provenance.shared-chunk', chunk, `chunk seq ${chunk} is taken by assistant/message seq ${previous} and again by seq ${message}`);
       return;
     }
-    this.messageOf[chunk] = message;
-    const id = this.tracker.attemptOf[chunk];
+    this.messageOf.set(chunk, message);
+    const id = this.tracker.attemptOf.get(chunk);
     if (id >= 0) this.tracker.attempts[id].claimed += 1;
   }
 
@@ -242,23 +256,23 @@ class Scan {
   }
 
   /** Chunks no message took: a failed or retried attempt (info), one still streaming (info), or orphans. */
-  private classifyUnclaimed(): void {
+  private classifyUnclaimed(sink: DiagnosticSink): void {
     const lastTurnOpen = this.log.lastTurnOpen;
     for (const attempt of this.tracker.attempts) {
       const unclaimed = attempt.count - attempt.claimed;
       if (unclaimed === 0) continue;
-      const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf[s] < 0);
+      const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf.get(s) < 0);
       const where = `turn ${attempt.turn ?? '?'} step ${attempt.step ?? '?'}`;
       const list = seqRanges(seqs);
       if (attempt.claimed === 0 && (attempt.finishKind === 'error' || attempt.finishKind === 'aborted')) {
         const retry = attempt.retrySeq !== undefined ? `, retried by seq ${attempt.retrySeq}` : '';
-        this.report('info', 'provenance.failed-attempt', seqs[0], `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`);
+        sink.report('info', 'provenance.failed-attempt', seqs[0], `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`);
       } else if (attempt.claimed === 0 && attempt.retrySeq !== undefined) {
-        this.report('info', 'provenance.retried-attempt', seqs[0], `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`);
+        sink.report('info', 'provenance.retried-attempt', seqs[0], `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`);
       } else if (attempt.claimed === 0 && lastTurnOpen && isStreaming(attempt)) {
-        this.report('info', 'provenance.in-flight', seqs[0], `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`);
+        sink.report('info', 'provenance.in-flight', seqs[0], `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`);
       } else {
-        this.report('warning', 'provenance.orphan-chunk', seqs[0], `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`, seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })));
+        sink.report('warning', 'provenance.orphan-chunk', seqs[0], `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`, seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })));
       }
     }
   }

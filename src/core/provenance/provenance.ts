@@ -1,12 +1,12 @@
 // The provenance index of a session log: for any seq, what it came from and what came from it
 // (chunks → assistant/message, assistant/message → tool/call → tool/result, replacement → shadowed
 // nodes, compaction prices → the nodes they price), plus the stream attempts and the warnings the
-// scan found. Built lazily on first use; `provenanceIndex(log)` caches one index per log size, so a
-// followed (growing) log gets a fresh index after it grows. See provenance-scan.ts for the rules.
+// scan found. The facts are gathered while the log loads (and as it grows); see provenance-scan.ts
+// for the rules.
 import type { Diagnostic } from '../types';
 import type { SessionLog } from '../read/session-log';
 import type { Edge, EdgeKind } from './edge-index';
-import { scanProvenance, type ProvenanceScan } from './provenance-scan';
+import type { ProvenanceBuilder, ProvenanceScan } from './provenance-scan';
 import type { AttemptEnd } from './stream-attempts';
 
 export type { Edge, EdgeKind, EdgeHow } from './edge-index';
@@ -35,13 +35,10 @@ export interface ProvenanceSummary {
 }
 
 export class ProvenanceIndex {
-  private built: ProvenanceScan | undefined;
-
-  constructor(private readonly log: SessionLog) {}
+  constructor(private readonly builder: ProvenanceBuilder) {}
 
   private get scan(): ProvenanceScan {
-    this.built ??= scanProvenance(this.log);
-    return this.built;
+    return this.builder.scan;
   }
 
   /** What `seq` came from. */
@@ -56,7 +53,7 @@ export class ProvenanceIndex {
 
   /** The assistant/message a chunk went into (undefined for failed attempts and orphans). */
   messageOfChunk(seq: number): number | undefined {
-    const message = seq >= 0 && seq < this.scan.messageOf.length ? this.scan.messageOf[seq] : -1;
+    const message = this.scan.messageOf.get(seq);
     return message >= 0 ? message : undefined;
   }
 
@@ -92,7 +89,7 @@ export class ProvenanceIndex {
 
   /** The attempt a chunk belongs to. */
   attemptOfChunk(seq: number): AttemptInfo | undefined {
-    const id = seq >= 0 && seq < this.scan.tracker.attemptOf.length ? this.scan.tracker.attemptOf[seq] : -1;
+    const id = this.scan.tracker.attemptOf.get(seq);
     return id >= 0 ? this.info(id) : undefined;
   }
 
@@ -109,12 +106,13 @@ export class ProvenanceIndex {
     const { edges, tracker, messageOf, diagnostics } = this.scan;
     let chunks = 0;
     let claimed = 0;
-    for (let seq = 0; seq < messageOf.length; seq++) {
-      if (tracker.attemptOf[seq] >= 0) chunks += 1;
-      if (messageOf[seq] >= 0) claimed += 1;
+    const events = this.builder.eventCount;
+    for (let seq = 0; seq < events; seq++) {
+      if (tracker.attemptOf.get(seq) >= 0) chunks += 1;
+      if (messageOf.get(seq) >= 0) claimed += 1;
     }
     return {
-      events: messageOf.length,
+      events,
       edges: edges.countByKind(),
       attempts: tracker.attempts.length,
       chunks,
@@ -128,7 +126,7 @@ export class ProvenanceIndex {
     const { tracker, messageOf } = this.scan;
     const attempt = tracker.attempts[id];
     const chunks = tracker.chunksOf(attempt);
-    const message = chunks.map((c) => messageOf[c]).find((m) => m >= 0);
+    const message = chunks.map((c) => messageOf.get(c)).find((m) => m >= 0);
     return {
       turn: attempt.turn,
       step: attempt.step,
@@ -146,13 +144,7 @@ function pick(edges: Edge[], kind: EdgeKind): number[] {
   return edges.filter((e) => e.kind === kind).map((e) => e.seq);
 }
 
-const cache = new WeakMap<SessionLog, { count: number; index: ProvenanceIndex }>();
-
-/** The (lazily built) provenance index of a log; rebuilt when the log has grown since the last call. */
+/** The provenance index of a log (its facts were gathered while it loaded; growth extends them). */
 export function provenanceIndex(log: SessionLog): ProvenanceIndex {
-  const hit = cache.get(log);
-  if (hit && hit.count === log.eventCount) return hit.index;
-  const index = new ProvenanceIndex(log);
-  cache.set(log, { count: log.eventCount, index });
-  return index;
+  return log.facts.provenance;
 }

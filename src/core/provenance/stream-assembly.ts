@@ -97,6 +97,23 @@ export class StreamAssembly {
     }
   }
 
+  /** The members of a validated packed row, as `add` would take them one by one. */
+  addRow(row: Record<string, any>, seq0: number, members: number): void {
+    this.chunkCount += members;
+    const data = row.data;
+    const block = this.block(data.index, seq0);
+    if (row.type === 'tool-call-chunks') {
+      block.kind ??= 'tool-call';
+      if (typeof data.id === 'string') block.id ??= data.id;
+      if (typeof data.name === 'string') block.name ??= data.name;
+      block.streamed += (data.args as string[]).join('');
+    } else {
+      block.kind ??= row.type === 'text-chunks' ? 'text' : 'reasoning';
+      block.streamed += (data.texts as string[]).join('');
+    }
+    block.deltas += members;
+  }
+
   private block(index: unknown, seq: number): StreamBlock {
     const key = typeof index === 'number' ? index : -1;
     let block = this.byIndex.get(key);

@@ -9,6 +9,7 @@
 // turn/end. The next chunk of the same step opens a new attempt.
 import { StreamAssembly } from './stream-assembly';
 import type { SessionEvent } from '../types';
+import { SeqMap } from './seq-map';
 
 export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end';
 
@@ -34,37 +35,49 @@ export interface Attempt {
   endedBy?: AttemptEnd;
 }
 
-function keyOf(turn: number | undefined, step: number | undefined): string {
+/** A step's key: a number for the usual small integer turn and step (no string per chunk), else text. */
+function keyOf(turn: number | undefined, step: number | undefined): number | string {
+  if (turn !== undefined && step !== undefined && turn >= 0 && step >= 0 && step < 1e6 && turn < 1e9 && Number.isInteger(turn) && Number.isInteger(step)) return turn * 1e6 + step;
   return `${turn}/${step}`;
 }
 
 export class AttemptTracker {
   readonly attempts: Attempt[] = [];
   /** Attempt id per chunk seq (-1 for other events). */
-  readonly attemptOf: Int32Array;
+  readonly attemptOf = new SeqMap();
   /** Attempts still receiving chunks, by turn/step. */
-  private readonly open = new Map<string, Attempt>();
+  private readonly open = new Map<number | string, Attempt>();
   /** The latest attempt of a step that a message without citations may still take (turn/step attribution). */
-  private readonly claimable = new Map<string, Attempt>();
+  private readonly claimable = new Map<number | string, Attempt>();
   /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
-  private readonly latest = new Map<string, Attempt>();
+  private readonly latest = new Map<number | string, Attempt>();
 
-  constructor(eventCount: number) {
-    this.attemptOf = new Int32Array(eventCount).fill(-1);
-  }
-
-  chunk(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
-    const key = keyOf(turn, step);
+  private attemptFor(key: number | string, seq: number, turn: number | undefined, step: number | undefined): Attempt {
     let attempt = this.open.get(key);
     if (!attempt) {
       this.release(this.claimable.get(key));
-      attempt = { id: this.attempts.length, turn, step, first: event.seq, last: event.seq, count: 0, claimed: 0, assembly: new StreamAssembly() };
+      attempt = { id: this.attempts.length, turn, step, first: seq, last: seq, count: 0, claimed: 0, assembly: new StreamAssembly() };
       this.attempts.push(attempt);
       this.open.set(key, attempt);
       this.claimable.set(key, attempt);
       this.latest.set(key, attempt);
     }
-    this.attemptOf[event.seq] = attempt.id;
+    return attempt;
+  }
+
+  /** The members of a packed row: deltas of one block, never a finish. */
+  chunkRow(seq0: number, row: Record<string, any>, members: number, turn: number | undefined, step: number | undefined): void {
+    const attempt = this.attemptFor(keyOf(turn, step), seq0, turn, step);
+    this.attemptOf.setRange(seq0, members, attempt.id);
+    attempt.count += members;
+    attempt.last = seq0 + members - 1;
+    attempt.assembly!.addRow(row, seq0, members);
+  }
+
+  chunk(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
+    const key = keyOf(turn, step);
+    const attempt = this.attemptFor(key, event.seq, turn, step);
+    this.attemptOf.set(event.seq, attempt.id);
     attempt.count += 1;
     attempt.last = event.seq;
     attempt.assembly!.add(event);
@@ -112,11 +125,11 @@ export class AttemptTracker {
   /** Chunk seqs of an attempt, ascending. */
   chunksOf(attempt: Attempt): number[] {
     const out: number[] = [];
-    for (let seq = attempt.first; seq <= attempt.last; seq++) if (this.attemptOf[seq] === attempt.id) out.push(seq);
+    for (let seq = attempt.first; seq <= attempt.last; seq++) if (this.attemptOf.get(seq) === attempt.id) out.push(seq);
     return out;
   }
 
-  private end(key: string, why: AttemptEnd): void {
+  private end(key: number | string, why: AttemptEnd): void {
     // A finished stream still waits for its message; whatever closes the step settles it for good.
     const attempt = this.open.get(key) ?? this.claimable.get(key);
     if (attempt && (attempt.endedBy === undefined || attempt.endedBy === 'finish')) attempt.endedBy = why;
@@ -124,7 +137,7 @@ export class AttemptTracker {
     this.drop(key);
   }
 
-  private drop(key: string): void {
+  private drop(key: number | string): void {
     this.release(this.claimable.get(key));
     this.claimable.delete(key);
   }

@@ -1,145 +1,79 @@
-// Reads a dsh session log from bytes and reaches dsh's verdict in one pass, in dsh's stage order
-// (header, parse, adopt, known-types, closers, seed), while keeping a compact view of everything
-// that could be read. Event bodies are not retained: they are parsed again from the bytes on demand.
+// A loaded dsh session log. It reads the bytes in one pass and reaches dsh's verdict in dsh's stage
+// order (header, parse, adopt, known-types, closers, seed), while keeping a compact view of
+// everything that could be read. This file is the conductor: the line scanner finds and parses lines,
+// each kept event runs through the stages once, the event index records its facts, the surface state
+// folds it, and the whole-log facts (provenance, relational invariants) take it in the same pass.
 import type { DerivedMessage, ExtendResult, LoadOptions, SessionLogView } from '../api';
-import type { Diagnostic, ErrorName, EventPlace, RelatedPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Stage, Verdict } from '../types';
-import { ByteStore, Column } from './columns';
-import { readHeaderLine, validateHeader, type HeaderRead } from './header';
-import { isRowTagged, MalformedRowError, rowMember, validateRow } from './chunk-rows';
-import { LegacyRefusal, RetiredShapeWatch, eventMessageId, upgradeLegacyEvent } from './legacy';
+import { DEFAULT_READ_LIMITS } from '../api';
+import type { Diagnostic, EventPlace, RelatedPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict } from '../types';
+import { validateHeader, type HeaderRead } from './header';
+import { LegacyRefusal, eventMessageId, upgradeLegacyEvent } from './legacy';
 import { checkMessageShape, checkSeedEnvelope } from './event-shape';
 import { KNOWN_EVENT_TYPES } from './known-types';
-import { CloserScan, RepairTypeError } from '../surface/repair';
-import { SurfaceError, SurfaceFold, type SurfacePlan } from '../surface/surface';
-import { isLosslessJson, mayBeLossy } from './lossless';
-import { balancedCuts, deriveEventMessage, toolCallCount, type BalanceResult } from '../surface/projections';
-import { nullReadMessage } from './json-values';
+import { RepairTypeError } from '../surface/repair';
+import { SurfaceError, type SurfacePlan } from '../surface/surface';
+import { toolCallCount, type BalanceResult } from '../surface/projections';
+import { SurfaceState, deepFreeze } from '../surface/surface-state';
 import type { NewEvent, WidenedEvent } from '../plan/append-types';
 import { serializeEvent } from '../plan/serialize';
+import { planAppend } from '../plan/append-gate';
+import { EventIndex, SurfaceRole, type EventFacts } from './event-index';
+import { LineScanner, type LineBeyondDamage, type LineSink } from './line-scanner';
+import { VerdictKeeper, type Refusal, type StrictSeedVerdict, type VerdictInputs } from './verdict';
+import { LogFacts } from '../check/log-facts';
 import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
 import { asBytes, asSeq, badInput } from '../api-guard';
 
-const NEWLINE = 0x0a;
-// ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+export { SurfaceRole } from './event-index';
+export type { LineBeyondDamage } from './line-scanner';
+export type { StrictSeedVerdict } from './verdict';
 
-/** One refusal found at a given stage, in dsh's words plus where it was found. */
-interface Refusal {
-  dshError: string;
-  errorName: ErrorName;
-  rule: string;
-  line?: number;
-  seq?: number;
-  related?: RelatedPlace[];
-}
-
-const STAGE_ORDER: Stage[] = ['header', 'parse', 'adopt', 'known-types', 'closers', 'seed'];
-
-/** Surface role of an event, kept per event for the transcript and provenance views. */
-export const enum SurfaceRole { None = 0, Append = 1, Replace = 2 }
-
-/** A line after the damage that still reads as an event (or packed row), which dsh does not keep. */
-export interface LineBeyondDamage {
-  line: number;
-  offset: number;
-  length: number;
-  type: string;
-  seq?: number;
-}
-
-export interface StrictSeedVerdict {
-  ok: boolean;
-  error?: string;
-  errorName?: ErrorName;
-}
-
-export class SessionLog implements SessionLogView {
-  private readonly bytes: ByteStore;
+export class SessionLog implements SessionLogView, EventFacts, LineSink {
   private readonly fileName: string;
-
-  // --- header ---
-  private headerRead: HeaderRead | undefined;
+  private readonly scanner: LineScanner;
+  private readonly index: EventIndex;
+  private readonly verdicts = new VerdictKeeper();
+  private readonly state: SurfaceState;
+  /** Provenance and relational-invariant bookkeeping, gathered in the load's pass. */
+  readonly facts: LogFacts;
   private headerSeedError: string | undefined;
-
-  // --- scan state (dsh's SessionLogScanner) ---
-  private scanPos = 0;
-  private eventLine = 0;
-  private committed = 0;
-  private packedRowCount = 0;
-  private damage: { message: string; rule: string; line: number; offset: number } | undefined;
-
-  // --- per-event columns ---
-  private readonly lineNo = new Column(Int32Array);
-  private readonly lineStart = new Column(Float64Array);
-  private readonly lineLength = new Column(Int32Array);
-  private readonly member = new Column(Int32Array);
-  private readonly typeId = new Column(Uint16Array);
-  private readonly turnOf = new Column(Float64Array);
-  private readonly stepOf = new Column(Float64Array);
-  private readonly toolCalls = new Column(Uint16Array);
-  private readonly role = new Column(Uint8Array);
-  private readonly typeNames: string[] = [];
-  private readonly typeIds = new Map<string, number>();
-  /** Events whose stored shape was upgraded: the upgraded form (parsing the line would undo it). */
-  private readonly upgraded = new Map<number, SessionEvent>();
-
-  // --- stage state ---
-  private readonly refusals = new Map<Stage, Refusal>();
-  private readonly retired = new RetiredShapeWatch();
-  private readonly closerScan = new CloserScan();
-  private readonly fold = new SurfaceFold();
-  /** The first event the seed refused (the strict constructor meets it too, after any lossy event before it). */
-  private firstSeedEventProblem: Refusal | undefined;
-  private lossy = { scannedTo: 0, first: undefined as Refusal | undefined, warnings: [] as Diagnostic[] };
-  private readonly diags: Diagnostic[] = [];
-
-  // --- caches keyed by event count ---
-  private cache: { count: number; closers?: SessionEvent[]; repaired?: SurfaceFold; closerRefusal?: Refusal | null } = { count: -1 };
-  private lastRow: { start: number; row: Record<string, any>; times: number[] } | undefined;
+  private readonly verdictInputs: VerdictInputs;
+  // Bound once: the stages call them per event.
+  private readonly lookup = (seq: number) => this.event(seq);
+  private readonly messageIdAt = (seq: number) => this.messageIdOf(seq);
 
   constructor(bytes: Uint8Array, options: LoadOptions = {}) {
-    this.bytes = new ByteStore(bytes);
     this.fileName = options.fileName ?? 'session.jsonl';
+    this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes);
+    this.index = new EventIndex(this.scanner.bytes);
+    this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
+    this.facts = new LogFacts(this);
+    const self = this;
+    this.verdictInputs = {
+      get headerRead() { return self.scanner.headerRead !== undefined; },
+      get sessionId() { return self.sessionId; },
+      get headerSeedError() { return self.headerSeedError; },
+      closerRefusal: () => this.state.repaired().closerRefusal,
+    };
   }
 
   // ======================================================================================
-  // Loading
+  // Loading: the scanner calls back for every kept line
   // ======================================================================================
 
   /** Reads the header and every complete line. `budgetMs` lets async callers yield between slices. */
   ingest(budgetMs = Infinity, onProgress?: (fraction: number) => void): boolean {
-    if (this.headerRead === undefined && !this.readHeader()) return true;
-    const started = Date.now();
-    let lines = 0;
-    for (;;) {
-      const newline = this.bytes.indexOf(NEWLINE, this.scanPos);
-      if (newline === -1) break;
-      this.consumeLine(this.scanPos, newline);
-      this.scanPos = newline + 1;
-      if (++lines % 2048 === 0) {
-        onProgress?.(this.scanPos / Math.max(1, this.bytes.length));
-        if (Date.now() - started > budgetMs) return false;
-      }
-    }
-    onProgress?.(1);
-    return true;
+    return this.scanner.scan(this, budgetMs, onProgress);
   }
 
-  private readHeader(): boolean {
-    const end = this.bytes.indexOf(NEWLINE, 0);
-    // No complete header line yet: refused as header-less for now (see firstRefusal), read when it completes.
-    if (end === -1) return false;
-    this.headerRead = readHeaderLine(utf8.decode(this.bytes.view(0, end)));
-    const problem = this.headerRead.problem;
+  keepHeader(read: HeaderRead): void {
+    const problem = read.problem;
     if (problem) {
-      this.refuse('header', { dshError: problem.message, errorName: problem.unsupported ? 'SessionFormatUnsupportedError' : 'Error', rule: problem.rule, line: 1 });
-    } else if (this.headerRead.header) {
-      this.headerSeedError = validateHeader(this.headerRead.header);
-      if (this.headerSeedError) this.refuse('seed', { dshError: this.headerSeedError, errorName: 'Error', rule: 'header.session-fields', line: 1 });
+      this.verdicts.refuse('header', { dshError: problem.message, errorName: problem.unsupported ? 'SessionFormatUnsupportedError' : 'Error', rule: problem.rule, line: 1 });
+    } else if (read.header) {
+      this.headerSeedError = validateHeader(read.header);
+      if (this.headerSeedError) this.verdicts.refuse('seed', { dshError: this.headerSeedError, errorName: 'Error', rule: 'header.session-fields', line: 1 });
     }
-    this.scanPos = end + 1;
-    this.committed = end + 1;
-    return true;
   }
 
   /**
@@ -147,8 +81,8 @@ export class SessionLog implements SessionLogView {
    * dsh fails the read itself, so it is a header- or parse-stage refusal with dsh's message.
    */
   refuseContainer(stage: 'header' | 'parse', dshError: string, rule: string, detail: string, line?: number): void {
-    this.refuse(stage, { dshError, errorName: 'Error', rule, line });
-    this.report({ severity: 'error', rule, message: `${dshError} (${detail})`, line });
+    this.verdicts.refuse(stage, { dshError, errorName: 'Error', rule, line });
+    this.verdicts.report({ severity: 'error', rule, message: `${dshError} (${detail})`, line });
   }
 
   /**
@@ -156,166 +90,87 @@ export class SessionLog implements SessionLogView {
    * header-less with the container's words until the header line arrives through `extend`.
    */
   awaitHeader(dshError: string, rule: string): void {
-    this.headerless = { dshError, errorName: 'Error', rule, line: 1 };
+    this.verdicts.headerless = { dshError, errorName: 'Error', rule, line: 1 };
   }
-
-  private headerless: Refusal | undefined;
 
   /** The caller handed in something that is not a log at all: refused as the header stage. */
   refuseInput(problem: Diagnostic): void {
-    this.refuse('header', { dshError: problem.message, errorName: 'Error', rule: problem.rule });
-    this.report(problem);
+    this.verdicts.refuse('header', { dshError: problem.message, errorName: 'Error', rule: problem.rule });
+    this.verdicts.report(problem);
   }
 
   /** A remark of the container (a torn final frame, skipped bytes) that does not change the verdict. */
   reportContainer(diagnostic: Diagnostic): void {
-    this.report(diagnostic);
+    this.verdicts.report(diagnostic);
+  }
+
+  get expectedSeq(): number {
+    return this.index.count;
+  }
+
+  refuse(stage: Parameters<LineSink['refuse']>[0], refusal: Refusal): void {
+    this.verdicts.refuse(stage, refusal);
+  }
+
+  hasRefusal(stage: Parameters<LineSink['hasRefusal']>[0]): boolean {
+    return this.verdicts.has(stage);
+  }
+
+  report(d: Diagnostic): void {
+    this.verdicts.report(d);
   }
 
   private get sessionId(): string {
-    return this.headerRead?.header?.id ?? '';
-  }
-
-  private refuse(stage: Stage, refusal: Refusal): void {
-    if (!this.refusals.has(stage)) this.refusals.set(stage, refusal);
-  }
-
-  private report(d: Diagnostic): void {
-    // One report per rule and line keeps a badly damaged log from drowning the Problems panel.
-    if (this.diags.length < 5000) this.diags.push(d);
-  }
-
-  /** One complete line (without its newline): dsh's scanner rules for the committed prefix. */
-  private consumeLine(start: number, end: number): void {
-    this.eventLine += 1;
-    const fileLine = this.eventLine + 1;
-    const text = utf8.decode(this.bytes.view(start, end));
-    let value: unknown;
-    let members: number;
-    try {
-      value = JSON.parse(text);
-      members = isRowTagged(value) ? validateRow(value) : 1;
-    } catch (error) {
-      const why = error instanceof MalformedRowError ? ` (${error.message})` : '';
-      this.report({ severity: 'warning', rule: error instanceof MalformedRowError ? 'rows.decode' : 'jsonl.damaged-line', message: `line ${fileLine} cannot be read${why}`, line: fileLine, offset: start, length: end - start });
-      this.damage ??= { message: `corrupt session log: unparsable committed event at line ${this.eventLine}`, rule: error instanceof MalformedRowError ? 'rows.decode' : 'jsonl.damaged-line', line: fileLine, offset: start };
-      return;
-    }
-    const rowTagged = members > 1 || isRowTagged(value);
-    // The scan summary counts every complete row line, kept or not.
-    if (rowTagged) this.packedRowCount += 1;
-    if (this.damage !== undefined) {
-      // After damage dsh keeps nothing; a later turn/end proves the damage sits inside committed history.
-      if (value === null) return this.parseTypeError('type', fileLine);
-      const endsTurn = !rowTagged && (value as { type?: unknown }).type === 'turn/end';
-      this.noteBeyondDamage(value, rowTagged, fileLine, start, end);
-      if (endsTurn && !this.refusals.has('parse')) {
-        this.refuse('parse', { dshError: this.damage.message, errorName: 'Error', rule: this.damage.rule, line: this.damage.line });
-        this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${this.damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`, line: this.damage.line, offset: this.damage.offset, related: [{ line: fileLine, message: 'the later turn/end' }] });
-      }
-      return;
-    }
-    if (value === null) return this.parseTypeError('seq', fileLine);
-    const first = this.lineNo.length;
-    if (rowTagged) {
-      const row = value as Record<string, any>;
-      if (row.seq0 !== first) return this.seqGap(first, row.seq0, fileLine, start, false, 'seq.contiguity');
-      this.acceptRowMembers(row, members, fileLine, start, end - start);
-    } else {
-      const seq = (value as { seq?: unknown }).seq;
-      if (seq !== first) return this.seqGap(first, seq, fileLine, start, (value as { type?: unknown }).type === 'turn/end', gapRule(value));
-      this.acceptEvent(value as SessionEvent, fileLine, start, end - start, -1);
-    }
-    this.committed = end + 1;
-  }
-
-  /**
-   * Lines after the damage that still read as events: dsh keeps none of them, but a view shows them
-   * (type, seq, line) so the user sees what the damage cuts off. Capped: a summary, not a second index.
-   */
-  private noteBeyondDamage(value: unknown, rowTagged: boolean, line: number, offset: number, end: number): void {
-    this.beyond.count += 1;
-    if (this.beyond.lines.length >= 10_000) return;
-    const record = value as { type?: unknown; seq?: unknown; seq0?: unknown };
-    this.beyond.lines.push({
-      line,
-      offset,
-      length: end - offset,
-      type: rowTagged ? 'assistant/chunk' : stringText(record.type, 200),
-      seq: typeof (rowTagged ? record.seq0 : record.seq) === 'number' ? ((rowTagged ? record.seq0 : record.seq) as number) : undefined,
-    });
-  }
-
-  private readonly beyond = { count: 0, lines: [] as LineBeyondDamage[] };
-
-  /** Readable lines after the first damaged line (empty unless the scan stopped at damage). */
-  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[] } {
-    return this.beyond;
-  }
-
-  private parseTypeError(prop: string, fileLine: number): void {
-    this.refuse('parse', { dshError: nullReadMessage(null, prop), errorName: 'TypeError', rule: 'jsonl.damaged-line', line: fileLine });
-    this.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${fileLine} is JSON null, which dsh's reader cannot read (it crashes)`, line: fileLine });
-  }
-
-  private seqGap(expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean, rule: string): void {
-    const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${stringText(got)})`;
-    this.damage = { message, rule, line: fileLine, offset };
-    this.report({ severity: 'warning', rule, message: `line ${fileLine} has seq ${valueText(got)} where seq ${expected} was expected`, line: fileLine, offset });
-    if (endsTurn) this.refuse('parse', { dshError: message, errorName: 'Error', rule, line: fileLine });
+    return this.scanner.headerRead?.header?.id ?? '';
   }
 
   /** Runs one kept event through adopt, known-types, the closer scan and the seed, and indexes it. */
-  private acceptEvent(stored: SessionEvent, fileLine: number, offset: number, length: number, member: number): void {
-    const seq = this.lineNo.length;
+  keepEvent(stored: Record<string, unknown>, text: string, fileLine: number, offset: number, length: number): void {
+    const seq = this.index.count;
     const id = this.sessionId;
-    this.retired.observe(stored);
+    const verdicts = this.verdicts;
+    verdicts.retired.observe(stored);
 
     // adopt: upgrade legacy shapes, then check message shapes.
-    let event = stored;
+    let event = stored as unknown as SessionEvent;
     // Set once adopt has checked the message shape (pass or fail): the seed step does not check or
     // report the same shape again. (When adopt refuses, the seed's verdict no longer matters.)
     let shapeChecked = false;
     try {
-      event = upgradeLegacyEvent(stored, id, (s) => this.messageIdAt(s));
+      event = upgradeLegacyEvent(event, id, this.messageIdAt);
       const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
       shapeChecked = true;
-      if (shape) this.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq, related: this.callContext(event) });
+      if (shape) verdicts.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq, related: this.callContext(event) });
     } catch (error) {
-      if (error instanceof LegacyRefusal) this.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
+      if (error instanceof LegacyRefusal) verdicts.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
       else this.internalProblem(error, fileLine, seq);
     }
-    if (event !== stored) this.upgraded.set(seq, deepFreeze(event));
+    if (event !== (stored as unknown)) this.index.upgraded.set(seq, deepFreeze(event));
 
     // known-types
-    if (!KNOWN_EVENT_TYPES.has(event.type) && event.ignorable !== true) {
-      this.problem('known-types', {
-        dshError: `session "${id}" contains event type "${stringText(event.type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
+    const type = event.type;
+    if (!KNOWN_EVENT_TYPES.has(type) && event.ignorable !== true) {
+      verdicts.problem('known-types', {
+        dshError: `session "${id}" contains event type "${stringText(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
         errorName: 'SessionFormatUnsupportedError', rule: 'vocabulary.unknown-types', line: fileLine, seq,
       });
     }
 
     // closers: the repair scan
     try {
-      this.closerScan.observe(event);
+      this.state.closerScan.observe(event);
     } catch (error) {
-      if (error instanceof RepairTypeError) this.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
+      if (error instanceof RepairTypeError) verdicts.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
       else this.internalProblem(error, fileLine, seq);
     }
 
     // seed: envelope, shapes, surface
     const role = this.seedEvent(event, seq, fileLine, shapeChecked);
-
-    this.lineNo.push(fileLine);
-    this.lineStart.push(offset);
-    this.lineLength.push(length);
-    this.member.push(member);
-    this.typeId.push(this.internType(event.type));
     const data = event.data as { turn?: unknown; step?: unknown } | null;
-    this.turnOf.push(typeof data?.turn === 'number' ? data.turn : NaN);
-    this.stepOf.push(typeof data?.step === 'number' ? data.step : NaN);
-    this.toolCalls.push(event.type === 'assistant/message' ? Math.min(65535, toolCallCount(event)) : 0);
-    this.role.push(role);
+    const toolCalls = type === 'assistant/message' ? toolCallCount(event) : 0;
+    this.index.pushEvent(type, data?.turn, data?.step, toolCalls, role, fileLine, offset, length);
+    verdicts.noteLine(stored, seq, seq + 1);
+    this.facts.observeEvent(seq, event);
   }
 
   /**
@@ -323,41 +178,35 @@ export class SessionLog implements SessionLogView {
    * safe-integer seq and time, no surface metadata, nothing the repair scan reads. So they skip the
    * per-event pipeline (most events of a real log are chunks) and only get indexed.
    */
-  private acceptRowMembers(row: Record<string, any>, members: number, fileLine: number, offset: number, length: number): void {
-    const typeId = this.internType('assistant/chunk');
-    const turn = typeof row.data.turn === 'number' ? row.data.turn : NaN;
-    const step = typeof row.data.step === 'number' ? row.data.step : NaN;
+  keepRow(row: Record<string, any>, members: number, text: string, fileLine: number, offset: number, length: number): void {
+    const seq0 = this.index.count;
+    const data = row.data;
     let lastTime = row.time0 as number;
-    for (const gap of row.data.dt as number[]) lastTime += gap;
-    this.closerScan.observeTime(row.seq0 + members - 1, lastTime);
-    this.lineNo.pushRepeated(fileLine, members);
-    this.lineStart.pushRepeated(offset, members);
-    this.lineLength.pushRepeated(length, members);
-    this.member.pushSequence(0, members);
-    this.typeId.pushRepeated(typeId, members);
-    this.turnOf.pushRepeated(turn, members);
-    this.stepOf.pushRepeated(step, members);
-    this.toolCalls.pushRepeated(0, members);
-    this.role.pushRepeated(SurfaceRole.None, members);
+    for (const gap of data.dt as number[]) lastTime += gap;
+    this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
+    this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
+    this.verdicts.noteLine(row, seq0, seq0 + members);
+    this.facts.observeRow(seq0, row, members);
   }
 
   /** The seed step for one event; returns its surface role. After a seed refusal the fold goes on leniently. */
   private seedEvent(event: SessionEvent, seq: number, fileLine: number, messageShapeChecked: boolean): SurfaceRole {
     const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, seq, messageShapeChecked);
     if (envelope) {
-      this.seedProblem({ dshError: envelope.message, errorName: 'Error', rule: envelope.rule, line: fileLine, seq });
+      this.verdicts.seedProblem({ dshError: envelope.message, errorName: 'Error', rule: envelope.rule, line: fileLine, seq });
       return SurfaceRole.None;
     }
+    const fold = this.state.fold;
     let plan: SurfacePlan | undefined;
     try {
-      plan = this.fold.plan(event, seq, (s) => this.event(s));
+      plan = fold.plan(event, seq, this.lookup);
     } catch (error) {
       const message = error instanceof Error ? error.message : valueText(error);
       const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
-      this.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule, line: fileLine, seq, related: this.surfaceContext(event, rule) });
+      this.verdicts.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule, line: fileLine, seq, related: this.surfaceContext(event, rule) });
       return SurfaceRole.None;
     }
-    this.fold.apply(plan);
+    fold.apply(plan);
     return plan === undefined ? SurfaceRole.None : plan.kind === 'append' ? SurfaceRole.Append : SurfaceRole.Replace;
   }
 
@@ -391,12 +240,13 @@ export class SessionLog implements SessionLogView {
   private surfaceContext(event: SessionEvent, rule: string): RelatedPlace[] | undefined {
     const op = event.surfaceOp;
     if (typeof op !== 'object' || op === null) return undefined;
-    const nodes = this.fold.nodes;
+    const fold = this.state.fold;
+    const nodes = fold.nodes;
     const at = (seq: number, message: string): RelatedPlace => ({ ...this.place(seq), seq, message });
     const related: RelatedPlace[] = [];
     for (const endpoint of [op.start, op.end]) {
       if (typeof endpoint !== 'number' || nodes.includes(endpoint) || endpoint >= this.eventCount) continue;
-      const shadowedBy = this.fold.replacements.find((r) => r.shadowedSeqs.includes(endpoint));
+      const shadowedBy = fold.replacements.find((r) => r.shadowedSeqs.includes(endpoint));
       if (shadowedBy) related.push(at(shadowedBy.seq, `seq ${endpoint} left the surface here: this event replaced it`));
       else related.push(at(endpoint, `seq ${endpoint} is a ${this.eventType(endpoint)}, not a surface node`));
     }
@@ -418,35 +268,14 @@ export class SessionLog implements SessionLogView {
    * be fixed) and the scan goes on.
    */
   private internalProblem(error: unknown, line: number, seq: number): void {
-    this.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`, line, seq });
-  }
-
-  private seedProblem(refusal: Refusal): void {
-    this.firstSeedEventProblem ??= refusal;
-    this.problem('seed', refusal);
-  }
-
-  private problem(stage: Stage, refusal: Refusal): void {
-    this.refuse(stage, refusal);
-    this.report({ severity: 'error', rule: refusal.rule, message: refusal.dshError, line: refusal.line, seq: refusal.seq, ...(refusal.related ? { related: refusal.related } : {}) });
+    this.verdicts.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`, line, seq });
   }
 
   /** The message id an earlier event carries, read again from its line (rare: legacy replacements only). */
-  private messageIdAt(seq: number): string | undefined {
+  private messageIdOf(seq: number): string | undefined {
     if (seq < 0 || seq >= this.eventCount) return undefined;
     const event = this.event(seq);
     return event ? eventMessageId(event) : undefined;
-  }
-
-  private internType(type: unknown): number {
-    const name = typeof type === 'string' ? type : `(${valueText(type, 60)})`;
-    let id = this.typeIds.get(name);
-    if (id === undefined) {
-      id = this.typeNames.length;
-      this.typeNames.push(name);
-      this.typeIds.set(name, id);
-    }
-    return id;
   }
 
   // ======================================================================================
@@ -454,7 +283,7 @@ export class SessionLog implements SessionLogView {
   // ======================================================================================
 
   get header(): SessionHeader | undefined {
-    return this.headerRead?.header;
+    return this.scanner.headerRead?.header;
   }
 
   /**
@@ -462,115 +291,64 @@ export class SessionLog implements SessionLogView {
    * delegationDepth, a foreign version): a view can still say which session the file is.
    */
   get headerLine(): unknown {
-    return this.headerRead?.raw;
+    return this.scanner.headerRead?.raw;
   }
 
   get eventCount(): number {
-    return this.lineNo.length;
+    return this.index.count;
   }
 
   get upgradedSeqs(): number[] {
-    return [...this.upgraded.keys()];
+    return [...this.index.upgraded.keys()];
   }
 
   get lastTurnOpen(): boolean {
-    return this.closerScan.turnOpen;
+    return this.state.closerScan.turnOpen;
   }
 
   get scan(): ScanSummary {
-    const fileBytes = this.bytes.length;
+    const bytes = this.scanner.bytes;
+    const fileBytes = bytes.length;
+    const committed = this.scanner.committed;
     const summary: ScanSummary = {
       fileBytes,
-      committedBytes: this.committed,
-      endsWithNewline: fileBytes > 0 && this.bytes.at(fileBytes - 1) === NEWLINE,
-      packedRows: this.packedRowCount,
+      committedBytes: committed,
+      endsWithNewline: fileBytes > 0 && bytes.at(fileBytes - 1) === 0x0a,
+      packedRows: this.scanner.packedRows,
     };
-    if (this.committed < fileBytes) summary.stoppedAt = this.damage?.message ?? 'torn-tail';
+    if (committed < fileBytes) summary.stoppedAt = this.scanner.damage?.message ?? 'torn-tail';
     return summary;
   }
 
-  /** The refusal of the earliest failing stage, if any. */
-  private firstRefusal(): { stage: Stage; refusal: Refusal } | undefined {
-    for (const stage of STAGE_ORDER) {
-      let refusal = this.refusals.get(stage);
-      if (stage === 'header' && !refusal && this.headerRead === undefined) {
-        refusal = this.headerless ?? { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
-      }
-      if (stage === 'adopt') {
-        const retired = this.retired.refusal(this.sessionId);
-        if (retired) refusal = { dshError: retired.message, errorName: retired.typeError ? 'TypeError' : 'Error', rule: retired.rule };
-      }
-      if (stage === 'seed' && !refusal) refusal = this.repaired().closerRefusal ?? undefined;
-      if (refusal) return { stage, refusal };
-    }
-    return undefined;
-  }
-
   get verdict(): Verdict {
-    const first = this.firstRefusal();
-    if (!first) return { ok: true, stage: 'done' };
-    const { stage, refusal } = first;
-    return {
-      ok: false,
-      stage,
-      error: ourWording(refusal),
-      dshError: refusal.dshError,
-      errorName: refusal.errorName,
-      rule: refusal.rule,
-      line: refusal.line,
-      seq: refusal.seq,
-    };
-  }
-
-  /**
-   * Lossless-JSON problems (-0, numbers that overflow). dsh's load path does not check them, only its
-   * strict constructor and append do, so they are found on demand rather than while loading.
-   */
-  private scanLossless(): { first: Refusal | undefined; warnings: Diagnostic[] } {
-    const state = this.lossy;
-    let seq = state.scannedTo;
-    while (seq < this.eventCount) {
-      const start = this.lineStart.get(seq);
-      const length = this.lineLength.get(seq);
-      let next = seq + 1;
-      while (next < this.eventCount && this.lineStart.get(next) === start) next++;
-      const text = utf8.decode(this.bytes.view(start, start + length));
-      if (mayBeLossy(text)) {
-        for (let s = seq; s < next; s++) {
-          const event = this.event(s);
-          if (event && !isLosslessJson(event)) {
-            const line = this.lineNo.get(s);
-            state.first ??= { dshError: `seed event at index ${s} is not losslessly JSON-serializable`, errorName: 'Error', rule: 'json.lossless-values', line, seq: s };
-            state.warnings.push({ severity: 'warning', rule: 'json.lossless-values', message: `line ${line} (seq ${s}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`, line, offset: start, length, seq: s });
-          }
-        }
-      }
-      seq = next;
-    }
-    state.scannedTo = seq;
-    return state;
+    return this.verdicts.verdict(this.verdictInputs);
   }
 
   /** What dsh's strict constructor (replay/fork path) says of the same seed: events in order, then closers, then the header. */
   get strictSeed(): StrictSeedVerdict {
-    const lossy = this.scanLossless().first;
-    const seedProblem = this.firstSeedEventProblem;
-    // The strict constructor snapshots an event (lossless check) before validating it.
-    const eventProblem = lossy && (!seedProblem || (lossy.seq ?? 0) <= (seedProblem.seq ?? 0)) ? lossy : seedProblem;
-    const first = eventProblem ?? this.repaired().closerRefusal ?? (this.headerSeedError ? { dshError: this.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
-    return first ? { ok: false, error: first.dshError, errorName: first.errorName } : { ok: true };
+    return this.verdicts.strictSeed(this.verdictInputs, this.index);
   }
 
+  /** Readable lines after the first damaged line (empty unless the scan stopped at damage). */
+  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[] } {
+    return this.scanner.linesBeyondDamage;
+  }
+
+  /** What reading found: damage, refusals, lossy numbers, the torn tail (not the whole-log facts of `facts`). */
   get diagnostics(): Diagnostic[] {
-    const out = [...this.diags, ...this.scanLossless().warnings];
+    const out = [...this.verdicts.diagnostics, ...this.verdicts.lossyWarnings(this.index)];
     const verdict = this.verdict;
     const scan = this.scan;
-    if (scan.stoppedAt === 'torn-tail') {
-      const line = this.eventLine + 2;
+    const damage = this.scanner.damage;
+    if (this.scanner.stoppedByLimit) {
+      // The limit's own diagnostic says where reading stopped.
+    } else if (scan.stoppedAt === 'torn-tail') {
+      const line = this.scanner.linesRead + 2;
       out.push({ severity: 'info', rule: 'jsonl.torn-tail', message: `the final ${scan.fileBytes - scan.committedBytes} bytes (line ${line}) have no newline yet: a torn tail dsh ignores, or a line still being written`, line, offset: scan.committedBytes });
     } else if (scan.stoppedAt && verdict.ok) {
-      const beyond = this.beyond.count > 0 ? ` (${this.beyond.count} readable line(s) after it are dropped)` : '';
-      out.push({ severity: 'warning', rule: 'jsonl.damaged-line', message: `dsh keeps only the events before line ${this.damage?.line}${beyond}; a writable open would truncate the file at byte ${scan.committedBytes}`, line: this.damage?.line, offset: this.damage?.offset });
+      const count = this.scanner.linesBeyondDamage.count;
+      const beyond = count > 0 ? ` (${count} readable line(s) after it are dropped)` : '';
+      out.push({ severity: 'warning', rule: 'jsonl.damaged-line', message: `dsh keeps only the events before line ${damage?.line}${beyond}; a writable open would truncate the file at byte ${scan.committedBytes}`, line: damage?.line, offset: damage?.offset });
     }
     if (!verdict.ok) {
       const refusing = out.find((d) => d.severity === 'error' && d.line === verdict.line && d.rule === verdict.rule);
@@ -581,40 +359,36 @@ export class SessionLog implements SessionLogView {
   }
 
   // ======================================================================================
-  // Events
+  // Events (kept events from the index; closers, in memory only, after them)
   // ======================================================================================
 
   eventType(seq: number): string | undefined {
     if (asSeq(seq) === undefined) return undefined;
-    if (seq < this.eventCount) return this.typeNames[this.typeId.get(seq)];
-    return this.closers[seq - this.eventCount]?.type;
+    if (seq < this.index.count) return seq >= 0 ? this.index.type(seq) : undefined;
+    return this.closers[seq - this.index.count]?.type;
   }
 
   turn(seq: number): number | undefined {
     if (asSeq(seq) === undefined) return undefined;
-    const t = seq < this.eventCount ? this.turnOf.get(seq) : this.closers[seq - this.eventCount]?.data?.turn;
+    const t = seq < this.index.count ? (seq >= 0 ? this.index.turn(seq) : undefined) : this.closers[seq - this.index.count]?.data?.turn;
     return typeof t === 'number' && !Number.isNaN(t) ? t : undefined;
   }
 
   step(seq: number): number | undefined {
     if (asSeq(seq) === undefined) return undefined;
-    const s = seq < this.eventCount ? this.stepOf.get(seq) : this.closers[seq - this.eventCount]?.data?.step;
+    const s = seq < this.index.count ? (seq >= 0 ? this.index.step(seq) : undefined) : this.closers[seq - this.index.count]?.data?.step;
     return typeof s === 'number' && !Number.isNaN(s) ? s : undefined;
   }
 
   /** Closers: only the tool/result ones join the surface (as appends). */
   surfaceRole(seq: number): SurfaceRole {
     if (asSeq(seq) === undefined) return SurfaceRole.None;
-    if (seq < this.eventCount) return this.role.get(seq);
-    return this.closers[seq - this.eventCount]?.surfaceOp === 'append' ? SurfaceRole.Append : SurfaceRole.None;
+    if (seq < this.index.count) return seq >= 0 ? this.index.role(seq) : SurfaceRole.None;
+    return this.closers[seq - this.index.count]?.surfaceOp === 'append' ? SurfaceRole.Append : SurfaceRole.None;
   }
 
   place(seq: number): EventPlace | undefined {
-    if (asSeq(seq) === undefined || seq >= this.eventCount) return undefined;
-    const place: EventPlace = { line: this.lineNo.get(seq), offset: this.lineStart.get(seq), length: this.lineLength.get(seq) };
-    const member = this.member.get(seq);
-    if (member >= 0) place.packedMember = member;
-    return place;
+    return asSeq(seq) === undefined ? undefined : this.index.place(seq);
   }
 
   /**
@@ -623,55 +397,21 @@ export class SessionLog implements SessionLogView {
    */
   event(seq: number): SessionEvent | undefined {
     if (asSeq(seq) === undefined) return undefined;
-    if (seq >= this.eventCount) return this.closers[seq - this.eventCount];
-    const upgraded = this.upgraded.get(seq);
-    if (upgraded) return upgraded;
-    const start = this.lineStart.get(seq);
-    const member = this.member.get(seq);
-    if (member < 0) return JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength.get(seq)))) as SessionEvent;
-    // Members of one packed row are usually read together: keep the row and its member times.
-    if (this.lastRow?.start !== start) {
-      const row = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength.get(seq)))) as Record<string, any>;
-      const times: number[] = [row.time0];
-      for (const gap of row.data.dt as number[]) times.push(times[times.length - 1] + gap);
-      this.lastRow = { start, row, times };
-    }
-    return rowMember(this.lastRow.row, member, this.lastRow.times[member]);
+    if (seq >= this.index.count) return this.closers[seq - this.index.count];
+    return this.index.event(seq);
   }
 
   /** The raw text of the line an event came from. */
   lineText(seq: number): string | undefined {
-    const place = this.place(seq);
-    return place ? utf8.decode(this.bytes.view(place.offset, place.offset + place.length)) : undefined;
+    return asSeq(seq) === undefined ? undefined : this.index.lineText(seq);
   }
 
   // ======================================================================================
   // Closers and surfaces
   // ======================================================================================
 
-  /** Closers and the repaired surface, recomputed only when the log grew. */
-  private repaired(): { closers: SessionEvent[]; fold: SurfaceFold; closerRefusal: Refusal | null } {
-    if (this.cache.count !== this.eventCount) {
-      const closers = this.refusals.has('closers') ? [] : this.closerScan.closers().map(deepFreeze);
-      let closerRefusal: Refusal | null = null;
-      let fold = this.fold;
-      if (closers.length > 0) {
-        fold = this.fold.clone();
-        for (const closer of closers) {
-          try {
-            fold.apply(fold.plan(closer, closer.seq, (s) => (s < this.eventCount ? this.event(s) : closers[s - this.eventCount])));
-          } catch (error) {
-            closerRefusal ??= { dshError: `invalid seed event at index ${closer.seq}: ${(error as Error).message}`, errorName: 'Error', rule: 'repair.closers', seq: closer.seq };
-          }
-        }
-      }
-      this.cache = { count: this.eventCount, closers, repaired: fold, closerRefusal };
-    }
-    return { closers: this.cache.closers!, fold: this.cache.repaired!, closerRefusal: this.cache.closerRefusal ?? null };
-  }
-
   get closers(): SessionEvent[] {
-    return this.repaired().closers;
+    return this.state.closers;
   }
 
   /** Events of the constructed session: kept events, closers, and the end-seed marker dsh appends. */
@@ -682,77 +422,43 @@ export class SessionLog implements SessionLogView {
   }
 
   surface(): readonly number[] {
-    return this.fold.nodes;
+    return this.state.surface();
   }
 
   replaceGeneration(): number {
-    return this.fold.replaceGeneration;
+    return this.state.fold.replaceGeneration;
   }
 
   replacements(): readonly Replacement[] {
-    return this.fold.replacements;
+    return this.state.replacements();
   }
 
   /** The surface after the closers dsh would append (equal to surface() when the last turn is closed). */
   repairedSurface(): readonly number[] {
-    return this.repaired().fold.nodes;
+    return this.state.repaired().fold.nodes;
   }
 
   repairedReplacements(): readonly Replacement[] {
-    return this.repaired().fold.replacements;
+    return this.state.repaired().fold.replacements;
   }
 
   repairedReplaceGeneration(): number {
-    return this.repaired().fold.replaceGeneration;
+    return this.state.repaired().fold.replaceGeneration;
   }
 
-  /**
-   * The messages the model sees. Without `nodes`, the current surface's messages come from a
-   * watermark cache: new surface nodes are projected once, and a replace (a new generation) rebuilds.
-   */
+  /** The messages the model sees (of the current surface, or of the given nodes). */
   deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
-    if (nodes !== undefined) return Array.isArray(nodes) ? this.project(nodes, 0, []) : [];
-    const surface = this.fold.nodes;
-    const cache = this.derived;
-    if (cache.generation !== this.fold.replaceGeneration) {
-      cache.generation = this.fold.replaceGeneration;
-      cache.nodes = 0;
-      cache.messages = [];
-    }
-    if (cache.nodes < surface.length) {
-      this.project(surface, cache.nodes, cache.messages);
-      cache.nodes = surface.length;
-    }
-    return [...cache.messages];
+    if (nodes !== undefined && !Array.isArray(nodes)) return [];
+    return this.state.deriveMessages(nodes);
   }
 
-  private derived = { generation: 0, nodes: 0, messages: [] as DerivedMessage[] };
-
-  private project(nodes: readonly number[], from: number, out: DerivedMessage[]): DerivedMessage[] {
-    for (let i = from; i < nodes.length; i++) {
-      const event = this.event(nodes[i]);
-      const message = event ? deriveEventMessage(event) : null;
-      if (message) out.push(message);
-    }
-    return out;
-  }
-
-  balancedCuts(nodes: readonly number[] = this.surface()): BalanceResult {
-    if (!Array.isArray(nodes)) return { error: 'balancedCuts needs an array of seqs' };
-    return balancedCuts(nodes, (seq) => this.balanceDelta(seq));
-  }
-
-  private balanceDelta(seq: number): number {
-    if (seq >= this.eventCount) return this.eventType(seq) === 'tool/result' ? -1 : 0;
-    const type = this.eventType(seq);
-    if (type === 'tool/result') return -1;
-    return type === 'assistant/message' ? this.toolCalls.get(seq) : 0;
+  balancedCuts(nodes?: readonly number[]): BalanceResult {
+    if (nodes !== undefined && !Array.isArray(nodes)) return { error: 'balancedCuts needs an array of seqs' };
+    return this.state.balancedCuts(nodes);
   }
 
   transcript(): number[] {
-    const out: number[] = [];
-    for (let seq = 0; seq < this.eventCount; seq++) if (this.role.get(seq) === SurfaceRole.Append) out.push(seq);
-    return out;
+    return this.state.transcript();
   }
 
   // ======================================================================================
@@ -760,45 +466,20 @@ export class SessionLog implements SessionLogView {
   // ======================================================================================
 
   /**
-   * Checks a batch as dsh's append would (contiguous seqs, lossless JSON, envelope, message shapes,
-   * surface rules), each event against the state the previous ones leave. Mutates nothing.
-   * Returns the problems; an empty list means the batch may be appended.
+   * Checks a batch as dsh's append would, each event against the state the previous ones leave.
+   * Mutates nothing. Returns the problems; an empty list means the batch may be appended.
    */
   planAppend(input: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
     const events = plainEvents(input);
     if (!Array.isArray(events)) return [events];
-    const problems: Diagnostic[] = [];
-    const verdict = this.verdict;
-    if (!verdict.ok) {
-      return [{ severity: 'error', rule: 'append.refused-log', message: `dsh refuses this log (${verdict.error}); nothing can be appended to it` }];
-    }
-    if (this.committed < this.bytes.length) {
-      return [{ severity: 'error', rule: 'jsonl.torn-tail', message: `the file has ${this.bytes.length - this.committed} bytes after its last complete line; an append would join them` }];
-    }
-    const fold = events.length > 1 ? this.fold.clone() : this.fold;
-    const pending: SessionEvent[] = [];
-    const lookup = (seq: number) => (seq < this.eventCount ? this.event(seq) : pending[seq - this.eventCount]);
-    for (const candidate of events) {
-      const event = candidate as unknown as SessionEvent;
-      const index = this.eventCount + pending.length;
-      const fail = (rule: string, message: string) => problems.push({ severity: 'error', rule, message: `appended event ${pending.length + 1} (seq ${index}): ${message}`, seq: index });
-      if (!isLosslessJson(event)) fail('json.lossless-values', 'is not losslessly JSON-serializable (-0 or a non-finite number)');
-      const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
-      if (envelope) fail(envelope.rule, envelope.message);
-      else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback') fail('legacy.refused', 'request/header reason "fallback" is retired');
-      else if (event.type === 'request/header-delta' || event.type === 'mode/set') fail('legacy.refused', `${event.type} is a retired event type`);
-      else {
-        try {
-          const plan = fold.plan(event, index, lookup);
-          if (fold !== this.fold) fold.apply(plan);
-        } catch (error) {
-          fail(error instanceof SurfaceError ? error.rule : 'surface.marker-shape', (error as Error).message);
-        }
-      }
-      pending.push(event);
-      if (problems.length > 0) break;
-    }
-    return problems;
+    const log = this;
+    return planAppend({
+      get verdict() { return log.verdict; },
+      get eventCount() { return log.eventCount; },
+      get tornBytes() { return log.scanner.bytes.length - log.scanner.committed; },
+      fold: this.state.fold,
+      event: this.lookup,
+    }, events);
   }
 
   /**
@@ -812,7 +493,7 @@ export class SessionLog implements SessionLogView {
     const problems = this.planAppend(events);
     if (problems.length > 0) return { ok: false, problems };
     const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
-    this.bytes.append(new TextEncoder().encode(lines.map((l) => l + '\n').join('')));
+    this.scanner.bytes.append(new TextEncoder().encode(lines.map((l) => l + '\n').join('')));
     this.ingest();
     return { ok: true, lines };
   }
@@ -825,26 +506,20 @@ export class SessionLog implements SessionLogView {
     const appended = asBytes(input);
     if (!appended) return { added: 0, diagnostics: [badInput('extend needs the appended bytes (a Uint8Array)', input)] };
     const before = this.eventCount;
-    const diagnosticsBefore = this.diags.length;
-    this.bytes.append(appended);
+    const diagnosticsBefore = this.verdicts.diagnostics.length;
+    this.scanner.bytes.append(appended);
     this.ingest();
-    return { added: this.eventCount - before, diagnostics: this.diags.slice(diagnosticsBefore) };
+    return { added: this.eventCount - before, diagnostics: this.verdicts.diagnostics.slice(diagnosticsBefore) };
   }
 
   /** Byte offset up to which complete lines have been read (the rest is a torn or growing tail). */
   get scannedBytes(): number {
-    return this.scanPos;
+    return this.scanner.scannedBytes;
   }
 
   get name(): string {
     return this.fileName;
   }
-}
-
-/** Names a seq gap: a non-object line is damage; a row-shaped line (seq0, no seq) has a tag we cannot decode. */
-function gapRule(value: unknown): string {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'jsonl.damaged-line';
-  return 'seq0' in value && !('seq' in value) ? 'rows.decode' : 'seq.contiguity';
 }
 
 /**
@@ -867,23 +542,4 @@ function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
     out.push(cloneJson(event as SessionEvent));
   }
   return out;
-}
-
-/** Freezes a JSON tree (iteratively: deep nesting is fine). */
-function deepFreeze<T>(value: T): T {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const current = pending.pop();
-    if (typeof current === 'object' && current !== null && !Object.isFrozen(current)) {
-      Object.freeze(current);
-      for (const key of Object.keys(current)) pending.push((current as Record<string, unknown>)[key]);
-    }
-  }
-  return value;
-}
-
-/** Our wording of a refusal: where, which rule, and dsh's own words. */
-function ourWording(refusal: Refusal): string {
-  const where = refusal.line !== undefined ? `line ${refusal.line}${refusal.seq !== undefined ? ` (seq ${refusal.seq})` : ''}` : refusal.seq !== undefined ? `seq ${refusal.seq}` : 'the log';
-  return `${where}: ${refusal.rule}: ${refusal.dshError}`;
 }

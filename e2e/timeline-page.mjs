@@ -1,0 +1,74 @@
+// Page object for the timeline in the session editor's webview: what a user sees and does, as
+// locators and small actions. Keys go to the webview the way a keyboard user's would (the webview
+// frame has focus), never through synthetic DOM calls.
+import { sessionView } from './session-editor.mjs';
+
+export const list = (page) => sessionView(page).locator('#timeline-list');
+export const rowBySeq = (page, seq) => sessionView(page).locator(`#timeline-list .row[data-seq="${seq}"]`).first();
+export const inspector = (page) => sessionView(page).getByRole('region', { name: 'Event inspector' });
+
+/** Waits until the timeline shows rows (the first page arrived and was drawn). */
+export async function waitForTimeline(page, timeout = 60_000) {
+  await sessionView(page).locator('#timeline-list .row:not(.placeholder)').first().waitFor({ timeout });
+}
+
+export async function listTotal(page) {
+  return Number(await list(page).getAttribute('data-total'));
+}
+
+export async function setOrder(page, order) {
+  await sessionView(page).locator(`#order-${order}`).click();
+  await sessionView(page).locator(`#timeline-list[data-order="${order}"]`).waitFor();
+  await waitForTimeline(page);
+}
+
+/** The frame object of the session webview (for evaluate); found by the timeline element it holds. */
+export async function webviewContentFrame(page, timeout = 30_000) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    for (const frame of page.frames()) {
+      try {
+        if (await frame.evaluate(() => !!document.querySelector('timeline-app'))) return frame;
+      } catch { /* a frame that is navigating or cross-origin-blocked */ }
+    }
+    if (Date.now() > deadline) throw new Error('no webview frame holds the timeline');
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Selects an event by seq through the search-free route a user has: jumps via the list's keyboard. */
+export async function selectSeq(page, seq) {
+  const row = rowBySeq(page, seq);
+  await row.scrollIntoViewIfNeeded().catch(() => {});
+  await row.click();
+  await inspector(page).locator('#inspector-title', { hasText: new RegExp(`^seq ${seq} `) }).waitFor({ timeout: 15_000 });
+}
+
+/** Rows currently drawn, in list order, as {seq, type, surface, messageIndex, index}. */
+export async function drawnRows(page) {
+  return sessionView(page).locator('#timeline-list .row:not(.placeholder)').evaluateAll((rows) => rows.map((r) => ({
+    seq: Number(r.getAttribute('data-seq')),
+    type: r.getAttribute('data-type'),
+    surface: r.getAttribute('data-surface'),
+    index: Number(r.getAttribute('data-index')),
+    messageIndex: r.hasAttribute('data-message-index') ? Number(r.getAttribute('data-message-index')) : undefined,
+    name: r.getAttribute('aria-label'),
+  })).sort((a, b) => a.index - b.index));
+}
+
+export async function activeRowSeq(page) {
+  return sessionView(page).locator('#timeline-list').evaluate((el) => {
+    const id = el.getAttribute('aria-activedescendant');
+    const row = id ? document.getElementById(id) : null;
+    return row ? Number(row.getAttribute('data-seq')) : undefined;
+  });
+}
+
+export async function focusedId(page) {
+  const frame = await webviewContentFrame(page);
+  return frame.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return '';
+    return a.id || a.getAttribute('aria-label') || a.className || a.tagName;
+  });
+}

@@ -1,0 +1,90 @@
+// `npm run lint`: the layer boundaries, checked by a tool instead of by convention.
+//
+//   src/core/     the session core: pure — no vscode, no Node modules, no other layer of this project
+//   src/present/  words people read, built from core facts: pure like the core, and no DOM
+//   src/protocol/ the message types shared by host and webview: no vscode, no Node, core types only
+//   src/cli/      the command-line tool: never the extension host or vscode
+//   webview/      a browser bundle: never vscode, Node or the host; core data types only, never core code
+//
+// Each rule matches import specifiers by path pattern (relative paths are matched by the folder names
+// they reach), so `src/core/tsconfig.json` (no DOM, no Node types) and this file together keep the core
+// runnable anywhere. test/unit/lint-boundaries.test.ts proves each zone refuses a forbidden import.
+import { builtinModules } from 'node:module';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
+
+/** A `(../)*layer` path reaching one of this project's folders, written as a regex. */
+const reaching = (...folders) => `^(\\.\\.?/)+(src/)?(${folders.join('|')})(/|$)`;
+
+const forbid = {
+  vscode: { name: 'vscode', message: 'only the extension host talks to the vscode API' },
+  node: [
+    { regex: '^node:', message: 'Node modules are handed in by the CLI or the host, never imported here' },
+    { regex: `^(${nodeBuiltins.join('|')})(/|$)`, message: 'Node modules are handed in by the CLI or the host, never imported here' },
+  ],
+  layer: (folders, message, allowTypeImports = false) => ({ regex: reaching(...folders), message, allowTypeImports }),
+};
+
+/** One zone: the files it covers and the imports they may not make. */
+function zone(name, files, { paths = [], patterns = [], globals = [] }) {
+  return {
+    name: `boundaries/${name}`,
+    files,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths, patterns }],
+      ...(globals.length ? { 'no-restricted-globals': ['error', ...globals] } : {}),
+    },
+  };
+}
+
+// Browser globals a pure module must not reach for (the pure tsconfig has no DOM types; this names the
+// mistake in the editor as well).
+const domGlobals = ['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'HTMLElement', 'customElements', 'requestAnimationFrame', 'acquireVsCodeApi'].map(
+  (name) => ({ name, message: 'the pure layers run outside the browser: no DOM' }),
+);
+const nodeGlobals = ['process', 'Buffer', 'require', '__dirname', '__filename', 'global'].map((name) => ({
+  name,
+  message: 'the pure layers run outside Node: whatever needs Node is handed in',
+}));
+
+export default defineConfig(
+  { ignores: ['node_modules/', 'dist/', 'out/', '.e2e/', '.vscode-test/', 'bench/out/', 'test-artifacts/'] },
+  {
+    files: ['src/**/*.ts', 'webview/**/*.ts'],
+    languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  zone('core', ['src/core/**/*.ts'], {
+    paths: [forbid.vscode],
+    patterns: [...forbid.node, forbid.layer(['host', 'cli', 'protocol', 'present', 'webview', 'extension'], 'the core is the floor: it imports no other layer')],
+    globals: [...domGlobals, ...nodeGlobals],
+  }),
+  zone('present', ['src/present/**/*.ts'], {
+    paths: [forbid.vscode],
+    patterns: [...forbid.node, forbid.layer(['host', 'cli', 'webview', 'extension'], 'the presentation layer is used by the CLI and the host: it imports neither')],
+    globals: [...domGlobals, ...nodeGlobals],
+  }),
+  zone('protocol', ['src/protocol/**/*.ts'], {
+    paths: [forbid.vscode],
+    patterns: [
+      ...forbid.node,
+      forbid.layer(['host', 'cli', 'webview', 'extension', 'present'], 'the protocol is plain data shared by host and webview'),
+      forbid.layer(['core'], 'the protocol may name core data types (import type), never run core code', true),
+    ],
+  }),
+  zone('cli', ['src/cli/**/*.ts'], {
+    paths: [forbid.vscode],
+    patterns: [forbid.layer(['host', 'extension', 'webview'], 'the CLI runs without VS Code: it never imports the extension host or the webview')],
+  }),
+  zone('webview', ['webview/**/*.ts'], {
+    paths: [forbid.vscode],
+    patterns: [
+      ...forbid.node,
+      forbid.layer(['host', 'cli', 'extension'], 'the webview is a projection: it talks to the host through src/protocol only'),
+      forbid.layer(['core'], 'the webview may name core data types (import type), never bundle core code', true),
+    ],
+  }),
+);

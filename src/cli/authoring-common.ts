@@ -1,0 +1,91 @@
+// What `compact` and `prune` share: reading a seq option, planning one edit on the log as it is, and
+// either printing the exact lines (dry run) or appending them through the safe save path, then reading
+// the file back as `check` would.
+import { loadSessionFile, PendingEdits, type Diagnostic, type PendingEdit, type SessionLog } from '../core';
+import { saveEdits } from '../save/append-save';
+import { loadForEdit } from '../save/load-for-edit';
+import { FileReadError } from './open-log';
+import type { CliIo } from './registry';
+import { UsageError } from './registry';
+import { readFileSync } from 'node:fs';
+
+/** A seq option: a non-negative integer written in decimal. */
+export function seqOption(name: string, value: string | undefined): number {
+  if (value === undefined) throw new UsageError(`--${name} SEQ is required`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a seq (a non-negative integer), not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** An optional epoch-ms option (defaults to now). */
+export function timeOption(value: string | undefined): number {
+  if (value === undefined) return Date.now();
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--time must be epoch milliseconds, not ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** Exactly one FILE positional. */
+export function oneFile(positionals: string[]): string {
+  if (positionals.length === 0) throw new UsageError('no FILE given');
+  if (positionals.length > 1) throw new UsageError(`one FILE only (got ${positionals.length})`);
+  return positionals[0];
+}
+
+function printReasons(io: CliIo, file: string, reasons: readonly Diagnostic[]): void {
+  for (const r of reasons) io.err(`${file}:${r.line ?? 0}: ${r.rule}: ${r.message}`);
+}
+
+export interface EditRun {
+  file: string;
+  dryRun: boolean;
+  allowReplan: boolean;
+  /** Builds the edit on the loaded log (may throw UsageError for options the log makes meaningless). */
+  edit(log: SessionLog): PendingEdit;
+  /** "compaction" / "prune", for the messages. */
+  what: string;
+}
+
+/** Plans (and unless dry-running, appends) one edit. Exit 0 when it holds, 1 when refused. */
+export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
+  const { file } = run;
+  let target;
+  try {
+    target = await loadForEdit(file);
+  } catch (error) {
+    throw new FileReadError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const log = target.loaded.log;
+  const edits = new PendingEdits(log.eventCount);
+  edits.push(run.edit(log));
+  if (run.dryRun) {
+    const plan = edits.plan({ log });
+    if (!plan.ok) {
+      printReasons(io, file, plan.reasons);
+      io.err(`${file}: ${run.what} refused (${plan.reasons.length} reason${plan.reasons.length === 1 ? '' : 's'}); dry run, nothing written`);
+      return 1;
+    }
+    for (const line of plan.lines) io.out(line);
+    for (const note of plan.steps.flatMap((s) => s.plan.notes)) io.err(`${file}: note: ${note.rule}: ${note.message}`);
+    io.err(`${file}: ${run.what} holds: ${plan.lines.length} lines, seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}; dry run, nothing written`);
+    return 0;
+  }
+  const outcome = await saveEdits(file, target, edits, {
+    confirmReplan: (info) => {
+      io.err(`${file}: another writer appended ${info.foreignEvents} events (${info.foreignBytes} bytes) since it was read; the ${run.what} was planned again as seqs ${info.firstSeq}–${info.firstSeq + info.lines.length - 1}`);
+      return run.allowReplan;
+    },
+  });
+  if (!outcome.ok) {
+    printReasons(io, file, outcome.reasons);
+    io.err(`${file}: ${run.what} not saved: ${outcome.message}${outcome.stage === 'declined' ? ' (pass --allow-replan to write it after the new events)' : ''}`);
+    return 1;
+  }
+  for (const line of outcome.lines) io.out(line);
+  // Read the whole file back as `check` does: the save must leave a log dsh loads.
+  const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file }).log;
+  if (!reread.verdict.ok) {
+    io.err(`${file}: appended ${outcome.lines.length} lines, but the file no longer loads: ${reread.verdict.error}`);
+    return 1;
+  }
+  io.err(`${file}: appended ${outcome.lines.length} lines (seqs ${outcome.firstSeq}–${outcome.firstSeq + outcome.lines.length - 1}, ${outcome.bytesWritten} bytes); the log loads (${reread.eventCount} events)`);
+  return 0;
+}

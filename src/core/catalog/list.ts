@@ -1,0 +1,162 @@
+// Lists the sessions under a dsh sessions root without blocking: folders are walked and logs are read
+// (their two ends only) a few at a time, and listed entries are handed over in batches as they come, so
+// a view can draw the first sessions of a large folder while the rest are still being read. The file
+// system is handed in (Node's fs for the CLI and benchmarks, vscode.workspace.fs in the editor).
+import type { SessionHeader } from '../types';
+import { decodeZstdLog, isZstd } from '../zstd';
+import { isTranscriptName, transcriptGeneration } from './project-dir';
+import { HEAD_BYTES, TAIL_BYTES, readSessionEnds, sessionState, type EndsRefusal, type SessionEnds, type SessionState } from './session-ends';
+
+/** A zstd log this small is decoded whole (its end cannot be found without walking every frame). */
+export const WHOLE_ZSTD_BYTES = 4 * 1024 * 1024;
+/** Bytes of a larger zstd log's start decoded for its header and title. */
+const ZSTD_HEAD_BYTES = 256 * 1024;
+
+export interface CatalogFs<P> {
+  /** Entries of a folder; [] when it does not exist. */
+  list(dir: P): Promise<{ name: string; isDirectory: boolean }[]>;
+  stat(file: P): Promise<{ size: number; mtimeMs: number } | undefined>;
+  /** Bytes [start, end) of a file (fewer when it is shorter). */
+  read(file: P, start: number, end: number): Promise<Uint8Array>;
+  child(dir: P, name: string): P;
+}
+
+export interface SessionEntry<P> {
+  file: P;
+  /** Folder names under the root: `--<cwd slug>--` and the encoded session id. */
+  projectDir: string;
+  sessionDir: string;
+  fileName: string;
+  /** The id from the header, or the session folder name when the header cannot be read. */
+  id: string;
+  header?: SessionHeader;
+  title?: string;
+  turns?: number;
+  events?: number;
+  size: number;
+  mtimeMs: number;
+  compressed: boolean;
+  state: SessionState;
+  refusal?: EndsRefusal;
+  /** Other transcript generations in the same folder (`session.jsonl` next to `session.v4.jsonl.zstd`). */
+  otherGenerations: string[];
+}
+
+export interface ListOptions<P> {
+  /** Called with each batch of entries as they are read. */
+  onBatch?: (entries: SessionEntry<P>[]) => void;
+  /** Logs read at the same time. */
+  concurrency?: number;
+  batchSize?: number;
+  /** Only these project folders (e.g. the workspace folder's). */
+  projectDirs?: readonly string[];
+  nowMs?: number;
+  isCancelled?: () => boolean;
+}
+
+/** Runs `work` over `items` with at most `limit` running at once. */
+async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>, isCancelled: () => boolean): Promise<void> {
+  let next = 0;
+  const runners = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length && !isCancelled()) await work(items[next++]);
+  });
+  await Promise.all(runners);
+}
+
+/** Reads the ends of one log (plain or zstd, told apart by content). */
+export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Promise<{ ends: SessionEnds; compressed: boolean }> {
+  const head = await fs.read(file, 0, Math.min(size, Math.max(HEAD_BYTES, 4)));
+  if (isZstd(head)) {
+    const whole = size <= WHOLE_ZSTD_BYTES;
+    const bytes = whole ? (size <= head.length ? head : await fs.read(file, 0, size)) : await fs.read(file, 0, Math.min(size, ZSTD_HEAD_BYTES));
+    const decoded = decodeZstdLog(bytes);
+    const text = decoded.text;
+    if (whole) {
+      const tailStart = Math.max(0, text.length - TAIL_BYTES);
+      const headIsWhole = text.length <= HEAD_BYTES;
+      return { compressed: true, ends: readSessionEnds({ head: text.subarray(0, HEAD_BYTES), headIsWhole, tail: text.subarray(tailStart), tailStartsAtLine: tailStart === 0 || text[tailStart - 1] === 0x0a }) };
+    }
+    return { compressed: true, ends: readSessionEnds({ head: text, headIsWhole: false }) };
+  }
+  if (size <= head.length) return { compressed: false, ends: readSessionEnds({ head, headIsWhole: true }) };
+  const tailStart = Math.max(head.length, size - TAIL_BYTES);
+  // A tail window that starts right after the head starts at a line boundary only by chance:
+  // read one byte more before it so the first line can be judged complete or not.
+  const from = tailStart - 1;
+  const tailWithPrev = await fs.read(file, from, size);
+  const startsAtLine = tailWithPrev[0] === 0x0a;
+  const tail = tailWithPrev.subarray(1);
+  return { compressed: false, ends: readSessionEnds({ head, headIsWhole: false, tail, tailStartsAtLine: startsAtLine }) };
+}
+
+async function readEntry<P>(fs: CatalogFs<P>, projectDir: string, sessionDir: string, dir: P, nowMs: number): Promise<SessionEntry<P> | undefined> {
+  const names = (await fs.list(dir)).filter((e) => !e.isDirectory && isTranscriptName(e.name)).map((e) => e.name);
+  if (names.length === 0) return undefined;
+  // The highest generation is the one dsh reads; older ones stay next to it, untouched.
+  names.sort((a, b) => transcriptGeneration(b) - transcriptGeneration(a) || a.localeCompare(b));
+  const fileName = names[0];
+  const file = fs.child(dir, fileName);
+  const stat = await fs.stat(file);
+  if (!stat) return undefined;
+  let ends: SessionEnds;
+  let compressed = fileName.endsWith('.zstd');
+  try {
+    ({ ends, compressed } = await readEnds(fs, file, stat.size));
+  } catch (err) {
+    ends = { refusal: { rule: 'read', message: `could not read the log: ${err instanceof Error ? err.message : String(err)}` } };
+  }
+  return {
+    file, projectDir, sessionDir, fileName,
+    id: ends.header?.id ?? sessionDir,
+    header: ends.header,
+    title: ends.title,
+    turns: ends.turns,
+    events: ends.events,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    compressed,
+    state: sessionState(ends, stat.mtimeMs, nowMs),
+    refusal: ends.refusal,
+    otherGenerations: names.slice(1),
+  };
+}
+
+/** Every session under `root`, newest (last written) first. */
+export async function listSessions<P>(fs: CatalogFs<P>, root: P, options: ListOptions<P> = {}): Promise<SessionEntry<P>[]> {
+  const isCancelled = options.isCancelled ?? (() => false);
+  const nowMs = options.nowMs ?? Date.now();
+  const batchSize = options.batchSize ?? 64;
+  const concurrency = options.concurrency ?? 16;
+  const projects = (await fs.list(root))
+    .filter((e) => e.isDirectory && (!options.projectDirs || options.projectDirs.includes(e.name)))
+    .map((e) => e.name);
+  const sessionDirs: { projectDir: string; sessionDir: string; dir: P }[] = [];
+  await pool(projects, concurrency, async (projectDir) => {
+    const projectPath = fs.child(root, projectDir);
+    for (const e of await fs.list(projectPath)) {
+      if (e.isDirectory) sessionDirs.push({ projectDir, sessionDir: e.name, dir: fs.child(projectPath, e.name) });
+    }
+  }, isCancelled);
+
+  const all: SessionEntry<P>[] = [];
+  let pending: SessionEntry<P>[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    options.onBatch?.(batch);
+  };
+  await pool(sessionDirs, concurrency, async ({ projectDir, sessionDir, dir }) => {
+    const entry = await readEntry(fs, projectDir, sessionDir, dir, nowMs);
+    if (!entry) return;
+    all.push(entry);
+    pending.push(entry);
+    if (pending.length >= batchSize) flush();
+  }, isCancelled);
+  flush();
+  return sortNewestFirst(all);
+}
+
+export function sortNewestFirst<P>(entries: SessionEntry<P>[]): SessionEntry<P>[] {
+  return entries.sort((a, b) => b.mtimeMs - a.mtimeMs || a.id.localeCompare(b.id));
+}

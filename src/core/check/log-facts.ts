@@ -1,0 +1,30 @@
+// The whole-log facts a check reports besides dsh's verdict — provenance and the relational
+// invariants — gathered as bookkeeping while the log loads: the reader hands each kept event (parsed
+// once) and each packed row to both, so a check costs one pass over the text, and a followed log
+// extends them event by event instead of rebuilding them.
+import type { SessionEvent } from '../types';
+import { InvariantPass } from './invariants';
+import { ProvenanceBuilder, type ProvenanceSource } from '../provenance/provenance-scan';
+import { ProvenanceIndex } from '../provenance/provenance';
+
+export class LogFacts {
+  readonly invariants: InvariantPass;
+  private readonly provenanceBuilder: ProvenanceBuilder;
+  readonly provenance: ProvenanceIndex;
+
+  constructor(log: ProvenanceSource) {
+    this.invariants = new InvariantPass(log);
+    this.provenanceBuilder = new ProvenanceBuilder(log);
+    this.provenance = new ProvenanceIndex(this.provenanceBuilder);
+  }
+
+  observeEvent(seq: number, event: SessionEvent): void {
+    this.invariants.observeEvent(seq, event);
+    this.provenanceBuilder.observeEvent(seq, event);
+  }
+
+  observeRow(seq0: number, row: Record<string, any>, members: number): void {
+    this.invariants.observeRow(seq0, members);
+    this.provenanceBuilder.observeRow(seq0, row, members);
+  }
+}

@@ -1,0 +1,56 @@
+// The append gate: checks a batch as dsh's append would (contiguous seqs, lossless JSON, envelope,
+// message shapes, surface rules), each event against the state the previous ones leave, without
+// mutating the log. Committing is the log's own business (it folds the serialized lines like bytes a
+// writer appended), so a batch is accepted by exactly the rules that read it back.
+import type { Diagnostic, SessionEvent, Verdict } from '../types';
+import type { NewEvent, WidenedEvent } from './append-types';
+import { isLosslessJson } from '../read/lossless';
+import { checkSeedEnvelope } from '../read/event-shape';
+import { SurfaceError, type SurfaceFold } from '../surface/surface';
+
+/** What the gate reads of the loaded log. */
+export interface AppendTarget {
+  readonly verdict: Verdict;
+  readonly eventCount: number;
+  /** Bytes after the last complete line (an append would join them). */
+  readonly tornBytes: number;
+  readonly fold: SurfaceFold;
+  event(seq: number): SessionEvent | undefined;
+}
+
+/** The problems of a batch; an empty list means it may be appended. */
+export function planAppend(target: AppendTarget, events: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
+  const problems: Diagnostic[] = [];
+  const verdict = target.verdict;
+  if (!verdict.ok) {
+    return [{ severity: 'error', rule: 'append.refused-log', message: `dsh refuses this log (${verdict.error}); nothing can be appended to it` }];
+  }
+  if (target.tornBytes > 0) {
+    return [{ severity: 'error', rule: 'jsonl.torn-tail', message: `the file has ${target.tornBytes} bytes after its last complete line; an append would join them` }];
+  }
+  const count = target.eventCount;
+  const fold = events.length > 1 ? target.fold.clone() : target.fold;
+  const pending: SessionEvent[] = [];
+  const lookup = (seq: number) => (seq < count ? target.event(seq) : pending[seq - count]);
+  for (const candidate of events) {
+    const event = candidate as unknown as SessionEvent;
+    const index = count + pending.length;
+    const fail = (rule: string, message: string) => problems.push({ severity: 'error', rule, message: `appended event ${pending.length + 1} (seq ${index}): ${message}`, seq: index });
+    if (!isLosslessJson(event)) fail('json.lossless-values', 'is not losslessly JSON-serializable (-0 or a non-finite number)');
+    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
+    if (envelope) fail(envelope.rule, envelope.message);
+    else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback') fail('legacy.refused', 'request/header reason "fallback" is retired');
+    else if (event.type === 'request/header-delta' || event.type === 'mode/set') fail('legacy.refused', `${event.type} is a retired event type`);
+    else {
+      try {
+        const plan = fold.plan(event, index, lookup);
+        if (fold !== target.fold) fold.apply(plan);
+      } catch (error) {
+        fail(error instanceof SurfaceError ? error.rule : 'surface.marker-shape', (error as Error).message);
+      }
+    }
+    pending.push(event);
+    if (problems.length > 0) break;
+  }
+  return problems;
+}

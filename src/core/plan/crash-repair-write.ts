@@ -1,0 +1,43 @@
+// The bytes a crash repair appends to the file, as dsh's writer would put them there: the closers'
+// lines at the end of a plain log, or one new zstd frame holding them. Refused while a torn tail or
+// damage follows the last kept line — appending after it would join it — so that the tail is removed
+// first, explicitly and with a backup (torn-tail-removal.ts).
+import type { Diagnostic } from '../types';
+import type { SessionLog } from '../read/session-log';
+import type { ZstdSummary } from '../read/load-file';
+import { encodeZstdFrame, concatBytes, type ZstdEncodeOptions } from '../zstd/encode';
+import { planRepair } from './repair';
+import { appendBytes } from './types';
+import type { AcceptedPlan } from './types';
+
+export interface CrashRepairWrite extends AcceptedPlan {
+  /** The bytes to append (empty when the last turn is closed). */
+  bytes: Uint8Array;
+  /** How they are framed. */
+  container: 'plain' | 'zstd';
+}
+
+export type CrashRepairWritePlan = CrashRepairWrite | { ok: false; reasons: Diagnostic[] };
+
+export function planCrashRepairWrite(log: SessionLog, zstd: ZstdSummary | undefined, options: ZstdEncodeOptions = {}): CrashRepairWritePlan {
+  const plan = planRepair(log);
+  if (!plan.ok) return plan;
+  const scan = log.scan;
+  if (scan.committedBytes < scan.fileBytes || zstd?.tornFrameStart !== undefined) {
+    const size = zstd?.tornFrameStart !== undefined ? zstd.compressedBytes - zstd.tornFrameStart : scan.fileBytes - scan.committedBytes;
+    const what = zstd?.tornFrameStart !== undefined ? 'a torn final zstd frame' : scan.stoppedAt === 'torn-tail' ? 'a torn last line' : 'a damaged line and what follows it';
+    return {
+      ok: false,
+      reasons: [{ severity: 'error', rule: 'repair.torn-tail-first', message: `the file ends with ${what} (${size} bytes that are not part of the session); closers appended after it would join it. Remove the torn tail first (it is backed up), then repair` }],
+    };
+  }
+  const container = zstd ? 'zstd' : 'plain';
+  const text = appendBytes(plan.lines);
+  const bytes = plan.lines.length === 0 ? new Uint8Array(0) : container === 'zstd' ? encodeZstdFrame(text, options) : text;
+  return { ok: true, events: plan.events, lines: plan.lines, notes: plan.notes, bytes, container };
+}
+
+/** The file a write plan leaves: the loaded bytes followed by the appended ones. */
+export function bytesAfterWrite(fileBytes: Uint8Array, plan: CrashRepairWrite): Uint8Array {
+  return concatBytes([fileBytes, plan.bytes]);
+}

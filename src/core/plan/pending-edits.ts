@@ -1,0 +1,226 @@
+// The edits a user has made to a session but not yet saved, kept as planner *inputs* (a compaction's
+// range and summary, a prune's target and new content), never as planned lines. Lines depend on the
+// log they are appended to — their seqs, the surface they cut — so they are planned again whenever the
+// log changes (a writer appended, the document was restored from a backup). Undo and redo move inputs
+// between two stacks; nothing here touches a file.
+import type { Diagnostic, SessionEvent } from '../types';
+import type { SessionLog } from '../read/session-log';
+import { planCompaction, type CompactionInput } from './compaction';
+import { planToolResultPrune, type PruneOptions } from './prune';
+import type { AcceptedPlan } from './types';
+
+export interface CompactionEdit {
+  kind: 'compaction';
+  input: CompactionInput;
+}
+
+export interface PruneEdit {
+  kind: 'prune';
+  /** The tool/result to prune. */
+  seq: number;
+  /** Its new inner tool-result content. */
+  content: unknown[];
+  options: PruneOptions;
+}
+
+export type PendingEdit = CompactionEdit | PruneEdit;
+
+/** One edit planned against the log as it is now (and the edits before it). */
+export interface PlannedEdit {
+  edit: PendingEdit;
+  plan: AcceptedPlan;
+}
+
+export type PendingPlan =
+  | { ok: true; steps: PlannedEdit[]; events: SessionEvent[]; lines: string[]; firstSeq: number }
+  | {
+    ok: false;
+    /** Index of the first edit that no longer holds; later edits build on it and are not planned. */
+    index: number;
+    edit: PendingEdit;
+    reasons: Diagnostic[];
+    /** The edits before it, which still hold. */
+    steps: PlannedEdit[];
+  };
+
+/** What a plan needs: the log as it is now, and a private copy of it when several edits build on each other. */
+export interface PlanBase {
+  log: SessionLog;
+  /** A fresh SessionLog of the same bytes, which planning may append to. Needed only for a second edit. */
+  fork?: () => SessionLog;
+}
+
+/** The backup of pending edits (hot exit): plain JSON. */
+export interface PendingEditsBackup {
+  format: 'session-surface/pending-edits';
+  version: 1;
+  baseEventCount: number;
+  edits: PendingEdit[];
+  redo: PendingEdit[];
+}
+
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
+
+/**
+ * Seqs at or above `base` name events of earlier pending edits; when `delta` events were appended by
+ * someone else before them, those events move up by `delta`. Seqs below `base` are history and stay.
+ */
+function shiftSeq(seq: number, base: number, delta: number): number {
+  return seq >= base ? seq + delta : seq;
+}
+
+export function rebaseEdit(edit: PendingEdit, base: number, delta: number): PendingEdit {
+  if (delta === 0) return edit;
+  if (edit.kind === 'prune') return { ...edit, seq: shiftSeq(edit.seq, base, delta) };
+  return { ...edit, input: { ...edit.input, start: shiftSeq(edit.input.start, base, delta), end: shiftSeq(edit.input.end, base, delta) } };
+}
+
+function planOne(log: SessionLog, edit: PendingEdit) {
+  return edit.kind === 'compaction' ? planCompaction(log, edit.input) : planToolResultPrune(log, edit.seq, edit.content, edit.options);
+}
+
+export class PendingEdits {
+  private edits: PendingEdit[] = [];
+  private undone: PendingEdit[] = [];
+
+  /**
+   * @param baseEventCount the event count of the log the edits were made on: seqs from there on name
+   * events of pending edits, and move when the log grows underneath them.
+   */
+  constructor(private baseEventCount: number) {}
+
+  get list(): readonly PendingEdit[] {
+    return this.edits;
+  }
+
+  get count(): number {
+    return this.edits.length;
+  }
+
+  get canUndo(): boolean {
+    return this.edits.length > 0;
+  }
+
+  get canRedo(): boolean {
+    return this.undone.length > 0;
+  }
+
+  /** The event count the pending seqs are relative to. */
+  get base(): number {
+    return this.baseEventCount;
+  }
+
+  /** Adds an edit (made on the log plus the edits before it); a new edit forgets what was undone. */
+  push(edit: PendingEdit): void {
+    this.edits.push(copy(edit));
+    this.undone = [];
+  }
+
+  /** Takes back the newest edit; undefined when nothing is pending. */
+  undo(): PendingEdit | undefined {
+    const edit = this.edits.pop();
+    if (edit) this.undone.push(edit);
+    return edit;
+  }
+
+  /** Puts back the edit undone last; undefined when there is none. */
+  redo(): PendingEdit | undefined {
+    const edit = this.undone.pop();
+    if (edit) this.edits.push(edit);
+    return edit;
+  }
+
+  /**
+   * The log grew to `eventCount` events under the pending edits (a writer appended, or the edits were
+   * saved): seqs of pending events move up. Throws on a shrink, which an append-only log never does.
+   */
+  rebase(eventCount: number): void {
+    const delta = eventCount - this.baseEventCount;
+    if (delta < 0) throw new RangeError(`the log has ${eventCount} events, fewer than the ${this.baseEventCount} the edits were made on`);
+    this.edits = this.edits.map((e) => rebaseEdit(e, this.baseEventCount, delta));
+    this.undone = this.undone.map((e) => rebaseEdit(e, this.baseEventCount, delta));
+    this.baseEventCount = eventCount;
+  }
+
+  /** After a save the pending edits are history: nothing is pending, nothing can be redone. */
+  clearSaved(eventCount: number): void {
+    this.edits = [];
+    this.undone = [];
+    this.baseEventCount = eventCount;
+  }
+
+  /**
+   * Plans every pending edit, in order, against the log as it is now (seqs continue its last event,
+   * the surface is its surface). A log that grew since the edits were made is planned with the pending
+   * seqs moved up; stops at the first edit that no longer holds, with every reason it is refused.
+   */
+  plan(base: PlanBase): PendingPlan {
+    const delta = base.log.eventCount - this.baseEventCount;
+    const firstSeq = base.log.eventCount;
+    const steps: PlannedEdit[] = [];
+    if (delta < 0) {
+      const reason: Diagnostic = {
+        severity: 'error', rule: 'edit.log-shrank',
+        message: `the log now has ${base.log.eventCount} events, fewer than the ${this.baseEventCount} these edits were made on; a session log only grows`,
+      };
+      return this.edits.length > 0 ? { ok: false, index: 0, edit: this.edits[0], reasons: [reason], steps } : { ok: true, steps, events: [], lines: [], firstSeq };
+    }
+    let log = base.log;
+    for (const [index, original] of this.edits.entries()) {
+      const edit = rebaseEdit(original, this.baseEventCount, delta);
+      const plan = planOne(log, edit);
+      if (!plan.ok) return { ok: false, index, edit, reasons: plan.reasons, steps };
+      steps.push({ edit, plan });
+      if (index < this.edits.length - 1) {
+        if (log === base.log) {
+          if (!base.fork) throw new Error('planning more than one pending edit needs a fork of the log');
+          log = base.fork();
+        }
+        const appended = log.append(plan.events as never);
+        if (!appended.ok) return { ok: false, index, edit, reasons: appended.problems, steps: steps.slice(0, -1) };
+      }
+    }
+    const events = steps.flatMap((s) => s.plan.events);
+    return { ok: true, steps, events, lines: steps.flatMap((s) => s.plan.lines), firstSeq };
+  }
+
+  toJSON(): PendingEditsBackup {
+    return { format: 'session-surface/pending-edits', version: 1, baseEventCount: this.baseEventCount, edits: copy(this.edits), redo: copy(this.undone) };
+  }
+
+  /** Restores a backup; a string says why it cannot be. */
+  static fromJSON(value: unknown): PendingEdits | string {
+    const v = value as Partial<PendingEditsBackup> | null;
+    if (v === null || typeof v !== 'object' || v.format !== 'session-surface/pending-edits') return 'not a backup of pending session edits';
+    if (v.version !== 1) return `backup version ${String(v.version)} is not one this version reads`;
+    if (!Number.isSafeInteger(v.baseEventCount) || (v.baseEventCount as number) < 0) return 'the backup has no valid base event count';
+    if (!Array.isArray(v.edits) || !Array.isArray(v.redo)) return 'the backup has no list of edits';
+    for (const e of [...v.edits, ...v.redo]) {
+      const problem = editShapeProblem(e);
+      if (problem) return `the backup holds an edit that cannot be read: ${problem}`;
+    }
+    const edits = new PendingEdits(v.baseEventCount as number);
+    edits.edits = copy(v.edits);
+    edits.undone = copy(v.redo);
+    return edits;
+  }
+}
+
+/** The shape of an edit read back from JSON (the planners check the values themselves). */
+function editShapeProblem(e: unknown): string | undefined {
+  if (e === null || typeof e !== 'object') return 'not an object';
+  const edit = e as { kind?: unknown; seq?: unknown; content?: unknown; options?: unknown; input?: Partial<CompactionInput> | null };
+  if (edit.kind === 'prune') {
+    if (!Number.isSafeInteger(edit.seq)) return 'prune without a seq';
+    if (!Array.isArray(edit.content)) return 'prune without content';
+    if (edit.options === null || typeof edit.options !== 'object') return 'prune without options';
+    return undefined;
+  }
+  if (edit.kind === 'compaction') {
+    const input = edit.input;
+    if (input === null || typeof input !== 'object') return 'compaction without input';
+    if (!Number.isSafeInteger(input.start) || !Number.isSafeInteger(input.end)) return 'compaction without start and end';
+    return undefined;
+  }
+  return `unknown kind ${JSON.stringify(edit.kind)}`;
+}

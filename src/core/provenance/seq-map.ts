@@ -1,0 +1,29 @@
+// A growable map from event seq to a non-negative integer (an attempt, a message seq), -1 when unset:
+// one Int32 per event instead of a Map entry, and it grows with a followed log.
+export class SeqMap {
+  private data = new Int32Array(1024).fill(-1);
+  /** One past the highest seq ever set. */
+  length = 0;
+
+  get(seq: number): number {
+    return seq >= 0 && seq < this.length ? this.data[seq] : -1;
+  }
+
+  set(seq: number, value: number): void {
+    if (seq < this.length) this.data[seq] = value;
+    else this.setRange(seq, 1, value);
+  }
+
+  /** seq, seq + 1, … (count seqs) all map to `value`. */
+  setRange(seq: number, count: number, value: number): void {
+    const end = seq + count;
+    if (end > this.data.length) {
+      const grown = new Int32Array(Math.max(end, Math.ceil(this.data.length * 1.5))).fill(-1);
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    const data = this.data;
+    for (let i = seq; i < end; i++) data[i] = value;
+    if (end > this.length) this.length = end;
+  }
+}

@@ -1,0 +1,127 @@
+// The surface state of a loaded log: the fold of the kept events (what a read-only viewer sees), the
+// closers dsh would append for an open final turn and the repaired surface they give, the derived
+// messages (projected once per surface node, rebuilt only after a replace), the tool-pairing cuts
+// and the human transcript. Everything here grows with the log without rescanning it.
+import type { Replacement, SessionEvent } from '../types';
+import type { DerivedMessage } from './projections';
+import { balancedCuts, deriveEventMessage, type BalanceResult } from './projections';
+import { CloserScan } from './repair';
+import { SurfaceFold } from './surface';
+import { SurfaceRole, type EventIndex } from '../read/event-index';
+import type { Refusal } from '../read/verdict';
+
+interface Repaired {
+  count: number;
+  closers: SessionEvent[];
+  fold: SurfaceFold;
+  closerRefusal: Refusal | null;
+}
+
+export class SurfaceState {
+  readonly fold = new SurfaceFold();
+  readonly closerScan = new CloserScan();
+  private repairedCache: Repaired | undefined;
+  private readonly derived = { generation: 0, nodes: 0, messages: [] as DerivedMessage[] };
+  /** Append-origin surface events in log order, extended as the log grows. */
+  private readonly transcriptSeqs: number[] = [];
+  private transcriptScanned = 0;
+
+  /** `closersRefused`: the closer scan crashed (dsh's closers stage refused), so there are none. */
+  constructor(private readonly index: EventIndex, private readonly closersRefused: () => boolean) {}
+
+  /** Closers and the repaired surface, recomputed only when the log grew. */
+  repaired(): Repaired {
+    const count = this.index.count;
+    if (this.repairedCache?.count === count) return this.repairedCache;
+    const closers = this.closersRefused() ? [] : this.closerScan.closers().map(deepFreeze);
+    let closerRefusal: Refusal | null = null;
+    let fold = this.fold;
+    if (closers.length > 0) {
+      fold = this.fold.clone();
+      const lookup = (s: number) => (s < count ? this.index.event(s) : closers[s - count]);
+      for (const closer of closers) {
+        try {
+          fold.apply(fold.plan(closer, closer.seq, lookup));
+        } catch (error) {
+          closerRefusal ??= { dshError: `invalid seed event at index ${closer.seq}: ${(error as Error).message}`, errorName: 'Error', rule: 'repair.closers', seq: closer.seq };
+        }
+      }
+    }
+    this.repairedCache = { count, closers, fold, closerRefusal };
+    return this.repairedCache;
+  }
+
+  get closers(): SessionEvent[] {
+    return this.repaired().closers;
+  }
+
+  surface(): readonly number[] {
+    return this.fold.nodes;
+  }
+
+  replacements(): readonly Replacement[] {
+    return this.fold.replacements;
+  }
+
+  /**
+   * The messages the model sees. Without `nodes`, the current surface's messages come from a
+   * watermark cache: new surface nodes are projected once, and a replace (a new generation) rebuilds.
+   */
+  deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
+    if (nodes !== undefined) return this.project(nodes, 0, []);
+    const surface = this.fold.nodes;
+    const cache = this.derived;
+    if (cache.generation !== this.fold.replaceGeneration) {
+      cache.generation = this.fold.replaceGeneration;
+      cache.nodes = 0;
+      cache.messages = [];
+    }
+    if (cache.nodes < surface.length) {
+      this.project(surface, cache.nodes, cache.messages);
+      cache.nodes = surface.length;
+    }
+    return [...cache.messages];
+  }
+
+  private project(nodes: readonly number[], from: number, out: DerivedMessage[]): DerivedMessage[] {
+    const count = this.index.count;
+    const closers = count > 0 && nodes.some((seq) => seq >= count) ? this.closers : [];
+    for (let i = from; i < nodes.length; i++) {
+      const seq = nodes[i];
+      const event = seq < count ? this.index.event(seq) : closers[seq - count];
+      const message = event ? deriveEventMessage(event) : null;
+      if (message) out.push(message);
+    }
+    return out;
+  }
+
+  balancedCuts(nodes: readonly number[] = this.fold.nodes): BalanceResult {
+    const count = this.index.count;
+    return balancedCuts(nodes, (seq) => {
+      if (seq >= count) return this.closers[seq - count]?.type === 'tool/result' ? -1 : 0;
+      const type = this.index.type(seq);
+      if (type === 'tool/result') return -1;
+      return type === 'assistant/message' ? this.index.toolCallCount(seq) : 0;
+    });
+  }
+
+  transcript(): number[] {
+    const count = this.index.count;
+    for (let seq = this.transcriptScanned; seq < count; seq++) if (this.index.role(seq) === SurfaceRole.Append) this.transcriptSeqs.push(seq);
+    this.transcriptScanned = count;
+    return this.transcriptSeqs.slice();
+  }
+}
+
+/** Freezes a JSON tree (iteratively: deep nesting is fine). */
+export function deepFreeze<T>(value: T): T {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === 'object' && current !== null && !Object.isFrozen(current)) {
+      Object.freeze(current);
+      for (const key of Object.keys(current)) pending.push((current as Record<string, unknown>)[key]);
+    }
+  }
+  return value;
+}

@@ -1,0 +1,84 @@
+// The custom editor for session logs. It is a *read-only* custom editor provider on purpose: the host
+// owns the document (so logs of any size open), and a log is append-only — this editor never writes
+// it, so there is nothing to save, revert or back up, and the tab never turns dirty.
+import * as vscode from 'vscode';
+import { revealLineInTextEditor } from './log-text';
+import { SessionDocument } from './session-document';
+import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
+
+export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
+
+export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvider<SessionDocument> {
+  private readonly open = new Map<string, SessionDocument>();
+  private readonly opened = new vscode.EventEmitter<SessionDocument>();
+  readonly onDidOpenDocument = this.opened.event;
+  private readonly rendered = new vscode.EventEmitter<RenderReport>();
+  /** Test mode only: the webview drew the summary (used by tests and the open-time benchmark). */
+  readonly onDidRender = this.rendered.event;
+  private readonly testReported = new vscode.EventEmitter<TestReport>();
+  /** Test mode only: measurements and markers the webview reports (first rows painted, frame times). */
+  readonly onDidTestReport = this.testReported.event;
+  /** Test mode only: every report received, for tests that look after the fact. */
+  readonly testReports: TestReport[] = [];
+  private active: SessionDocument | undefined;
+
+  /** @param testMode test hooks (render and test reports) are recorded only when set. */
+  constructor(private readonly extensionUri: vscode.Uri, readonly testMode = false) {}
+
+  static register(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
+    context.subscriptions.push(
+      vscode.window.registerCustomEditorProvider(SESSION_EDITOR_VIEW_TYPE, provider, {
+        // Hidden webviews are rebuilt from the document on `ready`; keeping them alive costs memory.
+        webviewOptions: { retainContextWhenHidden: false },
+        supportsMultipleEditorsPerDocument: true,
+      }),
+      provider.opened,
+      provider.rendered,
+      provider.testReported,
+    );
+  }
+
+  /** Open documents by URI string (read by the diagnostics and by the in-host tests). */
+  get documents(): ReadonlyMap<string, SessionDocument> {
+    return this.open;
+  }
+
+  /** The session document of the focused session editor, if any. */
+  get activeDocument(): SessionDocument | undefined {
+    return this.active;
+  }
+
+  openCustomDocument(uri: vscode.Uri): SessionDocument {
+    // Returns at once; the document reads the file in the background so the webview can show progress.
+    const document = new SessionDocument(uri, {
+      isTrusted: () => vscode.workspace.isTrusted,
+      locale: vscode.env.language,
+      reveal: revealLineInTextEditor,
+    });
+    const key = uri.toString();
+    this.open.set(key, document);
+    document.onDidDispose(() => {
+      if (this.open.get(key) === document) this.open.delete(key);
+      if (this.active === document) this.active = undefined;
+    });
+    this.opened.fire(document);
+    return document;
+  }
+
+  resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): void {
+    const binding = new SessionPanel(document, panel, this.extensionUri, {
+      testMode: this.testMode,
+      onRendered: (r) => this.rendered.fire(r),
+      onTestReport: (r) => {
+        if (this.testReports.length < 10_000) this.testReports.push(r);
+        this.testReported.fire(r);
+      },
+    });
+    if (panel.active) this.active = document;
+    panel.onDidChangeViewState((e) => {
+      if (e.webviewPanel.active) this.active = document;
+      else if (this.active === document) this.active = undefined;
+    });
+    panel.onDidDispose(() => binding.dispose());
+  }
+}

@@ -1,0 +1,52 @@
+// The HTML shell of the session webview: a strict Content-Security-Policy with a fresh nonce, the
+// bundle and stylesheet through asWebviewUri, and nothing else. All content is drawn by the bundle
+// from typed messages; no session data is ever put into this HTML.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+
+/** The only folders the webview may load from: the built bundles and the static media. */
+export function webviewRoots(extensionUri: vscode.Uri): vscode.Uri[] {
+  return [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')];
+}
+
+export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, enableCommandUris: false, localResourceRoots: webviewRoots(extensionUri) };
+}
+
+/**
+ * `testMode` marks the body with `data-test-mode` so the webview sends its test-only reports (first
+ * rows painted, frame times); for users it is off and the webview sends none.
+ */
+export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, testMode = false): string {
+  const nonce = randomBytes(18).toString('base64');
+  const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
+  const csp = [
+    "default-src 'none'",
+    `img-src ${webview.cspSource} data:`,
+    // Web components style themselves with constructed stylesheets, which CSP does not restrict;
+    // <style> elements need the nonce, <link> the webview source.
+    `style-src ${webview.cspSource} 'nonce-${nonce}'`,
+    `font-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="csp-nonce" content="${nonce}">
+<link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
+<link rel="stylesheet" href="${asset('media', 'session.css')}">
+<title>${escapeText(title)}</title>
+</head>
+<body${testMode ? ' data-test-mode="true"' : ''}>
+<main id="app" aria-busy="true"><p class="muted">Starting…</p></main>
+<script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
+</body>
+</html>`;
+}
+
+function escapeText(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,189 @@
+// One-line summaries of events, messages and content blocks: enough to recognise an event in a list
+// without printing a whole tool result or system reminder. Log values are untrusted: any field may
+// have any type or nest deeply, so every value goes through `valueText` (depth-safe, bounded) and the
+// result through `oneLine` (single line, bounded, controls and bidi neutralised).
+import { valueText } from './bounded-json';
+import { oneLine } from './text';
+
+/** The widest a summary gets, in UTF-16 units. */
+export const SUMMARY_WIDTH = 160;
+
+type Loose = Record<string, unknown>;
+const isLoose = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const field = (v: unknown, key: string): unknown => (isLoose(v) ? v[key] : undefined);
+/** A value as short text: strings as written, anything else as bounded JSON. */
+const text = (v: unknown, max = 400): string => (v === undefined ? '' : valueText(v, max));
+const quoted = (v: unknown, max = 120): string => JSON.stringify(oneLine(text(v, max * 4), max));
+
+/** A content block as a short phrase: text "…", reasoning (N chars), tool-call name(args), … */
+export function blockSummary(block: unknown, depth = 0): string {
+  if (!isLoose(block)) return oneLine(text(block), 60);
+  switch (block.type) {
+    case 'text':
+      return quoted(block.text);
+    case 'reasoning':
+      return `reasoning (${typeof block.text === 'string' ? block.text.length : 0} chars)`;
+    case 'tool-call':
+      return `tool-call ${oneLine(text(block.name), 40)}(${oneLine(text(block.arguments), 40)}) id ${oneLine(text(block.id), 40)}`;
+    case 'tool-result': {
+      const content = block.content;
+      const inner = depth < 2 && Array.isArray(content) ? content.slice(0, 8).map((b) => blockSummary(b, depth + 1)).join(' ') : '';
+      return `tool-result for ${oneLine(text(block.toolCallId), 40)}${block.isError === true ? ' (error)' : ''}: ${oneLine(inner, 56)}`;
+    }
+    case 'image': {
+      const a = block.attachment;
+      return `image ${oneLine(text(field(a, 'mediaType')), 30)} ${oneLine(text(field(a, 'width') ?? '?'), 8)}×${oneLine(text(field(a, 'height') ?? '?'), 8)}`;
+    }
+    default:
+      return `${oneLine(text(block.type), 40)} block`;
+  }
+}
+
+/** Where a message came from: user, model provider/model, tool call, plugin name. */
+export function sourceSummary(source: unknown): string {
+  if (!isLoose(source)) return '?';
+  const kind = oneLine(text(source.kind), 40);
+  if (source.kind === 'plugin') {
+    const id = source.compactionId === undefined ? '' : ` ${oneLine(text(source.compactionId), 40)}`;
+    return `plugin:${oneLine(text(source.plugin), 40)}${id}`;
+  }
+  if (source.kind === 'model') return `model ${oneLine(text(source.provider), 40)}/${oneLine(text(source.model), 60)}`;
+  if (source.kind === 'tool') return `tool ${oneLine(text(source.callId), 60)}`;
+  return kind;
+}
+
+/** A message (as the model sees it) in one line: source, then its blocks. */
+export function messageSummary(message: unknown, width = SUMMARY_WIDTH): string {
+  if (!isLoose(message)) return '(no message)';
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  const body = blocks.length === 0 ? '(empty)' : blocks.slice(0, 12).map((b) => blockSummary(b)).join(' + ');
+  return oneLine(`[${sourceSummary(message.source)}] ${body}`, width);
+}
+
+/** The token usage an event records, as `TokenUsage` numbers (undefined when none). */
+export interface TokenUsage {
+  input?: number;
+  cachedInput?: number;
+  output?: number;
+  reasoning?: number;
+  total?: number;
+}
+
+const tokenNumber = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+/** Reads dsh's `TokenUsage` ({inputTokens, outputTokens, cacheReadTokens, reasoningTokens, totalTokens}). */
+export function readUsage(usage: unknown): TokenUsage | undefined {
+  if (!isLoose(usage)) return undefined;
+  const out: TokenUsage = {
+    input: tokenNumber(usage.inputTokens),
+    cachedInput: tokenNumber(usage.cacheReadTokens),
+    output: tokenNumber(usage.outputTokens),
+    reasoning: tokenNumber(usage.reasoningTokens),
+    total: tokenNumber(usage.totalTokens),
+  };
+  return Object.values(out).some((v) => v !== undefined) ? out : undefined;
+}
+
+/** The usage an event records: an assistant/message's `usage`, a usage chunk, a compaction summary's. */
+export function eventUsage(type: string, data: unknown): TokenUsage | undefined {
+  if (type === 'assistant/message' || type === 'compaction/summary') return readUsage(field(data, 'usage'));
+  if (type === 'assistant/chunk') {
+    const chunk = field(data, 'chunk');
+    return field(chunk, 'type') === 'usage' ? readUsage(field(chunk, 'usage')) : undefined;
+  }
+  return undefined;
+}
+
+function chunkSummary(chunk: unknown): string {
+  if (!isLoose(chunk)) return oneLine(text(chunk), 60);
+  switch (chunk.type) {
+    case 'text-delta':
+      return `text ${quoted(chunk.text)}`;
+    case 'reasoning-delta':
+      return `reasoning ${quoted(chunk.text)}`;
+    case 'tool-call-delta':
+      return `tool-call ${chunk.name === undefined ? '' : `${oneLine(text(chunk.name), 40)} `}${quoted(chunk.argumentsDelta, 60)}`;
+    case 'block-start':
+      return `block-start ${oneLine(text(chunk.blockType), 30)} #${oneLine(text(chunk.index), 8)}`;
+    case 'block-end':
+      return `block-end #${oneLine(text(chunk.index), 8)}: ${blockSummary(chunk.block)}`;
+    case 'usage':
+      return 'usage';
+    case 'finish':
+      return `finish ${oneLine(text(field(chunk.reason, 'kind')), 30)}`;
+    default:
+      return oneLine(text(chunk.type), 40);
+  }
+}
+
+const turnStep = (data: unknown) => {
+  const turn = field(data, 'turn');
+  const step = field(data, 'step');
+  return `turn ${oneLine(text(turn), 12)}${step === undefined ? '' : ` step ${oneLine(text(step), 12)}`}`;
+};
+
+/**
+ * One line describing an event of any type (the body after the type label in a row). Never throws;
+ * bounded by `width`.
+ */
+export function eventSummary(event: { type: string; data?: unknown }, width = SUMMARY_WIDTH): string {
+  const data = event.data;
+  let line: string;
+  switch (event.type) {
+    case 'user/message':
+      line = messageSummary(data, width);
+      break;
+    case 'assistant/message':
+      line = `${field(data, 'interrupted') === true ? '(interrupted) ' : ''}${messageSummary(field(data, 'message'), width)}`;
+      break;
+    case 'tool/result':
+      line = messageSummary(field(data, 'message'), width) + (field(data, 'error') !== undefined ? ` error ${oneLine(text(field(field(data, 'error'), 'code')), 40)}` : '');
+      break;
+    case 'assistant/chunk':
+      line = chunkSummary(field(data, 'chunk'));
+      break;
+    case 'tool/call':
+      line = `${oneLine(text(field(data, 'name')), 40)}(${oneLine(text(field(data, 'arguments')), 80)}) id ${oneLine(text(field(data, 'callId')), 40)}`;
+      break;
+    case 'turn/start':
+    case 'step/start':
+    case 'step/end':
+      line = turnStep(data);
+      break;
+    case 'turn/end':
+      line = `${turnStep(data)}: ${oneLine(text(field(field(data, 'reason'), 'kind')), 30)}`;
+      break;
+    case 'compaction/summary': {
+      const summary = field(data, 'summary');
+      const blocks = Array.isArray(summary) ? summary.slice(0, 4).map((b) => blockSummary(b)).join(' + ') : '';
+      const shadowed = field(data, 'shadowedSeqs');
+      line = `${oneLine(text(field(data, 'compactionId')), 40)}: ${Array.isArray(shadowed) ? `shadows ${shadowed.length} node(s); ` : ''}${blocks}`;
+      break;
+    }
+    case 'compaction/start':
+    case 'compaction/end':
+      line = oneLine(text(field(data, 'compactionId')), 60);
+      break;
+    case 'todo/write': {
+      const todos = field(data, 'todos');
+      const list = Array.isArray(todos) ? todos : [];
+      const done = list.filter((t) => field(t, 'status') === 'completed').length;
+      line = `${list.length} item(s), ${done} completed`;
+      break;
+    }
+    case 'request/header': {
+      const config = field(field(data, 'header'), 'config');
+      line = `${oneLine(text(field(config, 'provider')), 40)}/${oneLine(text(field(config, 'model')), 60)} (${oneLine(text(field(data, 'reason')), 20)})`;
+      break;
+    }
+    case 'request/context':
+      line = `${oneLine(text(field(data, 'provider')), 40)}/${oneLine(text(field(data, 'model')), 60)}`;
+      break;
+    case 'session/title':
+      line = quoted(field(data, 'title'), width);
+      break;
+    default:
+      line = data === undefined || (isLoose(data) && Object.keys(data).length === 0) ? '' : text(data, width * 2);
+  }
+  return oneLine(line, width);
+}

@@ -1,0 +1,110 @@
+// Numbers, sizes, dates and durations in one format for one display language. The host passes VS
+// Code's display language (`vscode.env.language`), the CLI its own locale; tests pass a time zone so
+// their expectations do not depend on the machine.
+
+/** Times before 2000-01-01 are not plausible timestamps of a dsh log: shown as the number written. */
+const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
+/** …and neither are times after 2200. */
+const LATEST_PLAUSIBLE_MS = Date.UTC(2200, 0, 1);
+
+export interface FormatOptions {
+  /** A BCP 47 tag; unknown or malformed tags fall back to `en`. */
+  locale?: string;
+  /** An IANA time zone; the machine's own when absent. */
+  timeZone?: string;
+}
+
+function supportedLocale(locale: string | undefined): string {
+  if (!locale) return 'en';
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([locale])[0] ?? 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+export class Formatter {
+  readonly locale: string;
+  private readonly integer: Intl.NumberFormat;
+  private readonly decimal1: Intl.NumberFormat;
+  private readonly dateTime: Intl.DateTimeFormat;
+  private readonly time: Intl.DateTimeFormat;
+  private readonly percentFormat: Intl.NumberFormat;
+
+  constructor(options: FormatOptions = {}) {
+    this.locale = supportedLocale(options.locale);
+    const timeZone = options.timeZone;
+    this.integer = new Intl.NumberFormat(this.locale, { maximumFractionDigits: 0 });
+    this.decimal1 = new Intl.NumberFormat(this.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    this.percentFormat = new Intl.NumberFormat(this.locale, { style: 'percent', maximumFractionDigits: 0 });
+    // One date-time format everywhere: the date, then a 24-hour or 12-hour time as the language has it.
+    this.dateTime = new Intl.DateTimeFormat(this.locale, {
+      year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone, timeZoneName: 'short',
+    });
+    this.time = new Intl.DateTimeFormat(this.locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone });
+  }
+
+  count(n: number): string {
+    return Number.isFinite(n) ? this.integer.format(n) : String(n);
+  }
+
+  /** A count with its noun: "1 event", "2,854 events". */
+  counted(n: number, singular: string, plural = `${singular}s`): string {
+    return `${this.count(n)} ${n === 1 ? singular : plural}`;
+  }
+
+  percent(fraction: number): string {
+    return this.percentFormat.format(fraction);
+  }
+
+  /** Bytes in binary units: "812 B", "4.2 KiB", "28.0 MiB". */
+  bytes(n: number): string {
+    if (!Number.isFinite(n)) return String(n);
+    if (Math.abs(n) < 1024) return `${this.integer.format(n)} B`;
+    const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+    let v = n / 1024;
+    let u = 0;
+    while (Math.abs(v) >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u += 1;
+    }
+    return `${Math.abs(v) < 100 ? this.decimal1.format(v) : this.integer.format(v)} ${units[u]}`;
+  }
+
+  /** Whether `ms` reads as a moment a dsh log could have been written. */
+  isPlausibleTime(ms: unknown): ms is number {
+    return typeof ms === 'number' && Number.isFinite(ms) && ms >= EARLIEST_PLAUSIBLE_MS && ms < LATEST_PLAUSIBLE_MS;
+  }
+
+  /**
+   * A moment as date and time. Values that are no plausible timestamp (0, 800, negative) are shown as
+   * written with a note instead of as a 1970 date, so `createdAt: 0` and `createdAt: 800` read alike.
+   */
+  date(ms: unknown): string {
+    if (this.isPlausibleTime(ms)) return this.dateTime.format(ms);
+    return `${typeof ms === 'number' ? this.count(ms) : String(ms)} (not a date)`;
+  }
+
+  /** The time of day only, for rows of one session. */
+  timeOfDay(ms: number): string {
+    return this.isPlausibleTime(ms) ? this.time.format(ms) : this.count(ms);
+  }
+
+  /** A span of milliseconds: "340 ms", "1.2 s", "3 min 05 s", "2 h 04 min". */
+  duration(ms: number): string {
+    if (!Number.isFinite(ms)) return String(ms);
+    if (ms < 0) return `-${this.duration(-ms)}`;
+    if (ms < 1000) return `${this.integer.format(ms)} ms`;
+    if (ms < 60_000) return `${this.decimal1.format(ms / 1000)} s`;
+    const s = Math.round(ms / 1000);
+    if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+    return `${this.count(Math.floor(s / 3600))} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+  }
+
+  /** Tokens, compact above ten thousand: "812 tokens", "12.3k tokens". */
+  tokens(n: number): string {
+    if (!Number.isFinite(n)) return String(n);
+    if (Math.abs(n) < 10_000) return `${this.count(n)} tokens`;
+    return `${this.decimal1.format(n / 1000)}k tokens`;
+  }
+}

@@ -1,0 +1,14 @@
+// The presentation layer: turns core facts into the words people read — one-line event summaries,
+// type labels, token counts, header fields, dates, numbers and sizes in one format, verdict and
+// diagnostic wording, and the one definition of a log's diagnostics. Pure TypeScript beside the
+// core (no vscode, no DOM, no Node), used by the CLI and the extension host alike.
+export { boundedJson, valueText, type BoundedJson, type BoundedJsonOptions } from './bounded-json';
+export { countDiagnostics, diagnosticLine, logDiagnostics, presentDiagnostics, type DiagnosticCounts } from './diagnostics';
+export { typeIcon, typeLabel } from './event-labels';
+export {
+  blockSummary, eventSummary, eventUsage, messageSummary, readUsage, sourceSummary, SUMMARY_WIDTH, type TokenUsage,
+} from './event-summary';
+export { Formatter, type FormatOptions } from './format';
+export { field, headerFields, sessionTitle, type Field } from './header';
+export { boundedText, clipTo, neutraliseBidi, oneLine, type Bounded } from './text';
+export { liveState, liveText, quoteDsh, stillReadable, verdictWords, type LiveWord, type VerdictWords } from './verdict';

@@ -1,0 +1,149 @@
+// Requests from the webview and the host's answers. A request carries an id; the host answers it
+// exactly once with a `response` of the same id: `ok: true` with the method's result and the generation
+// stamp it was computed from, or `ok: false` with a typed error. The table below is the contract:
+// each method's params and result, and a validator for both (the host checks params, the webview
+// checks results).
+import type { SessionSummary } from './summary';
+import { isSessionSummary } from './summary';
+import {
+  isEventDetail, isGeneration, isMessagesDiff, isOverview, isProblemView, isProvenanceView, isRowFilter, isRowOrder,
+  isRowWindow, isSearchMatch, isSearchQuery, isSearchResult, isShadowBracket, isSurfaceAsOf, isTimeSpans, isUsageTable,
+  type EventDetail, type Generation, type MessagesDiff, type Overview, type ProblemView, type ProvenanceView,
+  type RowFilter, type RowOrder, type RowWindow, type SearchMatch, type SearchQuery, type SearchResult,
+  type ShadowBracket, type SurfaceAsOf, type TimeSpans, type UsageTable,
+} from './timeline';
+import { arrayOf, bool, count, isObject, line, literal, num, optional, shape, str, type Validator } from './validate';
+
+/** Most rows one `rows` request may ask for. */
+export const MAX_WINDOW = 2000;
+const windowCount: Validator<number> = (v): v is number => count(v) && v <= MAX_WINDOW;
+
+export interface RequestTable {
+  /** Header, verdict, counts, sizes, live and file state: the "Session health" panel. */
+  summary: { params: Record<string, never>; result: SessionSummary };
+  /** A window of diagnostics, in file-line order (the same list `session-surface check` prints). */
+  problems: { params: { start: number; count: number }; result: { start: number; total: number; problems: ProblemView[] } };
+  /** A window of rows of one order. */
+  rows: { params: { order: RowOrder; start: number; count: number; filter?: RowFilter }; result: RowWindow };
+  /** The row index of a seq in an order (for jumps); `index` absent when the seq has no row there. */
+  rowOf: { params: { order: RowOrder; seq: number; filter?: RowFilter }; result: { index?: number; total: number } };
+  /** Everything the inspector shows for one event. */
+  eventDetail: { params: { seq: number }; result: EventDetail };
+  /** The provenance links of one event, both directions, and what to highlight. */
+  provenance: { params: { seq: number }; result: ProvenanceView };
+  /** Starts a host-side search over the whole log; `searchProgress` notifications follow; answers at the end. */
+  search: { params: SearchQuery; result: SearchResult };
+  cancelSearch: { params: { searchId: number }; result: { cancelled: boolean } };
+  /** A window of a finished (or cancelled) search's matches. */
+  searchMatches: { params: { searchId: number; start: number; count: number }; result: { matchCount: number; matches: SearchMatch[] } };
+  /** The next (or previous) match after (before) a row index, wrapping around. */
+  searchStep: { params: { searchId: number; fromRow: number; direction: 'next' | 'previous' }; result: { match?: SearchMatch; matchCount: number } };
+  /** The surface and derived messages after folding every event up to `seq`, a window of its nodes. */
+  surfaceAsOf: { params: { seq: number; start: number; count: number }; result: SurfaceAsOf };
+  /** The derived messages of two points compared. */
+  diffAsOf: { params: { fromSeq: number; toSeq: number }; result: MessagesDiff };
+  /** The whole log in at most `buckets` buckets for the overview strip. */
+  overview: { params: { buckets: number }; result: Overview };
+  /** Spans active in [from, to] (ms since the epoch; the whole log when absent), at most `maxSpans`. */
+  timeSpans: { params: { from?: number; to?: number; maxSpans: number }; result: TimeSpans };
+  /** Token usage per turn or per step, a window of rows plus the sum over the log. */
+  usage: { params: { level: 'turn' | 'step'; start: number; count: number }; result: UsageTable };
+  /** Every replacement with what it shadowed. */
+  shadowBrackets: { params: Record<string, never>; result: { brackets: ShadowBracket[] } };
+  /** Opens the log as text at the event's (or the given) 1-based line; a zstd log as its decompressed text. */
+  revealInTextEditor: { params: { seq?: number; line?: number }; result: { opened: boolean } };
+  /** Reads the file again from the start (after a truncation, a rewrite, a deletion). */
+  reload: { params: Record<string, never>; result: { reloading: true } };
+}
+
+export type Method = keyof RequestTable;
+export type Params<M extends Method> = RequestTable[M]['params'];
+export type Result<M extends Method> = RequestTable[M]['result'];
+
+const none = shape<Record<string, never>>({});
+
+export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
+  summary: none,
+  problems: shape({ start: count, count: windowCount }),
+  rows: shape({ order: isRowOrder, start: count, count: windowCount, filter: optional(isRowFilter) }),
+  rowOf: shape({ order: isRowOrder, seq: count, filter: optional(isRowFilter) }),
+  eventDetail: shape({ seq: count }),
+  provenance: shape({ seq: count }),
+  search: isSearchQuery,
+  cancelSearch: shape({ searchId: count }),
+  searchMatches: shape({ searchId: count, start: count, count: windowCount }),
+  searchStep: shape({ searchId: count, fromRow: count, direction: literal('next', 'previous') }),
+  surfaceAsOf: shape({ seq: count, start: count, count: windowCount }),
+  diffAsOf: shape({ fromSeq: count, toSeq: count }),
+  overview: shape({ buckets: (v): v is number => count(v) && v >= 1 && v <= 10_000 }),
+  timeSpans: shape({ from: optional(num), to: optional(num), maxSpans: (v): v is number => count(v) && v <= 50_000 }),
+  usage: shape({ level: literal('turn', 'step'), start: count, count: windowCount }),
+  shadowBrackets: none,
+  revealInTextEditor: (v): v is { seq?: number; line?: number } =>
+    shape({ seq: optional(count), line: optional(line) })(v) && ((v as { seq?: number }).seq !== undefined || (v as { line?: number }).line !== undefined),
+  reload: none,
+};
+
+export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
+  summary: isSessionSummary,
+  problems: shape({ start: count, total: count, problems: arrayOf(isProblemView) }),
+  rows: isRowWindow,
+  rowOf: shape({ index: optional(count), total: count }),
+  eventDetail: isEventDetail,
+  provenance: isProvenanceView,
+  search: isSearchResult,
+  cancelSearch: shape({ cancelled: bool }),
+  searchMatches: shape({ matchCount: count, matches: arrayOf(isSearchMatch) }),
+  searchStep: shape({ match: optional(isSearchMatch), matchCount: count }),
+  surfaceAsOf: isSurfaceAsOf,
+  diffAsOf: isMessagesDiff,
+  overview: isOverview,
+  timeSpans: isTimeSpans,
+  usage: isUsageTable,
+  shadowBrackets: shape({ brackets: arrayOf(isShadowBracket) }),
+  revealInTextEditor: shape({ opened: bool }),
+  reload: shape({ reloading: literal(true) }),
+};
+
+const METHODS = new Set(Object.keys(PARAMS));
+export const isMethod = (v: unknown): v is Method => typeof v === 'string' && METHODS.has(v);
+
+// ---- envelopes ----------------------------------------------------------------------------------
+
+export interface RequestMessage<M extends Method = Method> {
+  type: 'request';
+  id: number;
+  method: M;
+  params: Params<M>;
+}
+
+export type ErrorCode =
+  | 'badRequest' // params did not validate
+  | 'notLoaded' // the log failed to load (or was closed)
+  | 'outOfRange' // a seq or index beyond the log
+  | 'unknownSearch' // a searchId the host no longer has
+  | 'cancelled' // a newer request made this one moot
+  | 'failed'; // anything else; `message` says what
+
+export interface ResponseError {
+  code: ErrorCode;
+  message: string;
+}
+
+export type ResponseMessage<M extends Method = Method> =
+  | { type: 'response'; id: number; method: M; ok: true; generation: Generation; result: Result<M> }
+  | { type: 'response'; id: number; method: M; ok: false; error: ResponseError };
+
+export const isErrorCode: Validator<ErrorCode> = literal('badRequest', 'notLoaded', 'outOfRange', 'unknownSearch', 'cancelled', 'failed');
+
+/** A request from the webview: envelope and params (the host answers `badRequest` to a bad one). */
+export function isRequestMessage(v: unknown): v is RequestMessage {
+  return isObject(v) && v.type === 'request' && count(v.id) && isMethod(v.method) && PARAMS[v.method](v.params);
+}
+
+/** A response from the host: envelope, and the result of the method it names. */
+export function isResponseMessage(v: unknown): v is ResponseMessage {
+  if (!isObject(v) || v.type !== 'response' || !count(v.id) || !isMethod(v.method)) return false;
+  if (v.ok === true) return isGeneration(v.generation) && RESULTS[v.method](v.result);
+  return v.ok === false && shape<ResponseError>({ code: isErrorCode, message: str })(v.error);
+}

@@ -1,0 +1,154 @@
+// The "Session health" data: header, verdict, counts, sizes, live and file state. The host fills the
+// words in through the presentation layer (one format for dates and numbers, bounded single-line
+// strings), so the webview shows them as they are.
+import { isGeneration, isSeverityMark, type Generation } from './timeline';
+import { arrayOf, bool, count, line, literal, num, optional, shape, str, type Validator } from './validate';
+
+/**
+ * What the host knows about the file on disk:
+ *  - `following`: watched, appended lines are folded in;
+ *  - `truncated` / `rewritten` / `deleted`: the loaded prefix no longer matches the file;
+ *    the view keeps what it had and offers a reload (nothing is ever written);
+ *  - `stopped`: an append could not be folded (for example the core refused it).
+ */
+export type FileState = 'following' | 'truncated' | 'rewritten' | 'deleted' | 'stopped';
+
+export interface FileStatus {
+  state: FileState;
+  /** One sentence for the user when state is not `following`. */
+  explanation?: string;
+  size: number;
+  mtimeMs: number;
+  /** Milliseconds since the epoch of the last append that was folded in. */
+  lastAppendAt?: number;
+}
+export const isFileStatus: Validator<FileStatus> = shape<FileStatus>({
+  state: literal('following', 'truncated', 'rewritten', 'deleted', 'stopped'),
+  explanation: optional(str),
+  size: count,
+  mtimeMs: num,
+  lastAppendAt: optional(num),
+});
+
+/**
+ * `live`: dsh opens the log and its last turn is open (a writer is at work, or crashed);
+ * `closed`: dsh opens it and every turn is closed; `noTurns`: dsh opens it and it has no turn yet;
+ * `refused`: dsh refuses the log (it is neither live nor closed to dsh); `unknown`: nothing readable.
+ */
+export type LiveState = 'live' | 'closed' | 'noTurns' | 'refused' | 'unknown';
+
+/** One labelled value, already worded: header fields, counts, sizes. */
+export interface FieldView {
+  /** Stable key (`id`, `cwd`, `events`, `fileBytes`, …) for ids and tests. */
+  name: string;
+  label: string;
+  /** One line, bounded (long values end with an ellipsis). */
+  value: string;
+  /** A longer bounded form (still one line) when `value` was shortened; for a tooltip. */
+  full?: string;
+}
+export const isFieldView: Validator<FieldView> = shape<FieldView>({ name: str, label: str, value: str, full: optional(str) });
+
+export interface VerdictSummary {
+  /** True when dsh would open the log. */
+  ok: boolean;
+  /** Pipeline step that refused the log (`done` when it loads). */
+  stage: string;
+  rule?: string;
+  /** 1-based file line of the refusal. */
+  line?: number;
+  seq?: number;
+  errorName?: string;
+  /** Our sentence for the verdict, in 1-based file lines. */
+  text: string;
+  /** dsh's own message, introduced with whose numbering it uses. */
+  dshText?: string;
+}
+export const isVerdictSummary: Validator<VerdictSummary> = shape<VerdictSummary>({
+  ok: bool, stage: str, rule: optional(str), line: optional(line), seq: optional(count), errorName: optional(str),
+  text: str, dshText: optional(str),
+});
+
+export interface SummaryCounts {
+  events: number;
+  turns: number;
+  packedRows: number;
+  /** Closers dsh would append for an open final turn; only for a log dsh opens whose last turn is open. */
+  closers?: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  linesBeyondDamage: number;
+}
+export const isSummaryCounts: Validator<SummaryCounts> = shape<SummaryCounts>({
+  events: count, turns: count, packedRows: count, closers: optional(count), errors: count, warnings: count, infos: count,
+  linesBeyondDamage: count,
+});
+
+export interface SizeFacts {
+  /** Bytes of the file on disk that were read (compressed, for zstd). */
+  fileBytes: number;
+  /** Bytes of JSONL text (the decompressed text, for zstd). */
+  textBytes: number;
+  /** Text bytes up to the last complete record kept. */
+  committedBytes: number;
+  /** zstd frames, for a zstd log. */
+  zstdFrames?: number;
+}
+export const isSizeFacts: Validator<SizeFacts> = shape<SizeFacts>({
+  fileBytes: count, textBytes: count, committedBytes: count, zstdFrames: optional(count),
+});
+
+export interface SessionSummary {
+  fileName: string;
+  /** Path shown to the user, bounded. */
+  filePath: string;
+  /** The session id (bounded, bidi neutralised) or a phrase saying there is no readable header. */
+  title: string;
+  /** False when the header shown is the first line as written and dsh refuses it as a header. */
+  headerAccepted: boolean;
+  /** Absent when the first line is no session header at all. */
+  headerFields?: FieldView[];
+  verdict: VerdictSummary;
+  live: LiveState;
+  /** One sentence saying `live` (and whether appends are followed). */
+  liveText: string;
+  /** For a refused log: what could still be read, one sentence. */
+  stillReadable?: string;
+  counts: SummaryCounts;
+  sizes: SizeFacts;
+  /** Counts, sizes and timings worded for display, in display order. */
+  facts: FieldView[];
+  file: FileStatus;
+  /** Set when the workspace is not trusted: the editor is read-only and says why. */
+  restrictedMode: boolean;
+  readOnly: true;
+  /** Milliseconds the core took to read the log. */
+  loadMs: number;
+  /** The BCP 47 tag dates and numbers were formatted for (VS Code's display language). */
+  locale: string;
+  /** The most severe diagnostic, for a badge. */
+  worstSeverity?: 'error' | 'warning' | 'info';
+  generation: Generation;
+}
+export const isSessionSummary: Validator<SessionSummary> = shape<SessionSummary>({
+  fileName: str,
+  filePath: str,
+  title: str,
+  headerAccepted: bool,
+  headerFields: optional(arrayOf(isFieldView, 50)),
+  verdict: isVerdictSummary,
+  live: literal('live', 'closed', 'noTurns', 'refused', 'unknown'),
+  liveText: str,
+  stillReadable: optional(str),
+  counts: isSummaryCounts,
+  sizes: isSizeFacts,
+  facts: arrayOf(isFieldView, 50),
+  file: isFileStatus,
+  restrictedMode: bool,
+  readOnly: literal(true),
+  loadMs: num,
+  locale: str,
+  worstSeverity: optional(isSeverityMark),
+  generation: isGeneration,
+});

@@ -1,0 +1,116 @@
+// One row of the timeline list, drawn from a protocol row. All text is bound as text (Lit escapes it);
+// nothing from the session reaches an attribute that could run or load anything.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ShadowBracket, TimelineRow } from '../../src/protocol/timeline';
+import { oneLine } from './safe-text';
+
+export interface RowContext {
+  selectedSeq: number | undefined;
+  activeIndex: number;
+  highlighted: ReadonlySet<number>;
+  matches: ReadonlySet<number>;
+  brackets: ReadonlyMap<number, ShadowBracket>;
+  expandedBrackets: ReadonlySet<number>;
+  bracketRows: (bracket: ShadowBracket) => (TimelineRow | undefined)[];
+  listId: string;
+}
+
+export interface RowHandlers {
+  select(index: number, seq: number): void;
+  toggleRun(row: TimelineRow): void;
+  toggleBracket(replacementSeq: number): void;
+  jump(seq: number): void;
+}
+
+export function rowDomId(listId: string, index: number): string {
+  return `${listId}-row-${index}`;
+}
+
+/** The accessible name: always starts with `seq N <type>` so a screen reader user hears what it is. */
+export function accessibleName(row: TimelineRow): string {
+  const parts = [`seq ${row.seq} ${row.type}`];
+  if (row.kind === 'chunkRun') parts.push(`${row.runLength ?? 0} chunks to seq ${row.lastSeq}`);
+  if (row.surface === 'node') parts.push('on the surface');
+  if (row.surface === 'shadowed') parts.push(`shadowed${row.shadowedBy !== undefined ? ` by seq ${row.shadowedBy}` : ''}`);
+  if (row.turn !== undefined) parts.push(`turn ${row.turn}${row.step !== undefined ? ` step ${row.step}` : ''}`);
+  if (row.severity) parts.push(row.severity);
+  parts.push(oneLine(row.summary, 160));
+  return parts.join(', ');
+}
+
+export function placeholderRow(index: number, listId: string): TemplateResult {
+  return html`<div class="row placeholder" id=${rowDomId(listId, index)} role="option" aria-selected="false" aria-label="loading row ${index + 1}">
+    <span class="cell summary muted">…</span></div>`;
+}
+
+export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): TemplateResult {
+  const selected = row.seq === ctx.selectedSeq;
+  const classes = ['row', `surface-${row.surface}`,
+    row.turn !== undefined ? (row.turn % 2 ? 'turn-odd' : 'turn-even') : 'no-turn',
+    row.step !== undefined && row.step % 2 ? 'step-odd' : '',
+    selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
+    isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
+    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : ''].filter(Boolean).join(' ');
+  const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
+  const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
+      aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
+      data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
+      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing}
+      @click=${() => on.select(row.index, row.seq)}>
+    <span class="band" aria-hidden="true"></span>
+    <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>
+    ${row.kind === 'chunkRun'
+      ? html`<span class="codicon codicon-chevron-right twist" aria-hidden="true" @click=${(e: Event) => { e.stopPropagation(); on.toggleRun(row); }}></span>`
+      : html`<span class="twist-space" aria-hidden="true"></span>`}
+    <span class="codicon codicon-${safeIcon(row.icon)} type-icon" aria-hidden="true" title=${row.type}></span>
+    <span class="cell seq">${row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : row.seq}</span>
+    <span class="cell turn">${row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : ''}</span>
+    <span class="cell time">${row.timeText ?? ''}</span>
+    <span class="cell label">${row.label}</span>
+    <span class="cell summary">${oneLine(row.summary)}</span>
+    ${row.shadowedBy !== undefined ? html`<span class="cell shadow-note">shadowed by ${row.shadowedBy}</span>` : nothing}
+    ${row.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
+    ${row.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
+  </div>`;
+  if (!bracket) return html`<div class="item">${main}</div>`;
+  return html`<div class="item">${main}${renderBracket(bracket, ctx, on)}</div>`;
+}
+
+function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {
+  const open = ctx.expandedBrackets.has(b.replacementSeq);
+  const name = `Shadowed by seq ${b.replacementSeq} (${b.shadowedCount} events)`;
+  const rows = open ? ctx.bracketRows(b) : [];
+  return html`<div class="bracket ${open ? 'open' : ''}" role="group" aria-label=${name} data-replacement=${b.replacementSeq}>
+    <div class="bracket-head" @click=${() => on.toggleBracket(b.replacementSeq)}>
+      <span class="codicon codicon-${open ? 'chevron-down' : 'chevron-right'}" aria-hidden="true"></span>
+      <span class="bracket-title">${name}</span>
+      <span class="bracket-excerpt">${oneLine(b.excerpt, 120)}</span>
+      ${b.tokensText ? html`<span class="tokens">${b.tokensText}</span>` : nothing}
+    </div>
+    ${open ? html`<ul class="bracket-rows">${rows.map((r, i) => r
+      ? html`<li><a href="#" class="bracket-row" data-seq=${r.seq} tabindex="-1" @click=${(e: Event) => { e.preventDefault(); on.jump(r.seq); }}>
+          <span class="codicon codicon-${safeIcon(r.icon)}" aria-hidden="true"></span>
+          <span class="seq">${r.seq}</span> <span class="label">${r.label}</span> <span class="summary">${oneLine(r.summary, 160)}</span></a></li>`
+      : html`<li class="muted">seq ${b.shadowedSeqs[i]} …</li>`)}
+      ${b.shadowedCount > rows.length ? html`<li class="muted">and ${b.shadowedCount - rows.length} more</li>` : nothing}</ul>` : nothing}
+  </div>`;
+}
+
+/** A chunk run row stands for all its chunks: it is linked when any of them is. */
+function isLinked(row: TimelineRow, highlighted: ReadonlySet<number>): boolean {
+  if (highlighted.has(row.seq)) return true;
+  if (row.kind !== 'chunkRun' || row.lastSeq === undefined || highlighted.size === 0) return false;
+  for (const seq of highlighted) if (seq >= row.seq && seq <= row.lastSeq) return true;
+  return false;
+}
+
+function surfaceTitle(row: TimelineRow): string {
+  if (row.surface === 'node') return 'On the surface (the model sees it)';
+  if (row.surface === 'shadowed') return `Shadowed by seq ${row.shadowedBy ?? '?'}`;
+  return 'Log only (the model does not see it)';
+}
+
+/** Icon names come from the host; keep them to the codicon alphabet so they only ever pick a glyph. */
+export function safeIcon(name: string): string {
+  return /^[a-z0-9-]{1,40}$/.test(name) ? name : 'circle-small';
+}

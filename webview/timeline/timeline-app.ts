@@ -1,0 +1,560 @@
+// The session editor's main view: the timeline of the log with the surface as its spine. It holds only
+// view state (order, filter, selection, what is expanded); rows, details and provenance are asked of
+// the host by window, and dropped when the host's generation moves on.
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import '@lit-labs/virtualizer';
+import type { LitVirtualizer } from '@lit-labs/virtualizer/LitVirtualizer.js';
+import { RangeChangedEvent, VisibilityChangedEvent } from '@lit-labs/virtualizer/events.js';
+import type {
+  AppendedMessage, EventDetail, LoadingMessage, Overview, ProvenanceView, RowFilter, SearchProgressMessage,
+  SessionSummary, ShadowBracket, TimelineRow,
+} from '../../src/protocol/messages';
+import { Announcer } from './announcer';
+import { renderHealth, renderLoading } from './health-view';
+import { renderInspector } from './inspector-view';
+import { NavHistory } from './nav-history';
+import { OverviewStrip } from './overview-strip';
+import { RowCache } from './row-cache';
+import { placeholderRow, renderRow, rowDomId, type RowContext, type RowHandlers } from './row-view';
+import { HostClient } from './rpc';
+import { SearchState } from './search-state';
+import { AsOfPanel } from './asof-panel';
+import { TimePanel } from './time-panel';
+import { loadViewState, saveViewState, type Order, type TimelineViewState } from './view-state';
+import { EVENT_TYPE_CHOICES } from './type-choices';
+
+const LIST_ID = 'timeline-list';
+const ORDERS: { order: Order; label: string; key: string }[] = [
+  { order: 'surface', label: 'Model view', key: '1' },
+  { order: 'log', label: 'Full log', key: '2' },
+  { order: 'transcript', label: 'Transcript', key: '3' },
+];
+
+export class TimelineApp extends LitElement {
+  readonly client = new HostClient();
+  private readonly announcer = new Announcer();
+  private view: TimelineViewState = loadViewState();
+  private loading: LoadingMessage | undefined;
+  private failed: string | undefined;
+  private summary: SessionSummary | undefined;
+  private total = 0;
+  private items: number[] = [];
+  private cache: RowCache<TimelineRow> = this.newCache();
+  private activeIndex = 0;
+  private detail: EventDetail | undefined;
+  private detailLoading = false;
+  private provenance: ProvenanceView | undefined;
+  private highlighted = new Set<number>();
+  private brackets = new Map<number, ShadowBracket>();
+  private readonly expandedBrackets = new Set<number>();
+  private readonly bracketRowCache = new Map<number, TimelineRow>();
+  private readonly expandedRuns = new Set<number>();
+  private readonly history = new NavHistory<number>();
+  readonly search = new SearchState(this);
+  private overview: Overview | undefined;
+  private readonly strip = new OverviewStrip((seq) => void this.jumpTo(seq, { record: true, focusList: false }));
+  readonly asOf = new AsOfPanel(this);
+  readonly time = new TimePanel(this);
+  private restoredScroll = false;
+  private firstPaintReported = false;
+  private lastVisible = { first: 0, last: 0 };
+
+  override createRenderRoot(): this {
+    return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
+  }
+
+  // ---- host traffic ---------------------------------------------------------------------------
+
+  onLoading(m: LoadingMessage): void {
+    this.loading = m;
+    this.failed = undefined;
+    document.body.dataset.progressDrawn = String(Number(document.body.dataset.progressDrawn ?? '0') + 1);
+    this.requestUpdate();
+  }
+
+  onFailed(message: string): void {
+    this.failed = message;
+    this.loading = undefined;
+    this.requestUpdate();
+  }
+
+  onSummary(s: SessionSummary): void {
+    const first = !this.summary || this.summary.generation.load !== s.generation.load;
+    const wasLive = this.summary?.liveText;
+    this.summary = s;
+    this.loading = undefined;
+    this.failed = undefined;
+    if (first) {
+      // A closed log opens at its start; a live one at its end, following appends.
+      if (this.view.topSeq === undefined && this.view.selectedSeq === undefined) this.view.following = s.live === 'live';
+      (window as unknown as { __timelineLoadDone?: number }).__timelineLoadDone = performance.now();
+      this.resetView();
+      void this.loadBrackets();
+      void this.loadOverview();
+      if (this.view.selectedSeq !== undefined) void this.select(this.view.selectedSeq, { scroll: false });
+    } else if (wasLive !== s.liveText) {
+      this.announcer.say(s.liveText);
+    }
+    this.requestUpdate();
+  }
+
+  onAppended(m: AppendedMessage): void {
+    if (!this.summary) return;
+    const liveChanged = this.summary.liveText !== m.liveText;
+    this.summary = { ...this.summary, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
+    if (liveChanged) this.announcer.say(m.liveText);
+    if (m.surfaceChanged) void this.loadBrackets();
+    this.cache.stale(generationKey(m.generation));
+    this.cache.ensure(this.lastVisible.first, this.lastVisible.last);
+    void this.refreshTotal();
+    void this.loadOverview();
+    this.asOf.onAppended();
+    this.requestUpdate();
+  }
+
+  onSearchProgress(m: SearchProgressMessage): void {
+    this.search.onProgress(m);
+  }
+
+  // ---- rows -----------------------------------------------------------------------------------
+
+  private filter(): RowFilter {
+    return { types: this.view.filter.length ? this.view.filter : undefined, collapseChunkRuns: true, expandedRuns: [...this.expandedRuns] };
+  }
+
+  private newCache(): RowCache<TimelineRow> {
+    return new RowCache<TimelineRow>(async (start, count) => {
+      const order = this.view.order;
+      const { result, generation } = await this.client.request('rows', { order, start, count, filter: this.filter() });
+      return { rows: result.rows, total: result.total, generation: generationKey(generation) };
+    }, (total) => {
+      if (total !== this.total) this.setTotal(total);
+      this.requestUpdate();
+      this.afterRowsArrive();
+    });
+  }
+
+  /** Starts the current order/filter from nothing (first load, order or filter change). */
+  private resetView(): void {
+    this.cache.close();
+    this.cache = this.newCache();
+    if (this.summary) this.cache.stale(generationKey(this.summary.generation));
+    this.restoredScroll = false;
+    void this.refreshTotal();
+  }
+
+  private async refreshTotal(): Promise<void> {
+    const order = this.view.order;
+    const { result } = await this.client.request('rows', { order, start: Math.max(0, this.total - 50), count: 50, filter: this.filter() });
+    if (order !== this.view.order) return;
+    if (result.total !== this.total) this.setTotal(result.total);
+    if (this.view.following && this.restoredScroll) this.scrollToIndex(this.total - 1, 'end');
+  }
+
+  private setTotal(total: number): void {
+    this.total = total;
+    // The virtualizer wants an array; it holds indexes only, never rows.
+    if (this.items.length > total) this.items = this.items.slice(0, total);
+    else {
+      const next = this.items.slice();
+      for (let i = this.items.length; i < total; i++) next.push(i);
+      this.items = next;
+    }
+    this.activeIndex = Math.min(this.activeIndex, Math.max(0, total - 1));
+    this.requestUpdate();
+  }
+
+  private afterRowsArrive(): void {
+    if (!this.firstPaintReported && this.total > 0 && this.cache.get(this.lastVisible.first) !== undefined) {
+      this.firstPaintReported = true;
+      requestAnimationFrame(() => {
+        const w = window as unknown as { __timelineFirstRows?: number; __timelineLoadDone?: number };
+        w.__timelineFirstRows = performance.now();
+        document.body.dataset.firstRowsPainted = 'true';
+      });
+    }
+    if (!this.restoredScroll && this.total > 0) {
+      this.restoredScroll = true;
+      void this.restoreScroll();
+    }
+  }
+
+  private async restoreScroll(): Promise<void> {
+    const seq = this.view.selectedSeq ?? this.view.topSeq;
+    if (seq !== undefined && !this.view.following) {
+      const { result } = await this.client.request('rowOf', { order: this.view.order, seq, filter: this.filter() });
+      if (result.index !== undefined) {
+        this.activeIndex = result.index;
+        this.scrollToIndex(result.index, 'center');
+        this.requestUpdate();
+        return;
+      }
+    }
+    if (this.view.following) this.scrollToIndex(this.total - 1, 'end');
+  }
+
+  private onRange(e: RangeChangedEvent): void {
+    this.cache.ensure(e.first, e.last + 20);
+  }
+
+  private onVisibility(e: VisibilityChangedEvent): void {
+    this.lastVisible = { first: e.first, last: e.last };
+    this.cache.ensure(e.first, e.last);
+    const top = this.cache.get(e.first);
+    if (top && top.seq !== this.view.topSeq) {
+      this.view.topSeq = top.seq;
+      saveViewState(this.view);
+    }
+    this.afterRowsArrive();
+  }
+
+  private onListScroll(scroller: HTMLElement): void {
+    const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
+    if (atBottom !== this.view.following) {
+      this.view.following = atBottom;
+      saveViewState(this.view);
+      this.requestUpdate();
+    }
+  }
+
+  private get virtualizer(): LitVirtualizer | null {
+    return this.querySelector('lit-virtualizer');
+  }
+
+  scrollToIndex(index: number, block: ScrollLogicalPosition = 'nearest'): void {
+    if (index < 0 || index >= this.total) return;
+    const v = this.virtualizer;
+    if (!v) return;
+    v.element(index)?.scrollIntoView({ block });
+  }
+
+  // ---- selection, inspector, provenance --------------------------------------------------------
+
+  async select(seq: number, { scroll = true, index }: { scroll?: boolean; index?: number } = {}): Promise<void> {
+    this.view.selectedSeq = seq;
+    saveViewState(this.view);
+    if (index !== undefined) this.activeIndex = index;
+    this.detailLoading = true;
+    this.requestUpdate();
+    if (scroll && index !== undefined) this.scrollToIndex(index);
+    const [detail, provenance] = await Promise.allSettled([
+      this.client.request('eventDetail', { seq }),
+      this.client.request('provenance', { seq }),
+    ]);
+    if (this.view.selectedSeq !== seq) return;
+    this.detailLoading = false;
+    this.detail = detail.status === 'fulfilled' ? detail.value.result : undefined;
+    this.provenance = provenance.status === 'fulfilled' ? provenance.value.result : undefined;
+    this.highlighted = new Set(this.provenance?.highlight ?? []);
+    this.requestUpdate();
+  }
+
+  /** Moves to `seq` in the current order (the Full log when the order has no row for it). */
+  async jumpTo(seq: number, { record = true, focusList = true } = {}): Promise<void> {
+    if (record && this.view.selectedSeq !== undefined && this.view.selectedSeq !== seq) this.history.visit(this.view.selectedSeq);
+    let { result } = await this.client.request('rowOf', { order: this.view.order, seq, filter: this.filter() });
+    if (result.index === undefined && (this.view.order !== 'log' || this.view.filter.length)) {
+      this.view.order = 'log';
+      this.view.filter = [];
+      this.resetView();
+      ({ result } = await this.client.request('rowOf', { order: 'log', seq, filter: this.filter() }));
+    }
+    if (result.index === undefined) return;
+    this.activeIndex = result.index;
+    this.view.following = false;
+    await this.updateComplete;
+    this.scrollToIndex(result.index, 'center');
+    await this.select(seq, { scroll: false });
+    if (focusList) this.focusList();
+  }
+
+  async back(): Promise<void> {
+    const seq = this.history.goBack(this.view.selectedSeq);
+    if (seq !== undefined) await this.jumpTo(seq, { record: false });
+  }
+
+  async forward(): Promise<void> {
+    const seq = this.history.goForward(this.view.selectedSeq);
+    if (seq !== undefined) await this.jumpTo(seq, { record: false });
+  }
+
+  /** Follows the next provenance link of the selection (`l`), cycling through them. */
+  private linkCursor = 0;
+  private async followNextLink(): Promise<void> {
+    const links = this.detail?.links ?? [];
+    if (!links.length) { this.announcer.say('This event has no links to follow.'); return; }
+    const link = links[this.linkCursor++ % links.length];
+    await this.jumpTo(link.target);
+  }
+
+  private async reveal(line: number): Promise<void> {
+    await this.client.request('revealInTextEditor', { line }).catch(() => undefined);
+  }
+
+  // ---- brackets, chunk runs, overview -----------------------------------------------------------
+
+  private async loadBrackets(): Promise<void> {
+    const { result } = await this.client.request('shadowBrackets', {});
+    this.brackets = new Map(result.brackets.map((b) => [b.replacementSeq, b]));
+    this.requestUpdate();
+  }
+
+  private toggleBracket(replacementSeq: number): void {
+    if (this.expandedBrackets.has(replacementSeq)) this.expandedBrackets.delete(replacementSeq);
+    else {
+      this.expandedBrackets.add(replacementSeq);
+      void this.loadBracketRows(this.brackets.get(replacementSeq));
+    }
+    this.requestUpdate();
+  }
+
+  /** The shadowed nodes of a bracket, as rows of the unfiltered Full log (whose row index is the seq). */
+  private async loadBracketRows(b: ShadowBracket | undefined): Promise<void> {
+    if (!b) return;
+    const wanted = b.shadowedSeqs.slice(0, 200).filter((seq) => !this.bracketRowCache.has(seq));
+    // Nearby seqs share one window: a compaction usually shadows a contiguous stretch of the log.
+    const runs: [number, number][] = [];
+    for (const seq of wanted) {
+      const last = runs[runs.length - 1];
+      if (last && seq - last[1] <= 20 && seq - last[0] < 1000) last[1] = seq;
+      else runs.push([seq, seq]);
+    }
+    for (const [first, last] of runs) {
+      const { result } = await this.client.request('rows', { order: 'log', start: first, count: last - first + 1, filter: {} });
+      for (const row of result.rows) this.bracketRowCache.set(row.seq, row);
+      this.requestUpdate();
+    }
+  }
+
+  private toggleRun(row: TimelineRow): void {
+    if (this.expandedRuns.has(row.seq)) this.expandedRuns.delete(row.seq);
+    else this.expandedRuns.add(row.seq);
+    const seq = row.seq;
+    this.resetView();
+    void this.client.request('rowOf', { order: this.view.order, seq, filter: this.filter() }).then(({ result }) => {
+      if (result.index !== undefined) { this.activeIndex = result.index; this.scrollToIndex(result.index, 'center'); }
+    });
+  }
+
+  private async loadOverview(): Promise<void> {
+    const { result } = await this.client.request('overview', { buckets: 400 });
+    this.overview = result;
+    this.strip.draw(result, this.selectedBucketSeq());
+  }
+
+  private selectedBucketSeq(): number | undefined {
+    return this.view.selectedSeq;
+  }
+
+  // ---- order, filter --------------------------------------------------------------------------
+
+  async setOrder(order: Order): Promise<void> {
+    if (order === this.view.order) return;
+    const keep = this.view.selectedSeq;
+    this.view.order = order;
+    saveViewState(this.view);
+    this.resetView();
+    this.search.onViewChanged();
+    this.announcer.say(`${ORDERS.find((o) => o.order === order)?.label}`);
+    if (keep !== undefined) {
+      const { result } = await this.client.request('rowOf', { order, seq: keep, filter: this.filter() });
+      if (result.index !== undefined) {
+        this.activeIndex = result.index;
+        await this.updateComplete;
+        this.scrollToIndex(result.index, 'center');
+      } else this.activeIndex = 0;
+    }
+    this.requestUpdate();
+  }
+
+  private setTypeFilter(type: string): void {
+    this.view.filter = type ? [type] : [];
+    saveViewState(this.view);
+    this.activeIndex = 0;
+    this.resetView();
+    this.search.onViewChanged();
+  }
+
+  get currentOrder(): Order { return this.view.order; }
+  get currentFilter(): RowFilter { return this.filter(); }
+  get selectedSeq(): number | undefined { return this.view.selectedSeq; }
+  get currentActiveIndex(): number { return this.activeIndex; }
+  say(text: string): void { this.announcer.say(text); }
+
+  // ---- keyboard -------------------------------------------------------------------------------
+
+  focusList(): void {
+    this.querySelector<HTMLElement>(`#${LIST_ID}`)?.focus();
+  }
+
+  private moveActive(to: number): void {
+    if (!this.total) return;
+    const index = Math.max(0, Math.min(this.total - 1, to));
+    this.activeIndex = index;
+    this.view.following = index === this.total - 1;
+    this.scrollToIndex(index);
+    const row = this.cache.get(index);
+    if (row) void this.select(row.seq, { scroll: false, index });
+    else this.cache.ensure(index, index);
+    this.requestUpdate();
+  }
+
+  private onListKey(e: KeyboardEvent): void {
+    const page = Math.max(1, this.lastVisible.last - this.lastVisible.first - 1);
+    const row = this.cache.get(this.activeIndex);
+    switch (e.key) {
+      case 'ArrowDown': case 'j': this.moveActive(this.activeIndex + 1); break;
+      case 'ArrowUp': case 'k': this.moveActive(this.activeIndex - 1); break;
+      case 'PageDown': this.moveActive(this.activeIndex + page); break;
+      case 'PageUp': this.moveActive(this.activeIndex - page); break;
+      case 'Home': this.moveActive(0); break;
+      case 'End': this.moveActive(this.total - 1); break;
+      case 'Enter':
+        if (row) void this.select(row.seq, { scroll: false, index: this.activeIndex }).then(() => this.openInspector());
+        break;
+      case 'ArrowRight':
+        if (e.altKey) return;
+        if (row?.kind === 'chunkRun' && !this.expandedRuns.has(row.seq)) this.toggleRun(row);
+        else if (row && this.brackets.has(row.seq) && !this.expandedBrackets.has(row.seq)) this.toggleBracket(row.seq);
+        else return;
+        break;
+      case 'ArrowLeft':
+        if (e.altKey) return;
+        if (row && this.expandedBrackets.has(row.seq)) this.toggleBracket(row.seq);
+        else if (row && this.expandedRuns.has(row.seq)) this.toggleRun(row);
+        else return;
+        break;
+      case 'l': void this.followNextLink(); break;
+      default: return;
+    }
+    e.preventDefault();
+  }
+
+  private openInspector(): void {
+    this.view.inspectorOpen = true;
+    saveViewState(this.view);
+    this.requestUpdate();
+    void this.updateComplete.then(() => this.querySelector<HTMLElement>('#inspector')?.focus());
+  }
+
+  private readonly onGlobalKey = (e: KeyboardEvent): void => {
+    const target = e.target as HTMLElement | null;
+    const typing = !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+    if (e.altKey && e.key === 'ArrowLeft') { e.preventDefault(); void this.back(); return; }
+    if (e.altKey && e.key === 'ArrowRight') { e.preventDefault(); void this.forward(); return; }
+    if (e.altKey && ['1', '2', '3'].includes(e.key)) { e.preventDefault(); void this.setOrder(ORDERS[Number(e.key) - 1].order); return; }
+    if (typing) return;
+    if (e.key === '/' && !e.ctrlKey && !e.metaKey) { e.preventDefault(); this.search.focus(); return; }
+    if (e.key === 'F3' || (e.key === 'n' && !e.ctrlKey)) { e.preventDefault(); void this.search.step(e.shiftKey ? 'previous' : 'next'); return; }
+    if (e.key === 'Escape' && target?.closest('#inspector')) { e.preventDefault(); this.focusList(); }
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('keydown', this.onGlobalKey);
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener('keydown', this.onGlobalKey);
+    super.disconnectedCallback();
+  }
+
+  // ---- drawing --------------------------------------------------------------------------------
+
+  protected override updated(_changed: PropertyValues): void {
+    if (this.overview) this.strip.draw(this.overview, this.view.selectedSeq);
+    const scroller = this.virtualizer;
+    if (scroller && !scroller.dataset.scrollHooked) {
+      scroller.dataset.scrollHooked = 'true';
+      scroller.addEventListener('scroll', () => this.onListScroll(scroller), { passive: true });
+    }
+  }
+
+  private rowContext(): RowContext {
+    return {
+      selectedSeq: this.view.selectedSeq,
+      activeIndex: this.activeIndex,
+      highlighted: this.highlighted,
+      matches: this.search.matchedSeqs,
+      brackets: this.brackets,
+      expandedBrackets: this.expandedBrackets,
+      bracketRows: (b) => b.shadowedSeqs.slice(0, 200).map((s) => this.bracketRowCache.get(s)),
+      listId: LIST_ID,
+    };
+  }
+
+  private readonly handlers: RowHandlers = {
+    select: (index, seq) => { this.activeIndex = index; void this.select(seq, { scroll: false, index }); this.focusList(); },
+    toggleRun: (row) => this.toggleRun(row),
+    toggleBracket: (seq) => this.toggleBracket(seq),
+    jump: (seq) => void this.jumpTo(seq),
+  };
+
+  protected override render(): TemplateResult {
+    if (this.failed !== undefined) {
+      return html`<section id="load-failed" role="alert" class="notice error"><h2>Could not open the log</h2><p>${this.failed}</p>
+        <vscode-button id="reload" @click=${() => void this.client.request('reload', {})}>Reload from disk</vscode-button></section>${this.announcer.render()}`;
+    }
+    if (!this.summary) return html`${this.loading ? renderLoading(this.loading) : html`<p class="muted">Starting…</p>`}${this.announcer.render()}`;
+    const ctx = this.rowContext();
+    const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
+    return html`
+      ${renderHealth(this.summary, { reload: () => void this.client.request('reload', {}), reveal: (line) => void this.reveal(line) })}
+      ${this.renderToolbar()}
+      <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
+        <div class="list-column">
+          <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn.step</span><span>time</span><span>type</span><span>summary</span></div>
+          <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label="Events, ${ORDERS.find((o) => o.order === this.view.order)?.label}: ${this.total} rows"
+              aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
+              @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
+            ${this.total === 0 ? html`<p class="muted empty">No events${this.view.filter.length ? ' of this type' : ''}.</p>` : html`
+            <lit-virtualizer scroller .items=${this.items}
+              .renderItem=${(i: number) => { const row = this.cache.get(i); return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID); }}
+              @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
+              @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}></lit-virtualizer>`}
+          </div>
+          ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
+            <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
+        </div>
+        <div id="overview-host" class="overview-column">${this.strip.element}</div>
+        ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
+          jump: (seq) => void this.jumpTo(seq), reveal: (line) => void this.reveal(line),
+          close: () => { this.view.inspectorOpen = false; saveViewState(this.view); this.requestUpdate(); },
+        }) : nothing}
+      </div>
+      ${this.time.render()}
+      ${this.asOf.render()}
+      ${this.announcer.render()}`;
+  }
+
+  private renderToolbar(): TemplateResult {
+    return html`<div class="toolbar" role="toolbar" aria-label="Timeline">
+      <div class="orders" role="radiogroup" aria-label="Order">
+        ${ORDERS.map((o) => html`<button type="button" role="radio" class="order-button" id="order-${o.order}"
+          aria-checked=${this.view.order === o.order ? 'true' : 'false'} title="${o.label} (Alt+${o.key})"
+          @click=${() => void this.setOrder(o.order)}>${o.label}</button>`)}
+      </div>
+      <label class="filter">Type
+        <select id="type-filter" @change=${(e: Event) => this.setTypeFilter((e.target as HTMLSelectElement).value)}>
+          <option value="" ?selected=${!this.view.filter.length}>All types</option>
+          ${EVENT_TYPE_CHOICES.map((t) => html`<option value=${t} ?selected=${this.view.filter[0] === t}>${t}</option>`)}
+        </select></label>
+      ${this.search.render()}
+      <span class="nav">
+        <button type="button" class="icon-button" id="nav-back" title="Back (Alt+Left)" aria-label="Back" ?disabled=${!this.history.canGoBack} @click=${() => void this.back()}><span class="codicon codicon-arrow-left" aria-hidden="true"></span></button>
+        <button type="button" class="icon-button" id="nav-forward" title="Forward (Alt+Right)" aria-label="Forward" ?disabled=${!this.history.canGoForward} @click=${() => void this.forward()}><span class="codicon codicon-arrow-right" aria-hidden="true"></span></button>
+      </span>
+      <button type="button" class="toggle" id="toggle-inspector" aria-pressed=${this.view.inspectorOpen ? 'true' : 'false'}
+        @click=${() => { this.view.inspectorOpen = !this.view.inspectorOpen; saveViewState(this.view); this.requestUpdate(); }}>
+        <span class="codicon codicon-layout-sidebar-right" aria-hidden="true"></span> Inspector</button>
+      ${this.time.renderToggle()}
+      ${this.asOf.renderToggle()}
+    </div>`;
+  }
+}
+
+function generationKey(g: { events: number; replaceGeneration: number; load: number }): string {
+  return `${g.load}:${g.replaceGeneration}:${g.events}`;
+}
+
+customElements.define('timeline-app', TimelineApp);
