@@ -33,7 +33,8 @@ describe('CLI: opening files', function () {
       assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
       assert.match(run.stderr, new RegExp(`${fifo}: cannot read: not a regular file \\(a FIFO\\)`));
       assert.match(run.stderr, /\/dev\/zero: cannot read: not a regular file \(a character device\)/);
-      assert.match(run.stderr, /folder\.jsonl: cannot read: a directory/);
+      // `check` walks a directory for logs (this one holds none); the views refuse it as a file.
+      if (command[0] !== 'check') assert.match(run.stderr, /folder\.jsonl: cannot read: a directory/);
       assert.match(run.stderr, /missing\.jsonl: cannot read: ENOENT/);
       const verdicts = (command[0] === 'check' ? run.stderr : run.stdout).split('\n').filter((l) => l.includes(good));
       assert.equal(verdicts.length >= 2, true, `both good files are read:\n${run.stdout}\n${run.stderr}`);
