@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
 import { DecompressedLogProvider } from './host/log-text';
+import { registerAuthoringCommands } from './host/authoring/authoring-commands';
+import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
 import { ActiveSession } from './host/active-session';
@@ -15,6 +17,8 @@ export interface SessionSurfaceApi {
   readonly provider: SessionEditorProvider;
   readonly problems: SessionProblems;
   readonly sessions: SessionCatalog;
+  /** What the crash-repair commands did, oldest first. */
+  readonly crashRepairOutcomes: readonly CrashRepairOutcome[];
 }
 
 /**
@@ -29,6 +33,9 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const provider = new SessionEditorProvider(context.extensionUri, isTestMode(context));
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
+  const crashRepairOutcomes: CrashRepairOutcome[] = [];
+  registerCrashRepairCommands(context, provider, (outcome) => crashRepairOutcomes.push(outcome));
+  registerAuthoringCommands(context, provider);
   const decompressed = DecompressedLogProvider.register(context);
   const problems = new SessionProblems(provider, decompressed);
   context.subscriptions.push(problems);
@@ -36,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const active = new ActiveSession(provider);
   context.subscriptions.push(log, active, logSessionDocuments(provider, log));
   const sessions = registerSessions(context, provider, active, log);
-  return { provider, problems, sessions };
+  return { provider, problems, sessions, crashRepairOutcomes };
 }
 
 export function deactivate(): void {
