@@ -69,11 +69,12 @@ function frameStats(zstd, bytes) {
 async function main() {
   mkdirSync(OUT, { recursive: true });
   const zstd = flag('--no-zstd') ? undefined : await loadZstd();
-  const native = zstd?.nativeZstd();
+  // Node's zlib when it has zstd (the core never reaches for it itself).
+  const native = zstd ? (await import('node:zlib')).zstdCompressSync ? await import('node:zlib') : undefined : undefined;
   const useCli = flag('--cli') && !native && existsSync('/usr/bin/zstd');
   const rawOnly = flag('--raw-zstd');
   const encoder = !zstd ? 'none' : rawOnly || !native ? (useCli ? 'zstd-cli (2-frame) + raw blocks' : 'raw blocks') : `node zlib ${process.version}`;
-  const enc = (bytes) => zstd.encodeZstdFrame(bytes, { encoder: rawOnly ? 'raw' : 'auto' });
+  const enc = (bytes) => zstd.encodeZstdFrame(bytes, { encoder: rawOnly ? 'raw' : 'auto', codec: native });
   const manifest = { seed: SEED, node: process.version, encoder, files: [] };
 
   for (const name of SIZES) {

@@ -57,7 +57,7 @@ async function main() {
   const esbuild = await import('esbuild');
   // The core and its zstd module in one bundle for the workers.
   await esbuild.build({
-    stdin: { contents: "export * from './src/core/index.ts';\nexport { decodeZstdLog, isZstd, nativeZstd } from './src/core/zstd/index.ts';\n", resolveDir: root, loader: 'ts' },
+    stdin: { contents: "export * from './src/core/index.ts';\nexport { decodeZstdLog, isZstd } from './src/core/zstd/index.ts';\nexport { zlibZstd } from './src/node/zlib-zstd.ts';\n", resolveDir: root, loader: 'ts' },
     outfile: BUNDLE, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
   });
 
@@ -197,13 +197,14 @@ function mib(bytes) {
 // ------------------------------------------------------------------------------------------- worker
 async function worker(task, file) {
   const core = createRequire(import.meta.url)(BUNDLE);
-  const { decodeZstdLog, isZstd, nativeZstd } = core;
+  const { decodeZstdLog, isZstd, zlibZstd } = core;
+  const codec = zlibZstd();
   const report = (fields) => {
     const maxRssBytes = process.resourceUsage().maxRSS * 1024;
     process.stdout.write(JSON.stringify({ ...fields, maxRssBytes }) + '\n');
   };
   if (task === 'empty') return report({});
-  if (task === 'version') return report({ node: process.version, zlibZstd: Boolean(nativeZstd()) });
+  if (task === 'version') return report({ node: process.version, zlibZstd: Boolean(codec) });
 
   const bytes = new Uint8Array(readFileSync(file));
   const cpu0 = process.cpuUsage();
@@ -213,7 +214,7 @@ async function worker(task, file) {
   };
   if (task === 'load') {
     const started = performance.now();
-    const log = isZstd(bytes) ? core.loadSessionFile(bytes).log : core.loadSession(bytes);
+    const log = isZstd(bytes) ? core.loadSessionFile(bytes, { zstdCodec: codec }).log : core.loadSession(bytes);
     const verdict = log.verdict;
     const surface = log.surface();
     const messages = log.deriveMessages();
@@ -228,7 +229,7 @@ async function worker(task, file) {
     let text = bytes;
     let decodeMs;
     if (isZstd(bytes)) {
-      const r = decodeZstdLog(bytes);
+      const r = decodeZstdLog(bytes, { codec });
       text = r.text;
       decodeMs = performance.now() - started;
     }

@@ -3,8 +3,9 @@
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';
-import { openLog } from './open-log';
+import { FileReadError, openLog } from './open-log';
 import { inspectLog } from '../core';
+import { jsonText } from '../core/value-text';
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',
@@ -14,12 +15,23 @@ export const inspectCommand: CliCommand = {
     const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' } });
     if (!values.json) throw new UsageError('inspect prints JSON only: pass --json');
     let refused = false;
+    let unreadable = false;
     for (const file of files) {
-      const { log, zstd } = openLog(file);
+      let loaded;
+      try {
+        loaded = openLog(file);
+      } catch (error) {
+        // One file that cannot be read does not end the run: it gets its own line (on stderr).
+        if (!(error instanceof FileReadError)) throw error;
+        unreadable = true;
+        io.err(error.message);
+        continue;
+      }
+      const { log, zstd } = loaded;
       const projection = inspectLog(log);
       if (!log.verdict.ok) refused = true;
-      io.out(JSON.stringify({ file, ...(zstd ? { zstd } : {}), ...projection }));
+      io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...projection }));
     }
-    return refused ? 1 : 0;
+    return unreadable ? 2 : refused ? 1 : 0;
   },
 };

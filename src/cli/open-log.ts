@@ -1,17 +1,64 @@
-// Reads a log file from disk for the CLI: plain or zstd, through the core.
-import { readFileSync } from 'node:fs';
+// Reads a log file from disk for the CLI: plain or zstd, through the core. Only regular files are read
+// (a FIFO or a device would block or never end), and never more than the read limits allow.
+import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from 'node:fs';
+import type { ReadLimits } from '../core/api';
+import { DEFAULT_READ_LIMITS } from '../core/api';
 import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
+import { zlibZstd } from '../node/zlib-zstd';
 
+/** A file that cannot be read as a log: the message names the file and why. Each file gets its own. */
 export class FileReadError extends Error {}
 
-export function openLog(path: string): LoadedFile {
-  let bytes: Uint8Array;
+export interface OpenOptions {
+  limits?: Partial<ReadLimits>;
+}
+
+/** The file's bytes, refusing what is not a regular file and what is larger than the text limit. */
+export function readLogBytes(path: string, limits: Partial<ReadLimits> = {}): Uint8Array {
+  const maxBytes = limits.maxTextBytes ?? DEFAULT_READ_LIMITS.maxTextBytes;
+  let fd: number;
   try {
-    // The Buffer itself (a Buffer is a Uint8Array): a copy of a large log costs time and memory, and
-    // Buffer's own indexOf finds the line ends several times faster than a plain Uint8Array's.
-    bytes = readFileSync(path);
+    // O_NONBLOCK: opening a FIFO with no writer must not hang before the type check below.
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
-    throw new FileReadError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new FileReadError(`${path}: cannot read: ${describe(error)}`);
   }
-  return loadSessionFile(bytes, { fileName: path });
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new FileReadError(`${path}: cannot read: a directory, not a log file`);
+    if (!stat.isFile()) throw new FileReadError(`${path}: cannot read: not a regular file (${kindOf(stat)}); only log files are read`);
+    if (stat.size > maxBytes) throw new FileReadError(`${path}: cannot read: ${stat.size} bytes, more than the text limit of ${maxBytes} bytes (maxTextBytes)`);
+    // A Buffer (a Buffer is a Uint8Array): its own indexOf finds the line ends several times faster.
+    const bytes = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = readSync(fd, bytes, filled, bytes.length - filled, null);
+      if (n === 0) break; // the file shrank while we read it: what was there
+      filled += n;
+    }
+    return filled === bytes.length ? bytes : bytes.subarray(0, filled);
+  } catch (error) {
+    if (error instanceof FileReadError) throw error;
+    throw new FileReadError(`${path}: cannot read: ${describe(error)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
+  const bytes = readLogBytes(path, options.limits);
+  return loadSessionFile(bytes, { fileName: path, zstdCodec: zlibZstd(), limits: options.limits });
+}
+
+function kindOf(stat: import('node:fs').Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code ?? (e instanceof Error ? e.message : String(error));
 }

@@ -3,12 +3,16 @@
 // as far as it could be read; the exit code is 1 when dsh would refuse any file.
 import type { CliCommand, CliIo } from './registry';
 import { parseCommandArgs, type OptionSpec } from './args';
-import { openLog } from './open-log';
+import { FileReadError, openLog } from './open-log';
 import type { SessionLog } from '../core/read/session-log';
+import type { LoadedFile } from '../core/read/load-file';
+import { jsonText } from '../core/value-text';
 
 export interface ViewContext {
   file: string;
   log: SessionLog;
+  /** The file as loaded (a zstd container's facts besides the log). */
+  loaded: LoadedFile;
   flags: Set<string>;
 }
 
@@ -39,10 +43,21 @@ export function defineView(spec: ViewSpec): CliCommand {
       for (const flag of spec.flags ?? []) options[flag] = { type: 'boolean' };
       const { flags, operands: files } = parseCommandArgs(args, options);
       let refused = false;
+      let unreadable = false;
       for (const file of files) {
-        const { log } = openLog(file);
+        let loaded;
+        try {
+          loaded = openLog(file);
+        } catch (error) {
+          // One file that cannot be read does not end the run: it gets its own verdict line.
+          if (!(error instanceof FileReadError)) throw error;
+          unreadable = true;
+          io.err(error.message);
+          continue;
+        }
+        const { log } = loaded;
         if (!log.verdict.ok) refused = true;
-        const context = { file, log, flags };
+        const context = { file, log, loaded, flags };
         if (flags.has('--json')) {
           io.out(jsonLine(file, log, () => spec.json(context)));
         } else {
@@ -50,7 +65,7 @@ export function defineView(spec: ViewSpec): CliCommand {
           spec.text(context, io.out);
         }
       }
-      return refused ? 1 : 0;
+      return unreadable ? 2 : refused ? 1 : 0;
     },
   };
 }
@@ -61,7 +76,7 @@ export function defineView(spec: ViewSpec): CliCommand {
  */
 function jsonLine(file: string, log: SessionLog, view: () => Record<string, unknown>): string {
   try {
-    return JSON.stringify({ file, verdict: log.verdict, ...view() });
+    return jsonText({ file, verdict: log.verdict, ...view() });
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     return JSON.stringify({ file, verdict: log.verdict, error: 'a value in this log is nested too deeply to print as JSON' });

@@ -10,18 +10,25 @@ const planView = defineView({
   name: 'repair',
   usage: 'repair [--json] [--dry-run | --apply [--force] | --remove-torn-tail] FILE…',
   summary: 'print the closers dsh would append for an open final turn, and the exact lines',
-  text({ log }, out) {
-    const plan = planRepair(log);
+  text({ log, loaded }, out) {
+    const plan = planRepair(loaded);
     if (!plan.ok) {
       for (const r of plan.reasons) out(`  cannot repair: ${r.rule}: ${r.message}`);
       return;
     }
-    if (plan.truncateAt !== undefined) out(`  truncate the file to ${plan.truncateAt} bytes (${log.scan.fileBytes - plan.truncateAt} bytes after the last committed line)`);
+    if (plan.truncateAt !== undefined) {
+      const torn = loaded.zstd?.tornFrameStart !== undefined;
+      const size = loaded.zstd?.compressedBytes ?? log.scan.fileBytes;
+      out(`  truncate the file to ${plan.truncateAt} bytes (${size - plan.truncateAt} bytes ${torn ? 'of its torn final frame' : 'after the last committed line'})`);
+    }
     if (plan.events.length === 0) {
       out('  nothing to append: the last turn is closed');
       return;
     }
-    out(`  append ${plan.events.length} closer${plan.events.length === 1 ? '' : 's'}:`);
+    const closers = log.closers.length;
+    const recovered = plan.events.length - closers;
+    const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+    out(`  append ${recovered > 0 ? `${plural(recovered, 'recovered event')} and ${plural(closers, 'closer')}` : plural(closers, 'closer')}:`);
     for (const event of plan.events) {
       const detail = event.type === 'tool/result' ? ` ${event.data.error?.code} for ${event.data.message?.source?.callId}` : event.type === 'turn/end' ? ` ${event.data.reason?.kind}` : '';
       out(`    seq ${event.seq} ${event.type}${detail}`);
@@ -29,8 +36,8 @@ const planView = defineView({
     out('  lines:');
     for (const line of plan.lines) out(line);
   },
-  json({ log }) {
-    return { repair: planRepair(log) };
+  json({ loaded }) {
+    return { repair: planRepair(loaded) };
   },
 });
 

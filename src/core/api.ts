@@ -3,6 +3,7 @@ import type {
   Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict,
 } from './types';
 import type { DerivedMessage } from './surface/projections';
+import type { NativeZstd } from './zstd/backend';
 
 /** A message as the model sees it (`deriveMessages`). */
 export type { DerivedMessage };
@@ -16,10 +17,14 @@ export interface ReadLimits {
   maxTextBytes: number;
 }
 
-/** Real dsh lines reach tens of MB and real logs a few GB decompressed: the defaults leave a wide margin. */
+/**
+ * Real dsh lines reach tens of MB and real logs hundreds of MB decompressed: the defaults leave a wide
+ * margin. The text limit stays below 4 GiB, the longest typed array Node 20 makes, so a decoder can
+ * hold the text and a block of headroom; the line limit stays below 512 MiB, the longest string V8 makes.
+ */
 export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = Object.freeze({
   maxLineBytes: 256 * 1024 * 1024,
-  maxTextBytes: 4 * 1024 * 1024 * 1024,
+  maxTextBytes: 2 * 1024 * 1024 * 1024,
 });
 
 export interface LoadOptions {
@@ -27,6 +32,11 @@ export interface LoadOptions {
   limits?: Partial<ReadLimits>;
   /** Used in messages only. */
   fileName?: string;
+  /**
+   * Node's zlib when the running Node has zstd (Node ≥ 22.15), handed in by the CLI or the host; without
+   * it, zstd logs are decoded by the pure-JS fzstd. The core never imports Node modules itself.
+   */
+  zstdCodec?: NativeZstd;
   /** Called now and then during long loads with the fraction done (0..1). */
   onProgress?: (fraction: number) => void;
 }

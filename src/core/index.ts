@@ -1,6 +1,7 @@
 // The session core's entry point: pure TypeScript, no vscode, no DOM.
 import type { LoadOptions } from './api';
 import { SessionLog } from './read/session-log';
+import { asBytes, badInput, safeLoadOptions } from './api-guard';
 
 export * from './types';
 export type { LoadOptions, ReadLimits, SessionLogView, ExtendResult, DerivedMessage } from './api';
@@ -10,12 +11,16 @@ export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
 
 /** Loads a session log from its (decompressed) bytes, synchronously. Never throws on bad input. */
 export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): SessionLog {
-  const log = new SessionLog(bytes, options);
-  log.ingest(Infinity, options.onProgress);
+  const safe = safeLoadOptions(options);
+  const input = asBytes(bytes);
+  const log = new SessionLog(input ?? new Uint8Array(0), safe);
+  if (!input) log.refuseInput(badInput('loadSession needs the log bytes (a Uint8Array)', bytes));
+  log.ingest(Infinity, safe.onProgress);
   return log;
 }
 export { inspectLog } from './check/inspect';
 export { sha256Hex } from './sha256';
+export { valueText, stringText, jsonText } from './value-text';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
 export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './read/load-file';

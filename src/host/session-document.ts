@@ -12,6 +12,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
+import { zlibZstd } from '../node/zlib-zstd';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
 import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
@@ -222,6 +223,7 @@ export class SessionDocument implements vscode.CustomDocument {
         // Plain or zstd, told apart by content; the core decodes zstd frame by frame.
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
+          zstdCodec: zlibZstd(),
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });
         return { source, bytes };

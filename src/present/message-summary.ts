@@ -1,6 +1,10 @@
 // One-line summaries of messages and content blocks for the text views: enough to recognise a node
 // without printing a whole tool result or system reminder.
+import { stringText } from '../core/value-text';
 export { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
+
+/** A log value as a short word (log values may be anything; see stringText). */
+const word = (value: unknown): string => stringText(value, 80);
 
 const WIDTH = 72;
 
@@ -11,23 +15,23 @@ export function clip(text: string, width = WIDTH): string {
 
 /** A content block as a short phrase: text "…", reasoning (N chars), tool-call name(args), … */
 export function blockSummary(block: unknown): string {
-  if (block === null || typeof block !== 'object') return String(block);
+  if (block === null || typeof block !== 'object') return word(block);
   const b = block as Record<string, any>;
   switch (b.type) {
     case 'text':
-      return JSON.stringify(clip(String(b.text ?? '')));
+      return JSON.stringify(clip(stringText(b.text ?? '', 400)));
     case 'reasoning':
-      return `reasoning (${String(b.text ?? '').length} chars)`;
+      return `reasoning (${typeof b.text === 'string' ? b.text.length : 0} chars)`;
     case 'tool-call':
-      return `tool-call ${b.name}(${clip(String(b.arguments ?? ''), 40)}) id ${b.id}`;
+      return `tool-call ${word(b.name)}(${clip(stringText(b.arguments ?? '', 400), 40)}) id ${word(b.id)}`;
     case 'tool-result': {
       const inner = Array.isArray(b.content) ? b.content.map(blockSummary).join(' ') : '';
-      return `tool-result for ${b.toolCallId}${b.isError ? ' (error)' : ''}: ${clip(inner, 56)}`;
+      return `tool-result for ${word(b.toolCallId)}${b.isError ? ' (error)' : ''}: ${clip(inner, 56)}`;
     }
     case 'image':
-      return `image ${b.attachment?.mediaType ?? ''} ${b.attachment?.width ?? '?'}×${b.attachment?.height ?? '?'}`;
+      return `image ${word(b.attachment?.mediaType ?? '')} ${word(b.attachment?.width ?? '?')}×${word(b.attachment?.height ?? '?')}`;
     default:
-      return `${String(b.type)} block`;
+      return `${word(b.type)} block`;
   }
 }
 
@@ -35,10 +39,10 @@ export function blockSummary(block: unknown): string {
 export function sourceSummary(source: unknown): string {
   if (source === null || typeof source !== 'object') return '?';
   const s = source as Record<string, any>;
-  if (s.kind === 'plugin') return `plugin:${s.plugin}${s.compactionId ? ` ${s.compactionId}` : ''}`;
-  if (s.kind === 'model') return `model ${s.provider}/${s.model}`;
-  if (s.kind === 'tool') return `tool ${s.callId}`;
-  return String(s.kind);
+  if (s.kind === 'plugin') return `plugin:${word(s.plugin)}${s.compactionId ? ` ${word(s.compactionId)}` : ''}`;
+  if (s.kind === 'model') return `model ${word(s.provider)}/${word(s.model)}`;
+  if (s.kind === 'tool') return `tool ${word(s.callId)}`;
+  return word(s.kind);
 }
 
 /** A message (as the model sees it) in one line: source, then its blocks. */

@@ -12,6 +12,7 @@ import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { appendBytes, extendLoadedFile, loadSessionFile, type Diagnostic, type LoadedFile, type PendingEdits, type SessionLog } from '../core';
 import { encodeZstdFrame } from '../core/zstd';
+import { zlibZstd } from '../node/zlib-zstd';
 import { classifyChange, extendIdentity, type LoadedIdentity } from '../host/file-identity';
 
 /** A log loaded for editing: the core's view of it and the identity of the bytes that were read. */
@@ -173,7 +174,7 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
   }
 
   const text = appendBytes(plan.lines);
-  const bytes = loaded.follow ? encodeZstdFrame(text) : text;
+  const bytes = loaded.follow ? encodeZstdFrame(text, { codec: zlibZstd() }) : text;
   const before = await handle.stat();
   if (before.size !== target.identity.size) {
     return refuse('file', `${path} changed again while the save was being prepared (${before.size - target.identity.size} more bytes); nothing was written. Save again.`, [], { replanned });

@@ -15,6 +15,7 @@
 import type { SessionEvent } from '../types';
 import { DiagnosticSink } from './diagnostic-sink';
 import { isSeq } from '../read/json-values';
+import { valueText } from '../value-text';
 
 interface Bracket {
   id: unknown;
@@ -81,7 +82,7 @@ export class CompactionBracketCheck {
    */
   finish(lastSeq: number, sink: DiagnosticSink): void {
     if (this.priced) sink.report('warning', ADJACENT, this.priced.seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`);
-    if (this.bracket) sink.report('info', BRACKET, this.bracket.startSeq, `compaction ${JSON.stringify(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`);
+    if (this.bracket) sink.report('info', BRACKET, this.bracket.startSeq, `compaction ${valueText(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`);
   }
 
   private start(event: SessionEvent | undefined, openTurn: number | null): void {
@@ -94,7 +95,7 @@ export class CompactionBracketCheck {
     if (data.turn === null) {
       if (openTurn !== null) this.sink.report('warning', BRACKET, event.seq, `standalone compaction (turn: null) started while turn ${openTurn} is open`);
     } else if (data.turn !== openTurn) {
-      this.sink.report('warning', BRACKET, event.seq, `compaction/start names turn ${JSON.stringify(data.turn)} but ${openTurn === null ? 'no turn is open' : `turn ${openTurn} is open`}`);
+      this.sink.report('warning', BRACKET, event.seq, `compaction/start names turn ${valueText(data.turn)} but ${openTurn === null ? 'no turn is open' : `turn ${openTurn} is open`}`);
     }
     this.bracket = { id: data.compactionId, sourceCommandId: data.sourceCommandId, turn: data.turn, startSeq: event.seq };
   }
@@ -105,7 +106,7 @@ export class CompactionBracketCheck {
     const bracket = this.bracket;
     if (!bracket) this.sink.report('warning', SUMMARY, event.seq, 'compaction/summary outside a compaction bracket');
     else {
-      if (data.compactionId !== bracket.id) this.sink.report('warning', SUMMARY, event.seq, `compaction/summary id ${JSON.stringify(data.compactionId)} does not match the open bracket ${JSON.stringify(bracket.id)}`);
+      if (data.compactionId !== bracket.id) this.sink.report('warning', SUMMARY, event.seq, `compaction/summary id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`);
       if (bracket.summarySeq !== undefined) this.sink.report('warning', SUMMARY, event.seq, `second compaction/summary in the bracket (the first is seq ${bracket.summarySeq})`);
       bracket.summarySeq ??= event.seq;
     }
@@ -124,7 +125,7 @@ export class CompactionBracketCheck {
     if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(isSeq)) {
       this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs must be a non-empty array of seqs`);
     } else if (seqs[0] !== range.start || seqs[seqs.length - 1] !== range.end) {
-      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs run ${seqs[0]}…${seqs[seqs.length - 1]} but shadowedRange is ${JSON.stringify(data.shadowedRange)}`);
+      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs run ${seqs[0]}…${seqs[seqs.length - 1]} but shadowedRange is ${valueText(data.shadowedRange)}`);
     }
     if (!isSeq(data.shadowedTokenCount)) this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedTokenCount must be a non-negative safe integer`);
     this.priced = { seq: event.seq, type, start: range.start, end: range.end };
@@ -140,9 +141,9 @@ export class CompactionBracketCheck {
       return;
     }
     const related = [{ seq: bracket.startSeq, message: 'compaction/start' }];
-    if (data.compactionId !== bracket.id) this.sink.report('warning', BRACKET, event.seq, `compaction/end id ${JSON.stringify(data.compactionId)} does not match the open bracket ${JSON.stringify(bracket.id)}`, related);
-    if (data.sourceCommandId !== bracket.sourceCommandId) this.sink.report('warning', BRACKET, event.seq, `compaction/end sourceCommandId ${JSON.stringify(data.sourceCommandId)} differs from the start's ${JSON.stringify(bracket.sourceCommandId)}`, related);
-    if (data.turn !== bracket.turn) this.sink.report('warning', BRACKET, event.seq, `compaction/end owner turn ${JSON.stringify(data.turn)} differs from the start's ${JSON.stringify(bracket.turn)}`, related);
+    if (data.compactionId !== bracket.id) this.sink.report('warning', BRACKET, event.seq, `compaction/end id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`, related);
+    if (data.sourceCommandId !== bracket.sourceCommandId) this.sink.report('warning', BRACKET, event.seq, `compaction/end sourceCommandId ${valueText(data.sourceCommandId)} differs from the start's ${valueText(bracket.sourceCommandId)}`, related);
+    if (data.turn !== bracket.turn) this.sink.report('warning', BRACKET, event.seq, `compaction/end owner turn ${valueText(data.turn)} differs from the start's ${valueText(bracket.turn)}`, related);
     if (data.error === undefined && bracket.summarySeq === undefined) this.sink.report('warning', BRACKET, event.seq, 'compaction/end reports success (no error) but the bracket has no compaction/summary', related);
   }
 
@@ -155,12 +156,12 @@ export class CompactionBracketCheck {
     if (priced) {
       const range = replaces && op !== undefined && op !== 'append' ? op : undefined;
       const matches = range !== undefined && range.start === priced.start && range.end === priced.end && (priced.type === 'compaction/prune') === (type === 'tool/result');
-      if (!matches) this.sink.report('warning', ADJACENT, seq, `${type} at seq ${seq} follows the ${priced.type} at seq ${priced.seq} but does not replace its range ${JSON.stringify({ start: priced.start, end: priced.end })}`, [{ seq: priced.seq, message: priced.type }]);
+      if (!matches) this.sink.report('warning', ADJACENT, seq, `${type} at seq ${seq} follows the ${priced.type} at seq ${priced.seq} but does not replace its range ${valueText({ start: priced.start, end: priced.end })}`, [{ seq: priced.seq, message: priced.type }]);
     }
     if (type !== 'user/message' || !replaces) return;
     const source = event?.data?.source;
     if (source?.kind !== 'plugin' || source.plugin !== 'compact') return;
-    if (!this.bracket) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${JSON.stringify(source.compactionId)} replaces the surface outside any compaction bracket`);
-    else if (source.compactionId !== this.bracket.id) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${JSON.stringify(source.compactionId)} does not match the open bracket ${JSON.stringify(this.bracket.id)}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
+    if (!this.bracket) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${valueText(source.compactionId)} replaces the surface outside any compaction bracket`);
+    else if (source.compactionId !== this.bracket.id) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${valueText(source.compactionId)} does not match the open bracket ${valueText(this.bracket.id)}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
   }
 }

@@ -1,7 +1,8 @@
 // The conformance projection of a loaded log: the fields of the corpus's expected.json files.
 // Used by `session-surface inspect --json` and by the conformance tests.
-import type { SessionLog } from '../read/session-log';
+import { SessionLog } from '../read/session-log';
 import { sha256Hex } from '../sha256';
+import { jsonText } from '../value-text';
 
 function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGeneration: number): Record<string, unknown> {
   const messages = log.deriveMessages(nodes);
@@ -11,12 +12,13 @@ function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGen
     surface: [...nodes],
     replaceGeneration,
     derivedMessages: messages.length,
-    derivedDigest: sha256Hex(JSON.stringify(messages)),
+    derivedDigest: sha256Hex(jsonText(messages)),
     ...('cuts' in balance ? { balancedCuts: balance.cuts } : { balancedCutsError: balance.error }),
   };
 }
 
 export function inspectLog(log: SessionLog): Record<string, unknown> {
+  if (!(log instanceof SessionLog)) return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
   const verdict = log.verdict;
   const out: Record<string, unknown> = { ok: verdict.ok, stage: verdict.stage };
   if (!verdict.ok) {

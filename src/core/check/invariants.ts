@@ -23,6 +23,7 @@ import type { SessionLog } from '../read/session-log';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { DiagnosticSink } from './diagnostic-sink';
 import { CompactionBracketCheck } from './compaction-invariants';
+import { stringText, valueText } from '../value-text';
 
 const TURN = 'invariant.turn-bracketing';
 const STEP = 'invariant.step-bracketing';
@@ -144,7 +145,7 @@ export class InvariantPass {
       this.sink.report('warning', STEP, seq, `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`);
     }
     for (const [callId, callSeq] of this.pending) {
-      this.sink.report('warning', PENDING, seq, `step ${show(step)} ends with tool call ${JSON.stringify(callId)} (tool/call seq ${callSeq}) unanswered`, [{ seq: callSeq, message: 'the unanswered tool/call' }]);
+      this.sink.report('warning', PENDING, seq, `step ${show(step)} ends with tool call ${valueText(callId)} (tool/call seq ${callSeq}) unanswered`, [{ seq: callSeq, message: 'the unanswered tool/call' }]);
     }
     this.openStep = null;
     this.pending.clear();
@@ -181,10 +182,10 @@ export class InvariantPass {
     const callId = data?.message?.source?.callId;
     if (typeof callId === 'string' && this.pending.delete(callId)) return;
     if (data?.error?.code === 'TOOL_NOT_STARTED') return;
-    this.sink.report('warning', PENDING, seq, `tool/result answers call ${JSON.stringify(callId)}, which has no pending tool/call in this step`);
+    this.sink.report('warning', PENDING, seq, `tool/result answers call ${valueText(callId)}, which has no pending tool/call in this step`);
   }
 }
 
 function show(value: unknown): string {
-  return value === undefined ? '?' : String(value);
+  return value === undefined ? '?' : stringText(value, 80);
 }

@@ -4,6 +4,7 @@
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
 import type { NewEvent } from './append-types';
+import { stringText, valueText } from '../value-text';
 
 export function reason(rule: string, message: string, log?: SessionLog, seq?: number): Diagnostic {
   const d: Diagnostic = { severity: 'error', rule, message };
@@ -49,10 +50,10 @@ export function notOnSurface(log: SessionLog, seq: number, what: string): Diagno
 function callsOf(event: SessionEvent | undefined): { opens: string[]; answers?: string } {
   if (event?.type === 'assistant/message') {
     const content = event.data?.message?.content;
-    const opens = Array.isArray(content) ? content.filter((b) => b?.type === 'tool-call').map((b) => String(b.id)) : [];
+    const opens = Array.isArray(content) ? content.filter((b) => b?.type === 'tool-call').map((b) => stringText(b.id)) : [];
     return { opens };
   }
-  if (event?.type === 'tool/result') return { opens: [], answers: String(event.data?.message?.source?.callId) };
+  if (event?.type === 'tool/result') return { opens: [], answers: stringText(event.data?.message?.source?.callId) };
   return { opens: [] };
 }
 
@@ -76,7 +77,7 @@ function explainCut(log: SessionLog, nodes: readonly number[], cut: number): str
   }
   const answered = resultSeq !== undefined ? `its tool/result is seq ${resultSeq}, after the cut` : 'no tool/result on the surface answers it';
   const others = pending.length > 1 ? ` (${pending.length - 1} more call${pending.length > 2 ? 's' : ''} also open)` : '';
-  return `tool call ${JSON.stringify(id)} of assistant/message seq ${callSeq} is unanswered there; ${answered}${others}`;
+  return `tool call ${valueText(id)} of assistant/message seq ${callSeq} is unanswered there; ${answered}${others}`;
 }
 
 /**

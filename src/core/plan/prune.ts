@@ -7,6 +7,7 @@ import { serializeEvent } from './serialize';
 import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, lastTime, notOnSurface, reason } from './checks';
 import { isSeq, jsonEqual } from '../read/json-values';
+import { cloneJson, jsonText } from '../value-text';
 
 export interface PruneOptions {
   /**
@@ -19,12 +20,12 @@ export interface PruneOptions {
 }
 
 function estimateTokens(content: unknown): number {
-  return Math.ceil(new TextEncoder().encode(JSON.stringify(content) ?? '').length / 4);
+  return Math.ceil(new TextEncoder().encode(content === undefined ? '' : jsonText(content)).length / 4);
 }
 
 /** The original with only message.content[0].content replaced; a JSON copy keeps every key's order. */
 function rewrite(original: SessionEvent, newContent: unknown[]): unknown {
-  const data = JSON.parse(JSON.stringify(original.data));
+  const data = cloneJson(original.data);
   data.message.content[0].content = newContent;
   return data;
 }

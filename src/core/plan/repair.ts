@@ -1,29 +1,61 @@
 // Plans the crash repair dsh performs on a writable open (spec §1.6, §5): cut the file back to its
-// last committed line when bytes follow it, then append the closers of the open final turn, written
-// in the closer key order (surfaceOp before sourceEventSeqs).
+// last committed line (a plain log) or to the start of its torn final frame (a zstd log, whose
+// recovered lines are then appended again), then append the closers of the open final turn, written in
+// the closer key order (surfaceOp before sourceEventSeqs).
 import type { Diagnostic, SessionEvent } from '../types';
-import type { SessionLog } from '../read/session-log';
+import { SessionLog } from '../read/session-log';
+import type { LoadedFile } from '../read/load-file';
 import { serializeCloser } from './serialize';
 import type { RepairPlan } from './types';
 import { appendProblems, reason } from './checks';
+import { cloneJson } from '../value-text';
 
-export function planRepair(log: SessionLog): RepairPlan {
+/** The repair of a loaded log; pass the loaded file (not only its log) so a zstd container is repaired too. */
+export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
+  const log = source instanceof SessionLog ? source : source?.log;
+  if (!(log instanceof SessionLog)) return { ok: false, reasons: [reason('api.bad-input', 'planRepair needs a loaded session log')] };
+  const zstd = source instanceof SessionLog ? undefined : source.zstd;
   const verdict = log.verdict;
   // The core applies the closers when it reaches its verdict, so an ok verdict means they validate.
   if (!verdict.ok) return { ok: false, reasons: [reason('append.refused-log', `dsh refuses this log (${verdict.error}); it does not repair a log it cannot open`)] };
   // A copy: log.closers hands out the core's cached events, and a plan is the caller's to keep or edit.
-  const events: SessionEvent[] = JSON.parse(JSON.stringify(log.closers));
-  const scan = log.scan;
+  const closers: SessionEvent[] = cloneJson(log.closers as SessionEvent[]);
   const notes: Diagnostic[] = [];
+  if (zstd?.tornFrameStart !== undefined) return tornFrameRepair(log, zstd.tornFrameStart, zstd.committedTextBytes, zstd.compressedBytes, closers, notes);
+  const scan = log.scan;
   const truncateAt = scan.committedBytes < scan.fileBytes ? scan.committedBytes : undefined;
   if (truncateAt !== undefined) {
     notes.push({ severity: 'info', rule: 'repair.truncate', message: `dsh first truncates the file to byte ${truncateAt}, dropping ${scan.fileBytes - truncateAt} bytes after the last committed line` });
-  } else if (events.length > 0) {
+  } else if (closers.length > 0) {
     // planAppend refuses any batch while uncommitted bytes remain, so it can only check the closers here.
-    const problems = appendProblems(log, events, []);
+    const problems = appendProblems(log, closers, []);
     if (problems.length > 0) return { ok: false, reasons: problems };
   }
-  if (events.length === 0) notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
-  const plan = { ok: true as const, events, lines: events.map(serializeCloser), notes };
+  if (closers.length === 0) notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
+  const plan = { ok: true as const, events: closers, lines: closers.map(serializeCloser), notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
+}
+
+/**
+ * A zstd log whose final frame is torn: dsh truncates the file at that frame's start, then appends the
+ * events recovered from it (their lines as they were) and the closers as one batch — one new frame.
+ */
+function tornFrameRepair(log: SessionLog, frameStart: number, committedText: number, fileBytes: number, closers: SessionEvent[], notes: Diagnostic[]): RepairPlan {
+  const recovered: SessionEvent[] = [];
+  const lines: string[] = [];
+  let lastOffset = -1;
+  for (let seq = 0; seq < log.eventCount; seq++) {
+    const place = log.place(seq);
+    if (!place || place.offset < committedText) continue;
+    const event = log.event(seq);
+    if (event) recovered.push(cloneJson(event));
+    if (place.offset !== lastOffset) lines.push(log.lineText(seq) ?? '');
+    lastOffset = place.offset;
+  }
+  notes.push({
+    severity: 'info', rule: 'repair.truncate',
+    message: `dsh first truncates the file to byte ${frameStart}, the start of its torn final frame (${fileBytes - frameStart} bytes), then appends the ${recovered.length} event${recovered.length === 1 ? '' : 's'} recovered from that frame${closers.length > 0 ? ' and the closers' : ''} as one frame`,
+  });
+  if (closers.length === 0 && recovered.length === 0) notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
+  return { ok: true, events: [...recovered, ...closers], lines: [...lines, ...closers.map(serializeCloser)], notes, truncateAt: frameStart };
 }

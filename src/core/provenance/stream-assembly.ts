@@ -24,6 +24,7 @@
 //     log streams `{"command": "…"}` and records `{"command":"…"}` (persistent-pwsh-tool-turn).
 import type { SessionEvent } from '../types';
 import { jsonEqual } from '../read/json-values';
+import { stringText, valueText } from '../value-text';
 
 export interface StreamBlock {
   index: number;
@@ -266,11 +267,11 @@ export function compareAssembly(assembly: StreamAssembly, content: unknown, inte
       notes.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}${unfinished ? ', unfinished' : ''}) is not in the content: dropped because ${why}` });
       continue;
     }
-    mismatches.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}) has no matching content block (content[${position}] is ${next && typeof next === 'object' ? String(next.type) : 'missing'})` });
+    mismatches.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}) has no matching content block (content[${position}] is ${next && typeof next === 'object' ? stringText(next.type) : 'missing'})` });
   }
   for (; position < content.length; position++) {
     const extra = content[position] as Record<string, any> | undefined;
-    mismatches.push({ message: `content[${position}] (${String(extra?.type)}) has no stream block` });
+    mismatches.push({ message: `content[${position}] (${stringText(extra?.type)}) has no stream block` });
   }
   if (interrupted) notes.push({ message: 'interrupted message: the delivered prefix of a cancelled stream' });
   for (const seq of assembly.unknown) notes.push({ seq, message: 'chunk of an unknown shape (not part of the reassembly)' });
@@ -288,6 +289,5 @@ function difference(a: unknown, b: unknown): string {
 }
 
 function quote(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length > 80 ? `${text.slice(0, 77)}…"` : text;
+  return valueText(value, 80);
 }

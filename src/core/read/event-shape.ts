@@ -12,11 +12,12 @@ function hasProviderModel(value: unknown): boolean {
   return typeof value.provider === 'string' && value.provider.length > 0 && typeof value.model === 'string' && value.model.length > 0;
 }
 
-const MESSAGE_RULE: Record<string, string> = {
-  'user/message': 'message.user-shape',
-  'assistant/message': 'message.assistant-shape',
-  'tool/result': 'message.toolresult-shape',
-};
+// A Map: event types are log text, and a plain object would answer `constructor` or `__proto__`.
+const MESSAGE_RULE: ReadonlyMap<unknown, string> = new Map([
+  ['user/message', 'message.user-shape'],
+  ['assistant/message', 'message.assistant-shape'],
+  ['tool/result', 'message.toolresult-shape'],
+]);
 
 /** The identified message of a message event (user/message carries it as data itself). */
 export function messageOf(event: { type: unknown; data: unknown }): Record<string, any> | undefined {
@@ -27,7 +28,7 @@ export function messageOf(event: { type: unknown; data: unknown }): Record<strin
 
 export function checkMessageShape(event: Record<string, unknown>, subject: string): ShapeProblem | undefined {
   const type = event.type as string;
-  const rule = MESSAGE_RULE[type];
+  const rule = MESSAGE_RULE.get(type);
   if (!rule) return undefined;
   const fail = (message: string): ShapeProblem => ({ message: `${subject} ${message}`, rule });
   const message = messageOf(event as { type: unknown; data: unknown });
@@ -103,6 +104,6 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
     const problem = checkRequestHeader(event.data, index);
     if (problem) return problem;
   }
-  if (!messageShapeChecked && MESSAGE_RULE[type]) return checkMessageShape(event, `seed ${type} at index ${index}`);
+  if (!messageShapeChecked && MESSAGE_RULE.has(type)) return checkMessageShape(event, `seed ${type} at index ${index}`);
   return undefined;
 }

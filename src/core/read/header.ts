@@ -2,6 +2,7 @@
 // and the header validation the session constructor runs later (stage `seed`).
 import type { SessionHeader } from '../types';
 import { asRecord, hasOwn } from './json-values';
+import { stringText } from '../value-text';
 
 export const FORMAT_VERSION = 0;
 
@@ -85,7 +86,7 @@ function isAbsolutePosix(path: string): boolean {
 /** The constructor's header validation; returns dsh's message for the first failure. */
 export function validateHeader(header: SessionHeader): string | undefined {
   const record = header as unknown as Record<string, unknown>;
-  if (record.version !== FORMAT_VERSION) return `session header version must be ${FORMAT_VERSION}, got ${String(record.version)}`;
+  if (record.version !== FORMAT_VERSION) return `session header version must be ${FORMAT_VERSION}, got ${stringText(record.version)}`;
   if (typeof record.createdAt !== 'number' || !Number.isSafeInteger(record.createdAt) || record.createdAt < 0) {
     return 'session header createdAt must be a non-negative safe integer';
   }

@@ -11,6 +11,7 @@ import { isRowTagged, MalformedRowError, validateRow } from './chunk-rows';
 import { nullReadMessage } from './json-values';
 import { utf8 } from './event-index';
 import type { Refusal } from './verdict';
+import { stringText } from '../value-text';
 
 const NEWLINE = 0x0a;
 
@@ -213,7 +214,7 @@ export class LineScanner {
   }
 
   private seqGap(sink: LineSink, expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean, rule: string): void {
-    const shown = String(got);
+    const shown = stringText(got);
     const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${shown})`;
     this.damage = { message, rule, line: fileLine, offset };
     sink.report({ severity: 'warning', rule, message: `line ${fileLine} has seq ${shown} where seq ${expected} was expected`, line: fileLine, offset });

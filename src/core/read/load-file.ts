@@ -1,14 +1,18 @@
 // Loads a session file's bytes, plain or zstd (detected by the frame magic, not by the name).
 import type { ExtendResult, LoadOptions } from '../api';
+import type { Diagnostic } from '../types';
 import { SessionLog } from './session-log';
-import { decodeZstdLog, isZstd, type ZstdDecodeResult } from '../zstd/decode';
+import { decodeZstdLog, isZstd, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
 import { concatBytes } from '../zstd/encode';
+import { asBytes, badInput, safeLoadOptions } from '../api-guard';
 
 /** What the zstd container held, for the views and `inspect`. */
 export interface ZstdSummary {
   compressedBytes: number;
   frames: number;
   committedCompressedBytes: number;
+  /** Text bytes of the complete frames (the recovered lines of a torn frame follow them). */
+  committedTextBytes: number;
   tornFrameStart?: number;
   recoveredBytes?: number;
   error?: string;
@@ -30,6 +34,10 @@ export interface LoadedFile {
 export interface ZstdFollowState {
   pending: Uint8Array;
   skipText: number;
+  /** True until the header frame is complete: `pending` then holds the whole file so far. */
+  awaitingHeader?: boolean;
+  /** The codec and limits the file was loaded with. */
+  decode?: Pick<ZstdDecodeOptions, 'codec' | 'limits'>;
 }
 
 function summarize(result: ZstdDecodeResult): ZstdSummary {
@@ -37,6 +45,7 @@ function summarize(result: ZstdDecodeResult): ZstdSummary {
     compressedBytes: result.compressedBytes,
     frames: result.frames,
     committedCompressedBytes: result.committedCompressedBytes,
+    committedTextBytes: result.frameEnds.length > 0 ? result.frameEnds[result.frameEnds.length - 1] : 0,
     backend: result.backend,
   };
   if (result.tornFrameStart !== undefined) summary.tornFrameStart = result.tornFrameStart;
@@ -45,30 +54,87 @@ function summarize(result: ZstdDecodeResult): ZstdSummary {
   return summary;
 }
 
-function prepare(bytes: Uint8Array, options: LoadOptions): LoadedFile {
+/** 1-based line of the text where `offset` starts. */
+function lineAt(text: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let p = text.indexOf(0x0a); p !== -1 && p < offset; p = text.indexOf(0x0a, p + 1)) line++;
+  return line;
+}
+
+/** The line a container problem is pinned to: where the failing frame's text would have started. */
+function containerRefusal(log: SessionLog, error: ZstdLogError, text: Uint8Array, headerRead: boolean, linesBefore = 0, prefix = ''): void {
+  const stage = !headerRead || error.rule === 'zstd.header-less' || error.rule === 'zstd.header-frame' ? 'header' : 'parse';
+  log.refuseContainer(stage, error.message, error.rule, `${prefix}${error.detail}`, headerRead ? linesBefore + lineAt(text, text.length) : 1);
+}
+
+/** Remarks on a torn final frame: what dsh keeps, and what its writable open cuts off. */
+function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
+  if (result.tornFrameStart === undefined) return;
+  const frame = (result.tornFrameIndex ?? 0) + 1;
+  const at = result.tornFrameStart;
+  const committed = result.frameEnds.length > 0 ? result.frameEnds[result.frameEnds.length - 1] : 0;
+  const line = lineAt(result.text, committed);
+  const dropped = result.compressedBytes - at;
+  let d: Diagnostic;
+  if (result.tornFrameKind === 'skippable') {
+    d = {
+      severity: 'warning', rule: 'zstd.torn-frame', line, offset: committed,
+      message: `frame ${frame} at compressed offset ${at} is a skippable frame declaring ${result.tornFrameDeclares ?? '?'} bytes, more than the ${dropped - 8} left in the file: dsh reads it as a torn final frame, keeps nothing after it, and its writable open truncates the file at byte ${at}, dropping whatever frames those ${dropped} bytes hold`,
+    };
+  } else {
+    const recovered = result.recoveredBytes ?? 0;
+    const lines = recovered > 0 ? lineAt(result.text, result.text.length) - line : 0;
+    d = {
+      severity: 'info', rule: 'zstd.torn-frame', line, offset: committed,
+      message: `frame ${frame} at compressed offset ${at} is incomplete (the file ends inside it, ${dropped} bytes): ${lines} complete line${lines === 1 ? '' : 's'} recovered from it; dsh's writable open truncates the file at byte ${at} and appends them again with the closers`,
+    };
+  }
+  log.reportContainer(d);
+}
+
+function prepare(input: Uint8Array, options: LoadOptions): LoadedFile {
+  const bytes = asBytes(input);
+  if (!bytes) {
+    const log = new SessionLog(new Uint8Array(0), options);
+    log.refuseInput(badInput('loading a session file needs its bytes (a Uint8Array)', input));
+    return { log };
+  }
   if (!isZstd(bytes)) return { log: new SessionLog(bytes, options) };
-  const result = decodeZstdLog(bytes);
+  const decode = { codec: options.zstdCodec, limits: options.limits };
+  const result = decodeZstdLog(bytes, decode);
   const log = new SessionLog(result.text, options);
   const error = result.error;
-  if (error) {
-    const stage = error.rule === 'zstd.header-less' || error.rule === 'zstd.header-frame' ? 'header' : 'parse';
-    log.refuseContainer(stage, error.message, error.rule, error.detail);
+  const follow: ZstdFollowState = { pending: new Uint8Array(0), skipText: result.recoveredBytes ?? 0, decode };
+  if (error && error.rule === 'zstd.header-less' && result.frames === 0 && endsInsideFirstFrame(result)) {
+    // The header frame may still be being written: wait for it, as a plain log waits for its first line.
+    log.awaitHeader(error.message, error.rule);
+    follow.pending = bytes.slice();
+    follow.awaitingHeader = true;
+    return { log, zstd: summarize(result), follow };
   }
-  const pending = bytes.subarray(result.committedCompressedBytes);
-  return { log, zstd: summarize(result), follow: { pending: pending.slice(), skipText: result.recoveredBytes ?? 0 } };
+  if (error) containerRefusal(log, error, result.text, result.frames > 0);
+  else tornFrameRemarks(log, result);
+  follow.pending = bytes.slice(result.committedCompressedBytes);
+  return { log, zstd: summarize(result), follow };
+}
+
+function endsInsideFirstFrame(result: ZstdDecodeResult): boolean {
+  return result.error?.detail.endsWith('the input ends inside the first frame') === true || result.compressedBytes === 0;
 }
 
 /** Synchronous load of a whole file. Never throws on bad input. */
 export function loadSessionFile(bytes: Uint8Array, options: LoadOptions = {}): LoadedFile {
-  const loaded = prepare(bytes, options);
-  loaded.log.ingest(Infinity, options.onProgress);
+  const safe = safeLoadOptions(options);
+  const loaded = prepare(bytes, safe);
+  loaded.log.ingest(Infinity, safe.onProgress);
   return loaded;
 }
 
 /** The same in slices, yielding between them so a host can show progress and stay responsive. */
 export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptions = {}): Promise<LoadedFile> {
-  const loaded = prepare(bytes, options);
-  while (!loaded.log.ingest(50, options.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
+  const safe = safeLoadOptions(options);
+  const loaded = prepare(bytes, safe);
+  while (!loaded.log.ingest(50, safe.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
   return loaded;
 }
 
@@ -76,16 +142,29 @@ export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptio
  * Folds bytes a writer appended to the file into the loaded log: plain text directly, zstd frame by
  * frame (an incomplete final frame waits for the rest of its bytes).
  */
-export function extendLoadedFile(loaded: LoadedFile, appended: Uint8Array): ExtendResult {
+export function extendLoadedFile(loaded: LoadedFile, input: Uint8Array): ExtendResult {
+  if (!(loaded?.log instanceof SessionLog)) return { added: 0, diagnostics: [badInput('extendLoadedFile needs a loaded file', loaded)] };
+  const appended = asBytes(input);
+  if (!appended) return { added: 0, diagnostics: [badInput('extendLoadedFile needs the appended bytes (a Uint8Array)', input)] };
   if (!loaded.follow) return loaded.log.extend(appended);
   const state = loaded.follow;
   const compressed = concatBytes([state.pending, appended]);
-  const result = decodeZstdLog(compressed, { expectHeaderFrame: false });
+  const textBefore = loaded.log.scan.fileBytes;
+  const result = decodeZstdLog(compressed, { ...state.decode, expectHeaderFrame: state.awaitingHeader === true, textBefore });
+  if (state.awaitingHeader) {
+    if (result.error && endsInsideFirstFrame(result)) {
+      state.pending = compressed;
+      return { added: 0, diagnostics: [] };
+    }
+    state.awaitingHeader = false;
+  }
   if (result.error) {
     // A damaged frame after the loaded ones is corruption of committed history, as at load.
     state.pending = new Uint8Array(0);
-    loaded.log.refuseContainer('parse', result.error.message, result.error.rule, `appended ${result.error.detail}`);
-    return { added: 0, diagnostics: loaded.log.diagnostics.filter((d) => d.rule === result.error!.rule) };
+    const before = loaded.log.diagnostics.length;
+    const lastLine = loaded.log.place(loaded.log.eventCount - 1)?.line ?? 1;
+    containerRefusal(loaded.log, result.error, result.text, textBefore > 0 || result.frames > 0, lastLine, 'appended ');
+    return { added: 0, diagnostics: loaded.log.diagnostics.slice(before).filter((d) => d.rule === result.error!.rule) };
   }
   const completeText = result.frameEnds.length > 0 ? result.frameEnds[result.frameEnds.length - 1] : 0;
   const skip = Math.min(state.skipText, completeText);

@@ -21,6 +21,8 @@ import { EventIndex, SurfaceRole, type EventFacts } from './event-index';
 import { LineScanner, type LineBeyondDamage, type LineSink } from './line-scanner';
 import { VerdictKeeper, type Refusal, type StrictSeedVerdict, type VerdictInputs } from './verdict';
 import { LogFacts } from '../check/log-facts';
+import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
+import { asBytes, asSeq, badInput } from '../api-guard';
 
 export { SurfaceRole } from './event-index';
 export type { LineBeyondDamage } from './line-scanner';
@@ -78,9 +80,28 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
    * Records a refusal found by the container (zstd framing) before the JSONL text was read:
    * dsh fails the read itself, so it is a header- or parse-stage refusal with dsh's message.
    */
-  refuseContainer(stage: 'header' | 'parse', dshError: string, rule: string, detail: string): void {
-    this.verdicts.refuse(stage, { dshError, errorName: 'Error', rule });
-    this.verdicts.report({ severity: 'error', rule, message: `${dshError} (${detail})` });
+  refuseContainer(stage: 'header' | 'parse', dshError: string, rule: string, detail: string, line?: number): void {
+    this.verdicts.refuse(stage, { dshError, errorName: 'Error', rule, line });
+    this.verdicts.report({ severity: 'error', rule, message: `${dshError} (${detail})`, line });
+  }
+
+  /**
+   * The container has no complete header frame yet (a writer may still be writing it): refused as
+   * header-less with the container's words until the header line arrives through `extend`.
+   */
+  awaitHeader(dshError: string, rule: string): void {
+    this.verdicts.headerless = { dshError, errorName: 'Error', rule, line: 1 };
+  }
+
+  /** The caller handed in something that is not a log at all: refused as the header stage. */
+  refuseInput(problem: Diagnostic): void {
+    this.verdicts.refuse('header', { dshError: problem.message, errorName: 'Error', rule: problem.rule });
+    this.verdicts.report(problem);
+  }
+
+  /** A remark of the container (a torn final frame, skipped bytes) that does not change the verdict. */
+  reportContainer(diagnostic: Diagnostic): void {
+    this.verdicts.report(diagnostic);
   }
 
   get expectedSeq(): number {
@@ -130,7 +151,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const type = event.type;
     if (!KNOWN_EVENT_TYPES.has(type) && event.ignorable !== true) {
       verdicts.problem('known-types', {
-        dshError: `session "${id}" contains event type "${String(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
+        dshError: `session "${id}" contains event type "${stringText(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
         errorName: 'SessionFormatUnsupportedError', rule: 'vocabulary.unknown-types', line: fileLine, seq,
       });
     }
@@ -180,7 +201,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     try {
       plan = fold.plan(event, seq, this.lookup);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : valueText(error);
       const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
       this.verdicts.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule, line: fileLine, seq, related: this.surfaceContext(event, rule) });
       return SurfaceRole.None;
@@ -208,10 +229,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       const callId = this.event(seq)?.data?.callId;
       const label = named.get(callId);
       if (label === undefined) continue;
-      related.push({ ...this.place(seq), seq, message: `${label}: tool/call ${JSON.stringify(callId)}` });
+      related.push({ ...this.place(seq), seq, message: `${label}: tool/call ${valueText(callId)}` });
       named.delete(callId);
     }
-    for (const [callId, label] of named) related.push({ message: `${label} (${JSON.stringify(callId)}) has no earlier tool/call` });
+    for (const [callId, label] of named) related.push({ message: `${label} (${valueText(callId)}) has no earlier tool/call` });
     return related.length > 0 ? related : undefined;
   }
 
@@ -247,7 +268,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
    * be fixed) and the scan goes on.
    */
   private internalProblem(error: unknown, line: number, seq: number): void {
-    this.verdicts.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${(error as Error)?.message ?? String(error)}`, line, seq });
+    this.verdicts.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`, line, seq });
   }
 
   /** The message id an earlier event carries, read again from its line (rare: legacy replacements only). */
@@ -342,28 +363,32 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   // ======================================================================================
 
   eventType(seq: number): string | undefined {
+    if (asSeq(seq) === undefined) return undefined;
     if (seq < this.index.count) return seq >= 0 ? this.index.type(seq) : undefined;
     return this.closers[seq - this.index.count]?.type;
   }
 
   turn(seq: number): number | undefined {
+    if (asSeq(seq) === undefined) return undefined;
     const t = seq < this.index.count ? (seq >= 0 ? this.index.turn(seq) : undefined) : this.closers[seq - this.index.count]?.data?.turn;
     return typeof t === 'number' && !Number.isNaN(t) ? t : undefined;
   }
 
   step(seq: number): number | undefined {
+    if (asSeq(seq) === undefined) return undefined;
     const s = seq < this.index.count ? (seq >= 0 ? this.index.step(seq) : undefined) : this.closers[seq - this.index.count]?.data?.step;
     return typeof s === 'number' && !Number.isNaN(s) ? s : undefined;
   }
 
   /** Closers: only the tool/result ones join the surface (as appends). */
   surfaceRole(seq: number): SurfaceRole {
+    if (asSeq(seq) === undefined) return SurfaceRole.None;
     if (seq < this.index.count) return seq >= 0 ? this.index.role(seq) : SurfaceRole.None;
     return this.closers[seq - this.index.count]?.surfaceOp === 'append' ? SurfaceRole.Append : SurfaceRole.None;
   }
 
   place(seq: number): EventPlace | undefined {
-    return this.index.place(seq);
+    return asSeq(seq) === undefined ? undefined : this.index.place(seq);
   }
 
   /**
@@ -371,14 +396,14 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
    * change what the core holds. Upgraded events and closers are few and kept frozen.
    */
   event(seq: number): SessionEvent | undefined {
-    if (seq < 0) return undefined;
+    if (asSeq(seq) === undefined) return undefined;
     if (seq >= this.index.count) return this.closers[seq - this.index.count];
     return this.index.event(seq);
   }
 
   /** The raw text of the line an event came from. */
   lineText(seq: number): string | undefined {
-    return this.index.lineText(seq);
+    return asSeq(seq) === undefined ? undefined : this.index.lineText(seq);
   }
 
   // ======================================================================================
@@ -423,10 +448,12 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
 
   /** The messages the model sees (of the current surface, or of the given nodes). */
   deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
+    if (nodes !== undefined && !Array.isArray(nodes)) return [];
     return this.state.deriveMessages(nodes);
   }
 
   balancedCuts(nodes?: readonly number[]): BalanceResult {
+    if (nodes !== undefined && !Array.isArray(nodes)) return { error: 'balancedCuts needs an array of seqs' };
     return this.state.balancedCuts(nodes);
   }
 
@@ -442,7 +469,9 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
    * Checks a batch as dsh's append would, each event against the state the previous ones leave.
    * Mutates nothing. Returns the problems; an empty list means the batch may be appended.
    */
-  planAppend(events: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
+  planAppend(input: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
+    const events = plainEvents(input);
+    if (!Array.isArray(events)) return [events];
     const log = this;
     return planAppend({
       get verdict() { return log.verdict; },
@@ -457,7 +486,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
    * Appends a batch in memory: planned first, then committed through the same path as bytes a writer
    * appends. Returns the problems and leaves the session untouched when any event is refused.
    */
-  append(events: readonly (NewEvent | WidenedEvent)[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
+  append(input: readonly (NewEvent | WidenedEvent)[]): { ok: true; lines: string[] } | { ok: false; problems: Diagnostic[] } {
+    // Checked and written from one copy, so a getter cannot show the check one value and the writer another.
+    const events = plainEvents(input);
+    if (!Array.isArray(events)) return { ok: false, problems: [events] };
     const problems = this.planAppend(events);
     if (problems.length > 0) return { ok: false, problems };
     const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
@@ -470,7 +502,9 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   // Following a growing file
   // ======================================================================================
 
-  extend(appended: Uint8Array): ExtendResult {
+  extend(input: Uint8Array): ExtendResult {
+    const appended = asBytes(input);
+    if (!appended) return { added: 0, diagnostics: [badInput('extend needs the appended bytes (a Uint8Array)', input)] };
     const before = this.eventCount;
     const diagnosticsBefore = this.verdicts.diagnostics.length;
     this.scanner.bytes.append(appended);
@@ -486,4 +520,26 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   get name(): string {
     return this.fileName;
   }
+}
+
+/**
+ * A batch to append as plain JSON copies, or the refusal: values dsh's lossless JSON rule cannot write
+ * (Date, undefined, functions, symbols, BigInt, cycles, throwing getters) are refused before anything.
+ */
+function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
+  if (!Array.isArray(input)) return badInput('an append takes an array of events', input);
+  const out: SessionEvent[] = [];
+  for (let i = 0; i < input.length; i++) {
+    let why: string | undefined;
+    let event: unknown;
+    try {
+      event = input[i];
+      why = typeof event !== 'object' || event === null || Array.isArray(event) ? 'not an object' : notJsonReason(event);
+    } catch {
+      why = 'unreadable';
+    }
+    if (why !== undefined) return { severity: 'error', rule: 'json.lossless-values', message: `appended event ${i + 1} is not plain JSON (${why}): dsh writes only lossless JSON` };
+    out.push(cloneJson(event as SessionEvent));
+  }
+  return out;
 }

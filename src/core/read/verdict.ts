@@ -50,6 +50,9 @@ export class VerdictKeeper {
     if (!this.refusals.has(stage)) this.refusals.set(stage, refusal);
   }
 
+  /** The header-less refusal in the container's words (a zstd header frame still being written). */
+  headerless: Refusal | undefined;
+
   has(stage: Stage): boolean {
     return this.refusals.has(stage);
   }
@@ -105,7 +108,7 @@ export class VerdictKeeper {
     for (const stage of STAGE_ORDER) {
       let refusal = this.refusals.get(stage);
       if (stage === 'header' && !refusal && !inputs.headerRead) {
-        refusal = { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
+        refusal = this.headerless ?? { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
       }
       if (stage === 'adopt') {
         const retired = this.retired.refusal(inputs.sessionId);

@@ -1,32 +1,19 @@
-// Which native Zstandard codec the running JavaScript engine offers. Node ≥ 22.15 / 23.8 has
-// `zlib.zstdDecompressSync` / `zlib.zstdCompressSync`; Node 20 and browsers do not. The module is reached
-// through `process.getBuiltinModule` (Node ≥ 20.16), never through an import or `require`, so this file
-// loads (and bundles) anywhere and simply reports "no native codec" outside a recent Node.
+// The native Zstandard codec a host may hand to the core: Node's zlib has `zstdDecompressSync` /
+// `zstdCompressSync` from Node 22.15 / 23.8 on; Node 20 and browsers do not. The core never reaches for
+// Node modules itself: the CLI and the extension host pass the codec in (LoadOptions.zstdCodec), and
+// without one the core decodes with the pure-JS fzstd.
 
 /** The subset of `node:zlib` used here. */
 export interface NativeZstd {
-  zstdDecompressSync(buf: Uint8Array, options?: { params?: Record<number, number> }): Uint8Array;
+  zstdDecompressSync(buf: Uint8Array, options?: { params?: Record<number, number>; maxOutputLength?: number }): Uint8Array;
   zstdCompressSync(buf: Uint8Array, options?: { params?: Record<number, number> }): Uint8Array;
   constants: Record<string, number>;
 }
 
-let cached: NativeZstd | null | undefined;
-
-/** Node's zlib when it has zstd support, else undefined. */
-export function nativeZstd(): NativeZstd | undefined {
-  if (cached === undefined) cached = probe();
-  return cached ?? undefined;
-}
-
-function probe(): NativeZstd | null {
-  try {
-    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const zlib = proc?.getBuiltinModule?.('node:zlib') as Partial<NativeZstd> | undefined;
-    if (zlib && typeof zlib.zstdDecompressSync === 'function' && typeof zlib.zstdCompressSync === 'function' && zlib.constants) {
-      return zlib as NativeZstd;
-    }
-  } catch {
-    // not Node, or a sandbox without builtins
-  }
-  return null;
+/** `candidate` as a codec when it has both zstd functions and the constants (else undefined). */
+export function asNativeZstd(candidate: unknown): NativeZstd | undefined {
+  const zlib = candidate as Partial<NativeZstd> | null | undefined;
+  return zlib && typeof zlib.zstdDecompressSync === 'function' && typeof zlib.zstdCompressSync === 'function' && typeof zlib.constants === 'object'
+    ? (zlib as NativeZstd)
+    : undefined;
 }

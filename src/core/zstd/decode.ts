@@ -5,13 +5,19 @@
 // that a damaged frame is named by its index and compressed offset and a torn final frame keeps the
 // complete lines it holds (spec §1.6).
 //
-// Codecs: Node's zlib when it has zstd (it checks content checksums itself, and decodes all complete
-// frames in one call when they declare their sizes, since per-call overhead dominates logs of many small
-// frames), else fzstd (pure JS; it does not check checksums, so XXH64 is computed here). A torn final
-// frame is always read with fzstd's streaming decoder, which emits each complete block.
-import { decompress as fzstdDecompress, Decompress as FzstdStream } from 'fzstd';
-import { nativeZstd } from './backend';
-import { scanFrame, storedChecksum, type FrameScan, type ZstdFrameScan } from './frames';
+// Bounded: a frame whose header declares a window or content size beyond the text limit is refused before
+// it is decoded, and decoding stops as soon as the text passes the text limit or a line passes the line
+// limit, so the work done is proportional to the limits, never to what a frame claims.
+//
+// Codecs: Node's zlib when the caller hands it in (it checks content checksums itself, and decodes all
+// complete frames in one call when they declare their sizes, since per-call overhead dominates logs of
+// many small frames), else fzstd (pure JS; it does not check checksums, so XXH64 is computed here).
+// Frames that could hold a line longer than the line limit, and a torn final frame, are always read with
+// fzstd, whose progress through a frame can be watched (see `WatchedTarget`) and stopped.
+import { decompress as fzstdDecompress } from 'fzstd';
+import type { NativeZstd } from './backend';
+import { DEFAULT_READ_LIMITS } from '../api';
+import { longestKnownLine, MAX_BLOCK_SIZE, scanFrame, storedChecksum, type FrameScan, type ZstdFrameScan } from './frames';
 import { xxh64Low32 } from './xxh64';
 
 /** The codec that decompressed the frames. */
@@ -19,10 +25,16 @@ export type ZstdBackend = 'zlib' | 'fzstd';
 
 export interface ZstdDecodeOptions {
   /**
-   * `auto` (default): Node's `zlib` when it has zstd (Node ≥ 22.15), else the pure-JS `fzstd`.
-   * Asking for `zlib` where it is missing falls back to `fzstd` (see `ZstdDecodeResult.backend`).
+   * `auto` (default): `codec` when one is handed in, else the pure-JS `fzstd`.
+   * Asking for `zlib` without a codec falls back to `fzstd` (see `ZstdDecodeResult.backend`).
    */
   backend?: 'auto' | ZstdBackend;
+  /** Node's zlib when the running Node has zstd (the core never reaches for Node modules itself). */
+  codec?: NativeZstd;
+  /** Bounds on the decompressed text and its lines (defaults: `DEFAULT_READ_LIMITS`). */
+  limits?: Partial<ZstdLimits>;
+  /** Text bytes already read from earlier frames of the same log: they count against `maxTextBytes`. */
+  textBefore?: number;
   /**
    * True (default): the bytes are a whole log, so the first data frame must be the header frame.
    * False: the bytes continue a log (frames a writer appended after `committedCompressedBytes` of an
@@ -56,6 +68,8 @@ export interface ZstdLogError {
   frameIndex: number;
   /** Compressed byte offset where that frame starts. */
   compressedOffset: number;
+  /** For the `limits.*` rules: the limit, in bytes. */
+  limit?: number;
 }
 
 export type ZstdRule =
@@ -68,7 +82,34 @@ export type ZstdRule =
   /** A content checksum mismatch. */
   | 'zstd.checksum'
   /** A complete frame the codec refuses, a structural rule broken, or bytes that are not a frame. */
-  | 'zstd.frame-corrupt';
+  | 'zstd.frame-corrupt'
+  /** The decompressed text would pass `maxTextBytes` (or a frame declares a window or size beyond it). */
+  | 'limits.text-bytes'
+  /** A line of the decompressed text would pass `maxLineBytes`. */
+  | 'limits.line-bytes';
+
+export interface ZstdLimits {
+  maxTextBytes: number;
+  maxLineBytes: number;
+}
+
+/**
+ * The longest typed array Node 20 makes is 4 GiB; the decoder keeps one block of headroom above the text
+ * limit. The longest string V8 makes is 2^29 - 24 characters, so a longer line could never be decoded
+ * to text.
+ */
+const MAX_TEXT_BYTES = 2 ** 32 - 2 * MAX_BLOCK_SIZE;
+const MAX_LINE_BYTES = 2 ** 29 - 24;
+
+/** The limits in force: missing, non-numeric or out-of-range values take the default or the engine's bound. */
+export function effectiveLimits(limits: Partial<ZstdLimits> | undefined): ZstdLimits {
+  const pick = (value: unknown, fallback: number, max: number): number =>
+    typeof value === 'number' && value >= 0 && !Number.isNaN(value) ? Math.min(Math.floor(value), max) : Math.min(fallback, max);
+  return {
+    maxTextBytes: pick(limits?.maxTextBytes, DEFAULT_READ_LIMITS.maxTextBytes, MAX_TEXT_BYTES),
+    maxLineBytes: pick(limits?.maxLineBytes, DEFAULT_READ_LIMITS.maxLineBytes, MAX_LINE_BYTES),
+  };
+}
 
 /**
  * What `decodeZstdLog` read. On an error, everything before the failing frame is still returned, so a
@@ -99,6 +140,11 @@ export interface ZstdDecodeResult {
   tornFrameStart?: number;
   /** With `tornFrameStart`: bytes of complete lines recovered from the torn frame (at the end of `text`). */
   recoveredBytes?: number;
+  /** With `tornFrameStart`: the torn frame's 0-based index (skippable frames included) and kind. */
+  tornFrameIndex?: number;
+  tornFrameKind?: 'zstd' | 'skippable';
+  /** For a torn skippable frame: the size its header declares (it runs past the end of the file). */
+  tornFrameDeclares?: number;
   /** Why reading stopped early, when it did (a torn tail alone is not an error). */
   error?: ZstdLogError;
   /** The codec that decompressed the frames (a torn frame's prefix is always read with fzstd's stream). */
@@ -112,28 +158,37 @@ const HEADERLESS = 'empty or header-less Zstandard session log';
 const HEADER_FRAME = 'corrupt Zstandard session log: first frame is not exactly one header line';
 const TORN_RECORD = 'corrupt Zstandard session log: complete frame contains a torn JSONL record';
 
-/** True when the bytes start with the Zstandard frame magic 28 B5 2F FD. */
+/**
+ * True when the bytes start with the Zstandard frame magic 28 B5 2F FD, or with a skippable frame's
+ * magic (5? 2A 4D 18), which may precede the header frame. Neither can start a JSONL line.
+ */
 export function isZstd(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd;
+  return startsLikeFrame(bytes);
+}
+
+function startsLikeFrame(bytes: Uint8Array): boolean {
+  if (bytes.length < 4) return false;
+  if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) return true;
+  return (bytes[0] & 0xf0) === 0x50 && bytes[1] === 0x2a && bytes[2] === 0x4d && bytes[3] === 0x18;
 }
 
 /** A growable output buffer: one allocation when the frames declare their sizes, geometric growth otherwise. */
 class Output {
   buf: Uint8Array;
   len = 0;
-  constructor(capacity: number) {
+  constructor(capacity: number, private readonly ceiling: number) {
     this.buf = new Uint8Array(capacity);
   }
   /** Takes over decoded bytes as the buffer, with `len` 0: the frame loop then walks over them. */
   static wrap(content: Uint8Array): Output {
-    const o = new Output(0);
+    const o = new Output(0, content.length);
     o.buf = content;
     return o;
   }
   reserve(extra: number): void {
     const need = this.len + extra;
     if (need <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(need, Math.ceil(this.buf.length * 1.5), 1 << 16));
+    const next = new Uint8Array(Math.max(need, Math.min(Math.ceil(this.buf.length * 1.5), this.ceiling), 1 << 16));
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
   }
@@ -145,22 +200,35 @@ class Output {
 }
 
 class FrameError extends Error {
-  constructor(readonly rule: ZstdRule, message: string) {
+  constructor(readonly rule: ZstdRule, message: string, readonly limit?: number) {
     super(message);
   }
 }
 
 const hex = (n: number): string => '0x' + (n >>> 0).toString(16).padStart(8, '0');
+const mib = (n: number): string => (n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(1)} MiB` : `${n} bytes`);
+
+function textLimitError(what: string, limit: number): FrameError {
+  return new FrameError('limits.text-bytes', `${what} (the text limit is ${mib(limit)}, maxTextBytes)`, limit);
+}
+
+function lineLimitError(limit: number): FrameError {
+  return new FrameError('limits.line-bytes', `holds a line longer than the line limit of ${mib(limit)} (maxLineBytes)`, limit);
+}
 
 /**
  * Decodes a whole `session.jsonl.zstd` (or, with `expectHeaderFrame: false`, frames appended to one).
  * Never throws: every problem is reported in `error` (see `ZstdDecodeResult`).
  */
 export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}): ZstdDecodeResult {
-  const zlib = options.backend === 'fzstd' ? undefined : nativeZstd();
+  const zlib = options.backend === 'fzstd' ? undefined : options.codec;
   const backend: ZstdBackend = zlib ? 'zlib' : 'fzstd';
   const expectHeader = options.expectHeaderFrame !== false;
   const ownChecksums = backend === 'fzstd' || options.alwaysVerifyChecksums === true;
+  const limits = effectiveLimits(options.limits);
+  const textBefore = Math.max(0, options.textBefore ?? 0);
+  const textBudget = Math.max(0, limits.maxTextBytes - textBefore);
+  const ceiling = textBudget + MAX_BLOCK_SIZE;
 
   // 1. A first structural walk sizes the output (frames are walked again, one at a time, below).
   const survey = surveyFrames(bytes);
@@ -170,9 +238,10 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   //    small frames. On any failure, fall back to frame-by-frame decoding, which names the bad frame.
   let out: Output | undefined;
   let batched = false;
-  if (zlib && survey.allDeclared && survey.declared > 0) {
+  if (zlib && survey.allDeclared && survey.declared > 0 && survey.declared <= textBudget
+    && survey.largestFrame <= limits.maxLineBytes && survey.largestWindow <= limits.maxTextBytes) {
     try {
-      const content = zlib.zstdDecompressSync(bytes.subarray(0, survey.completeEnd), { params: zlibParams(zlib) });
+      const content = zlib.zstdDecompressSync(bytes.subarray(0, survey.completeEnd), { params: zlibParams(zlib), maxOutputLength: survey.declared });
       if (content.length === survey.declared) {
         out = Output.wrap(content);
         batched = true;
@@ -184,9 +253,9 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   // Otherwise one buffer sized from the frame headers (exact when every frame declares its size).
   if (!out) {
     try {
-      out = new Output(survey.estimate);
+      out = new Output(Math.min(survey.estimate, ceiling), ceiling);
     } catch {
-      out = new Output(0);
+      out = new Output(0, ceiling);
     }
   }
   const output = out;
@@ -196,9 +265,11 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
     compressedBytes: bytes.length, committedCompressedBytes: 0, backend, checksumsVerified: 0,
   };
   /** `message` null: dsh only calls it corruption, so the message is ours and names the frame. */
-  const fail = (rule: ZstdRule, message: string | null, frameIndex: number, offset: number, what: string): ZstdDecodeResult => {
+  const fail = (rule: ZstdRule, message: string | null, frameIndex: number, offset: number, what: string, limit?: number): ZstdDecodeResult => {
     const detail = frameIndex < 0 ? what : `frame ${frameIndex + 1} at compressed offset ${offset}: ${what}`;
-    result.error = { message: message ?? `corrupt Zstandard session log: ${detail}`, rule, detail, frameIndex, compressedOffset: offset };
+    const ours = rule.startsWith('limits.') ? 'Zstandard session log is beyond the read limits' : `corrupt Zstandard session log: ${detail}`;
+    result.error = { message: message ?? ours, rule, detail, frameIndex, compressedOffset: offset };
+    if (limit !== undefined) result.error.limit = limit;
     return finish();
   };
   const finish = (): ZstdDecodeResult => {
@@ -225,7 +296,10 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
     const start = output.len;
     try {
       if (batched) output.len += scan.contentSize ?? 0;
-      else decodeFrame(bytes, scan, output, zlib);
+      else {
+        refuseBeyondLimits(bytes, scan, limits, textBudget - start);
+        decodeFrame(bytes, scan, output, zlib, { budget: textBudget - start, lineLimit: limits.maxLineBytes, textLimit: limits.maxTextBytes });
+      }
       if (scan.hasChecksum) {
         if (ownChecksums) {
           const stored = storedChecksum(bytes, scan);
@@ -236,9 +310,11 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
       }
     } catch (e) {
       output.len = start;
-      const rule = e instanceof FrameError ? e.rule : isChecksumError(e) ? 'zstd.checksum' : 'zstd.frame-corrupt';
-      const what = e instanceof FrameError ? e.message : `cannot be decoded (${describe(e)})`;
-      return fail(rule, null, index, scan.start, what);
+      const rule = e instanceof FrameError ? e.rule : isChecksumError(e) ? 'zstd.checksum' : isOutputLimitError(e) ? 'limits.text-bytes' : 'zstd.frame-corrupt';
+      const what = e instanceof FrameError ? e.message
+        : rule === 'limits.text-bytes' ? textLimitError('decodes to more text than the limit leaves', limits.maxTextBytes).message
+        : `cannot be decoded (${describe(e)})`;
+      return fail(rule, null, index, scan.start, what, e instanceof FrameError ? e.limit : rule === 'limits.text-bytes' ? limits.maxTextBytes : undefined);
     }
     const end = output.len;
     const buf = output.buf;
@@ -261,7 +337,9 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   // 4. The end of the input: clean, an invalid frame, or a torn frame.
   const lastIndex = index;
   if (last?.kind === 'invalid') {
-    if (expectHeader && result.frames === 0 && last.start === 0) {
+    // Bytes that do not even start like a frame are no Zstandard log; a frame that starts like one and
+    // breaks a rule is a corrupt frame, the header frame included.
+    if (expectHeader && result.frames === 0 && last.start === 0 && !startsLikeFrame(bytes)) {
       return fail('zstd.header-less', HEADERLESS, lastIndex, 0, `the file does not start with a Zstandard frame (${last.reason})`);
     }
     return fail('zstd.frame-corrupt', null, lastIndex, last.start, last.reason);
@@ -271,12 +349,38 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   }
   if (last) {
     result.tornFrameStart = last.start;
-    result.recoveredBytes = last.kind === 'zstd' ? recoverLines(bytes, last, output) : 0;
+    result.tornFrameIndex = lastIndex;
+    result.tornFrameKind = last.kind;
+    if (last.kind === 'skippable') result.tornFrameDeclares = skippableSize(bytes, last.start);
+    try {
+      result.recoveredBytes = last.kind === 'zstd' ? recoverLines(bytes, last, output, limits, textBudget - output.len) : 0;
+    } catch (e) {
+      const limitError = e instanceof FrameError ? e : textLimitError('decodes to more text than the limit leaves', limits.maxTextBytes);
+      result.recoveredBytes = 0;
+      return fail(limitError.rule, null, lastIndex, last.start, `(torn) ${limitError.message}`, limitError.limit);
+    }
   }
   if (expectHeader && result.frames === 0) {
     return fail('zstd.header-less', HEADERLESS, -1, 0, bytes.length === 0 ? 'the file is empty' : 'the file holds no data frame');
   }
   return finish();
+}
+
+/** What a skippable frame's header says it holds (undefined when the size field is cut off). */
+function skippableSize(bytes: Uint8Array, start: number): number | undefined {
+  if (bytes.length - start < 8) return undefined;
+  return (bytes[start + 4] | (bytes[start + 5] << 8) | (bytes[start + 6] << 16) | (bytes[start + 7] << 24)) >>> 0;
+}
+
+/** Refuses, before any decoding, a frame whose header asks for more than the limits allow. */
+function refuseBeyondLimits(bytes: Uint8Array, scan: ZstdFrameScan, limits: ZstdLimits, budget: number): void {
+  if (scan.contentSize !== undefined && scan.contentSize > budget) {
+    throw textLimitError(`declares ${mib(scan.contentSize)} of content, more than the ${mib(Math.max(0, budget))} left`, limits.maxTextBytes);
+  }
+  if (scan.windowSize > limits.maxTextBytes) throw textLimitError(`declares a ${mib(scan.windowSize)} window, more than the whole text may hold`, limits.maxTextBytes);
+  if (scan.minContent > budget) throw textLimitError(`holds at least ${mib(scan.minContent)} of content, more than the ${mib(Math.max(0, budget))} left`, limits.maxTextBytes);
+  // Runs of raw and RLE blocks are measured from the compressed bytes; the decoder watches the rest.
+  if ((scan.contentSize ?? scan.maxContent) > limits.maxLineBytes && longestKnownLine(bytes, scan) > limits.maxLineBytes) throw lineLimitError(limits.maxLineBytes);
 }
 
 interface FrameSurvey {
@@ -288,11 +392,14 @@ interface FrameSurvey {
   completeEnd: number;
   /** What to allocate for the text: declared sizes, plus a guess for frames that do not declare one. */
   estimate: number;
+  /** The largest declared content size and window of a complete frame. */
+  largestFrame: number;
+  largestWindow: number;
 }
 
 /** Walks the frame and block headers once, keeping only totals. */
 function surveyFrames(bytes: Uint8Array): FrameSurvey {
-  const survey: FrameSurvey = { declared: 0, allDeclared: true, completeEnd: 0, estimate: 0 };
+  const survey: FrameSurvey = { declared: 0, allDeclared: true, completeEnd: 0, estimate: 0, largestFrame: 0, largestWindow: 0 };
   for (let p = 0; p < bytes.length;) {
     const scan = scanFrame(bytes, p);
     if (scan.kind === 'invalid') break;
@@ -307,6 +414,8 @@ function surveyFrames(bytes: Uint8Array): FrameSurvey {
       if (scan.contentSize === undefined) survey.allDeclared = false;
       else survey.declared += scan.contentSize;
       survey.estimate += scan.contentSize ?? guess;
+      survey.largestFrame = Math.max(survey.largestFrame, scan.contentSize ?? scan.maxContent);
+      survey.largestWindow = Math.max(survey.largestWindow, scan.windowSize);
     }
     if (!scan.complete) break;
     p = survey.completeEnd = scan.end;
@@ -314,58 +423,144 @@ function surveyFrames(bytes: Uint8Array): FrameSurvey {
   return survey;
 }
 
-/** Accept windows up to 2 GiB (zlib's default limit is 128 MiB; fzstd's is 2 GiB). */
-function zlibParams(zlib: NonNullable<ReturnType<typeof nativeZstd>>): Record<number, number> {
+/** Accept windows up to 2 GiB (zlib's default limit is 128 MiB; fzstd's is 2 GiB); the limits check them first. */
+function zlibParams(zlib: NativeZstd): Record<number, number> {
   return { [zlib.constants.ZSTD_d_windowLogMax]: 31 };
 }
 
-/** Decodes one complete frame, appending its content to `out`. Throws on any codec failure. */
-function decodeFrame(bytes: Uint8Array, scan: ZstdFrameScan, out: Output, zlib: ReturnType<typeof nativeZstd>): void {
+interface FrameBounds {
+  /** Text bytes this frame may still add. */
+  budget: number;
+  lineLimit: number;
+  /** The text limit itself (for messages). */
+  textLimit: number;
+}
+
+/** Decodes one complete frame, appending its content to `out`. Throws on any codec failure or limit. */
+function decodeFrame(bytes: Uint8Array, scan: ZstdFrameScan, out: Output, zlib: NativeZstd | undefined, bounds: FrameBounds): void {
   const frame = bytes.subarray(scan.start, scan.end);
-  if (zlib) {
-    const content = zlib.zstdDecompressSync(frame, { params: zlibParams(zlib) });
+  const mostContent = scan.contentSize ?? scan.maxContent;
+  // zlib cannot be stopped mid-frame, so it only gets frames too small to hold an over-long line.
+  if (zlib && mostContent <= bounds.lineLimit) {
+    const content = zlib.zstdDecompressSync(frame, { params: zlibParams(zlib), maxOutputLength: Math.max(1, Math.min(bounds.budget, mostContent)) });
     if (scan.contentSize !== undefined && content.length !== scan.contentSize) {
       throw new FrameError('zstd.frame-corrupt', `decodes to ${content.length} bytes, but its header declares ${scan.contentSize}`);
     }
+    if (content.length > bounds.budget) throw textLimitError('decodes to more text than the limit leaves', bounds.textLimit);
     out.push(content);
   } else if (scan.contentSize !== undefined) {
     // fzstd decodes straight into our buffer when given one of the declared size.
     out.reserve(scan.contentSize);
-    fzstdDecompress(frame, new FzstdTarget(out.buf.buffer as ArrayBuffer, out.buf.byteOffset + out.len, scan.contentSize));
+    const target = new WatchedTarget(out.buf.buffer as ArrayBuffer, out.buf.byteOffset + out.len, scan.contentSize);
+    if (scan.contentSize > bounds.lineLimit) target.watch = new Watch(target, bounds.budget, bounds.lineLimit, bounds.textLimit);
+    fzstdDecompress(frame, target);
+    target.watch?.finish(scan.contentSize);
     out.len += scan.contentSize;
   } else {
-    out.push(fzstdDecompress(frame));
+    out.len += decodeWatched(bytes, scan, out, bounds);
   }
 }
 
 /**
- * A view of our output buffer to hand to fzstd. fzstd 0.1.x tells "allocate for me" from a caller's
+ * Decodes the complete blocks of a frame whose content size is unknown (undeclared, or a torn final
+ * frame) into `out`, watching the output position, and returns how many bytes it produced.
+ * fzstd does not say how much it wrote into a buffer it was given, so the blocks are handed to it with a
+ * zero-length raw block as their last one: fzstd copies that block with `set` at the final position.
+ */
+function decodeWatched(bytes: Uint8Array, scan: ZstdFrameScan, out: Output, bounds: FrameBounds, keepPrefixOnError = false): number {
+  if (scan.blocks === 0) return 0;
+  const head = scan.completeBlocksEnd - scan.start;
+  const input = new Uint8Array(head + 3);
+  input.set(bytes.subarray(scan.start, scan.completeBlocksEnd));
+  input[scan.lastBlockStart - scan.start] &= 0xfe; // the real last block is no longer the last
+  input[head] = 0x01; // raw block, size 0, last
+  const capacity = Math.min(scan.maxContent, bounds.budget + MAX_BLOCK_SIZE);
+  out.reserve(capacity);
+  const target = new WatchedTarget(out.buf.buffer as ArrayBuffer, out.buf.byteOffset + out.len, capacity);
+  const watch = (target.watch = new Watch(target, bounds.budget, bounds.lineLimit, bounds.textLimit));
+  try {
+    fzstdDecompress(input, target);
+  } catch (e) {
+    // A torn frame's last complete blocks may be damaged too: what came before the failing block stays.
+    if (!keepPrefixOnError || e instanceof FrameError) throw e;
+    return Math.max(0, watch.position);
+  }
+  if (watch.position < 0) throw new FrameError('zstd.frame-corrupt', 'the decoder did not reach the end of the frame');
+  watch.finish(watch.position);
+  return watch.position;
+}
+
+/**
+ * Follows fzstd through a frame decoded into our buffer: fzstd calls `subarray` at the start of every
+ * compressed block and `set` for every raw block, each at its output position. A position beyond the text
+ * budget, or a run without a newline longer than the line limit, stops the decoder by throwing.
+ */
+class Watch {
+  /** The last output position fzstd revealed (-1: none yet). */
+  position = -1;
+  private checked = 0;
+  private lineStart = 0;
+  constructor(private readonly target: Uint8Array, private readonly budget: number, private readonly lineLimit: number, private readonly limit: number) {}
+
+  /** fzstd is at `position`; with `written` false, the bytes up to it are about to be written. */
+  reveal(position: number, written = true): void {
+    if (position > this.budget) throw textLimitError('decodes to more text than the limit leaves', this.limit);
+    if (written) this.scanLines(position);
+    this.position = position;
+  }
+
+  /** The last bytes, up to the frame's end. */
+  finish(end: number): void {
+    if (end > this.budget) throw textLimitError('decodes to more text than the limit leaves', this.limit);
+    this.scanLines(end);
+  }
+
+  private scanLines(upTo: number): void {
+    const end = Math.min(upTo, this.target.length);
+    if (end <= this.checked) return;
+    const fresh = new Uint8Array(this.target.buffer, this.target.byteOffset + this.checked, end - this.checked);
+    const newline = fresh.lastIndexOf(NEWLINE);
+    if (newline >= 0) this.lineStart = this.checked + newline + 1;
+    this.checked = end;
+    if (end - this.lineStart > this.lineLimit) throw lineLimitError(this.lineLimit);
+  }
+}
+
+/**
+ * A view of our output buffer handed to fzstd. fzstd 0.1.x tells "allocate for me" from a caller's
  * buffer with loose comparisons (`buf == 1`), which convert a plain Uint8Array to a string of all its
  * bytes: seconds for a large frame. This view converts to NaN instead, so the comparisons stay false
- * and cheap; it is an ordinary Uint8Array otherwise.
+ * and cheap. With a `watch`, the positions fzstd writes at are reported to it (see `Watch`).
  */
-class FzstdTarget extends Uint8Array {
+class WatchedTarget extends Uint8Array {
+  watch: Watch | undefined;
   [Symbol.toPrimitive](): number {
     return NaN;
   }
+  override subarray(begin?: number, end?: number): Uint8Array<ArrayBuffer> {
+    if (this.watch && begin !== undefined) this.watch.reveal(begin);
+    return super.subarray(begin, end);
+  }
+  override set(array: ArrayLike<number>, offset?: number): void {
+    const watch = this.watch;
+    if (!watch || offset === undefined) return super.set(array, offset);
+    // Everything before `offset` is written; the raw block about to be written must fit the budget.
+    watch.reveal(offset);
+    watch.reveal(offset + array.length, false);
+    super.set(array, offset);
+  }
 }
 
 /**
- * Decodes the complete blocks of a torn final frame with fzstd's streaming decoder and keeps the complete
- * lines among them. Returns how many bytes were kept (appended to `out`).
+ * Decodes the complete blocks of a torn final frame and keeps the complete lines among them.
+ * Returns how many bytes were kept (appended to `out`).
  */
-function recoverLines(bytes: Uint8Array, scan: ZstdFrameScan, out: Output): number {
+function recoverLines(bytes: Uint8Array, scan: ZstdFrameScan, out: Output, limits: ZstdLimits, budget: number): number {
   if (scan.blocks === 0) return 0;
+  refuseBeyondLimits(bytes, { ...scan, contentSize: undefined }, limits, budget);
   const start = out.len;
-  const stream = new FzstdStream((chunk) => out.push(chunk));
-  try {
-    // `final` makes fzstd decode a prefix shorter than its usual 18-byte look-ahead; it then throws
-    // "unexpected EOF" after emitting every complete block, which is the expected end here.
-    stream.push(bytes.subarray(scan.start, scan.completeBlocksEnd), true);
-  } catch {
-    // keep what was emitted before the failure
-  }
-  let keep = out.len;
+  const produced = decodeWatched(bytes, scan, out, { budget, lineLimit: limits.maxLineBytes, textLimit: limits.maxTextBytes }, true);
+  let keep = start + produced;
   while (keep > start && out.buf[keep - 1] !== NEWLINE) keep--;
   out.len = keep;
   return keep - start;
@@ -387,4 +582,9 @@ function describe(e: unknown): string {
 /** Node's zlib reports a content checksum mismatch with this code. */
 function isChecksumError(e: unknown): boolean {
   return e instanceof Error && (e as { code?: unknown }).code === 'ZSTD_error_checksum_wrong';
+}
+
+/** Node's zlib stops at `maxOutputLength` with this error. */
+function isOutputLimitError(e: unknown): boolean {
+  return e instanceof Error && (e as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
 }

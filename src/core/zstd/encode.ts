@@ -1,21 +1,23 @@
 // Writing Zstandard frames the way dsh does: one independent frame per append batch, with the content
-// size in the header and a content checksum. Node ≥ 22.15 compresses with zlib; elsewhere the frame is
+// size in the header and a content checksum. With Node's zlib handed in (Node ≥ 22.15) it compresses; else the frame is
 // built here from raw (stored) and RLE blocks, which is valid Zstandard that any decoder reads, only not
 // smaller than its input.
-import { nativeZstd } from './backend';
+import type { NativeZstd } from './backend';
 import { MAX_BLOCK_SIZE } from './frames';
 import { xxh64Low32 } from './xxh64';
 
 export interface ZstdEncodeOptions {
-  /** `auto` (default): zlib when Node has zstd, else stored blocks. `raw`: always stored/RLE blocks. */
+  /** `auto` (default): `codec` when one is handed in, else stored blocks. `raw`: always stored/RLE blocks. */
   encoder?: 'auto' | 'raw';
+  /** Node's zlib when the running Node has zstd. */
+  codec?: NativeZstd;
   /** zlib compression level (default zstd's 3). */
   level?: number;
 }
 
 /** One complete frame holding `content`, with Frame_Content_Size and a content checksum. */
 export function encodeZstdFrame(content: Uint8Array, options: ZstdEncodeOptions = {}): Uint8Array {
-  const zlib = options.encoder === 'raw' ? undefined : nativeZstd();
+  const zlib = options.encoder === 'raw' ? undefined : options.codec;
   if (zlib) {
     const c = zlib.constants;
     const params: Record<number, number> = { [c.ZSTD_c_checksumFlag]: 1, [c.ZSTD_c_contentSizeFlag]: 1 };

@@ -36,6 +36,12 @@ export interface ZstdFrameScan {
   completeBlocksEnd: number;
   /** Number of complete blocks. */
   blocks: number;
+  /** Window_Size the frame asks a decoder to keep (the content size for a single-segment frame). */
+  windowSize: number;
+  /** Bytes the complete blocks certainly regenerate (raw and RLE blocks are exact; compressed ones count 0). */
+  minContent: number;
+  /** Offset of the header of the last complete block (-1 when none). */
+  lastBlockStart: number;
 }
 
 function u32(b: Uint8Array, p: number): number {
@@ -64,7 +70,7 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   const len = bytes.length;
   if (len - start < 4) {
     return isMagicPrefix(bytes, start)
-      ? { kind: 'zstd', start, end: len, complete: false, contentSize: undefined, hasChecksum: false, maxContent: 0, blocksStart: len, completeBlocksEnd: len, blocks: 0 }
+      ? { kind: 'zstd', start, end: len, complete: false, contentSize: undefined, hasChecksum: false, maxContent: 0, blocksStart: len, completeBlocksEnd: len, blocks: 0, windowSize: 0, minContent: 0, lastBlockStart: -1 }
       : { kind: 'invalid', start, reason: 'unknown frame magic number' };
   }
   const magic = u32(bytes, start);
@@ -75,8 +81,11 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   }
   if (magic !== ZSTD_MAGIC) return { kind: 'invalid', start, reason: 'unknown frame magic number' };
 
+  let windowSize = 0;
+  let minContent = 0;
+  let lastBlockStart = -1;
   const torn = (blocksStart: number, completeBlocksEnd: number, blocks: number, maxContent: number, contentSize?: number, hasChecksum = false): ZstdFrameScan =>
-    ({ kind: 'zstd', start, end: len, complete: false, contentSize, hasChecksum, maxContent, blocksStart, completeBlocksEnd, blocks });
+    ({ kind: 'zstd', start, end: len, complete: false, contentSize, hasChecksum, maxContent, blocksStart, completeBlocksEnd, blocks, windowSize, minContent, lastBlockStart });
 
   // Frame header (RFC 8878 §3.1.1.1).
   let p = start + 4;
@@ -92,7 +101,6 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   const headerEnd = p + (singleSegment ? 0 : 1) + didSize + fcsSize;
   if (headerEnd > len) return torn(len, len, 0, 0, undefined, hasChecksum);
 
-  let windowSize = 0;
   if (!singleSegment) {
     const wd = bytes[p++];
     const windowBase = 2 ** (10 + (wd >>> 3));
@@ -130,9 +138,11 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
     if (type === 1) body = 1; // RLE: one byte repeated `size` times
     else body = size; // raw or compressed
     if (p + 3 + body > len) return torn(blocksStart, p, blocks, maxContent, contentSize, hasChecksum);
+    lastBlockStart = p;
     p += 3 + body;
     // A compressed block regenerates at most Block_Maximum_Size bytes.
     maxContent += type === 2 ? blockMax : size;
+    if (type !== 2) minContent += size;
     blocks++;
     if (last) break;
   }
@@ -144,10 +154,45 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   if (contentSize !== undefined && contentSize > maxContent) {
     return { kind: 'invalid', start, reason: `frame content size ${contentSize} is more than its blocks can hold (${maxContent})` };
   }
-  return { kind: 'zstd', start, end: p, complete: true, contentSize, hasChecksum, maxContent, blocksStart, completeBlocksEnd, blocks };
+  return { kind: 'zstd', start, end: p, complete: true, contentSize, hasChecksum, maxContent, blocksStart, completeBlocksEnd, blocks, windowSize, minContent, lastBlockStart };
 }
 
 /** Reads the stored content checksum of a complete frame (the 4 bytes before `end`). */
 export function storedChecksum(bytes: Uint8Array, frame: ZstdFrameScan): number {
   return u32(bytes, frame.end - 4);
+}
+
+/**
+ * The longest stretch without a newline that the raw and RLE blocks of a complete (or torn) frame
+ * certainly produce, read from the compressed bytes without decoding. A compressed block ends a
+ * stretch: its content is known only once decoded (the decoder watches those).
+ */
+export function longestKnownLine(bytes: Uint8Array, scan: ZstdFrameScan): number {
+  const NEWLINE = 0x0a;
+  let p = scan.blocksStart;
+  let run = 0;
+  let longest = 0;
+  for (let b = 0; b < scan.blocks; b++) {
+    const header = bytes[p] | (bytes[p + 1] << 8) | (bytes[p + 2] << 16);
+    const type = (header >>> 1) & 3;
+    const size = header >>> 3;
+    if (type === 1) {
+      run = bytes[p + 3] === NEWLINE ? 0 : run + size;
+      p += 4;
+    } else if (type === 0) {
+      const body = bytes.subarray(p + 3, p + 3 + size);
+      const first = body.indexOf(NEWLINE);
+      if (first === -1) run += size;
+      else {
+        longest = Math.max(longest, run + first);
+        run = size - 1 - body.lastIndexOf(NEWLINE);
+      }
+      p += 3 + size;
+    } else {
+      run = 0;
+      p += 3 + size;
+    }
+    longest = Math.max(longest, run);
+  }
+  return longest;
 }

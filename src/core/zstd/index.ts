@@ -1,11 +1,12 @@
 // Zstandard support for dsh session logs: decode a `session.jsonl.zstd` frame by frame (with dsh's rules
 // for the header frame, torn records and torn tails) and write frames the way dsh does.
-// Pure TypeScript: Node's zlib is used only when the running Node has zstd (see backend.ts).
-export { isZstd, decodeZstdLog } from './decode';
-export type { ZstdBackend, ZstdDecodeOptions, ZstdDecodeResult, ZstdLogError, ZstdRule } from './decode';
+// Pure TypeScript: Node's zlib is used only when a caller hands it in (see backend.ts).
+export { isZstd, decodeZstdLog, effectiveLimits } from './decode';
+export type { ZstdBackend, ZstdDecodeOptions, ZstdDecodeResult, ZstdLimits, ZstdLogError, ZstdRule } from './decode';
 export { encodeZstdFrame, encodeRawZstdFrame, encodeDshZstdLog, concatBytes } from './encode';
 export type { ZstdEncodeOptions, DshZstdLogOptions, RawFrameOptions } from './encode';
 export { scanFrame } from './frames';
 export type { FrameScan, ZstdFrameScan } from './frames';
 export { xxh64Low32, xxh64Hex } from './xxh64';
-export { nativeZstd } from './backend';
+export { asNativeZstd } from './backend';
+export type { NativeZstd } from './backend';

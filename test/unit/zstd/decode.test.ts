@@ -2,10 +2,11 @@
 // offsets and kept text. Every case runs with fzstd (own XXH64 checksums) and, where the running Node has
 // zstd in zlib (Node >= 22.15), with zlib too.
 import { strict as assert } from 'node:assert';
-import { concatBytes, decodeZstdLog, isZstd, nativeZstd, type ZstdBackend, type ZstdDecodeResult } from '../../../src/core/zstd';
+import { concatBytes, decodeZstdLog, isZstd, type ZstdBackend, type ZstdDecodeResult } from '../../../src/core/zstd';
 import { COMPRESSED_FRAME, COMPRESSED_TEXT, HEADER, dec, enc, eventLines, rawFrame, rawLog, text } from '../../support/zstd-data';
+import { zlibZstd } from '../../../src/node/zlib-zstd';
 
-const backends: ZstdBackend[] = nativeZstd() ? ['fzstd', 'zlib'] : ['fzstd'];
+const backends: ZstdBackend[] = zlibZstd() ? ['fzstd', 'zlib'] : ['fzstd'];
 
 const HEADER_TEXT = HEADER + '\n';
 const CORRUPT = 'corrupt Zstandard session log: ';
@@ -25,7 +26,7 @@ function assertCoherent(r: ZstdDecodeResult, input: Uint8Array): void {
 
 for (const backend of backends) {
   const decode = (bytes: Uint8Array, options: { expectHeaderFrame?: boolean } = {}): ZstdDecodeResult => {
-    const r = decodeZstdLog(bytes, { backend, ...options });
+    const r = decodeZstdLog(bytes, { backend, codec: zlibZstd(), ...options });
     assert.equal(r.backend, backend);
     assertCoherent(r, bytes);
     return r;
@@ -308,10 +309,12 @@ for (const backend of backends) {
 }
 
 describe('zstd: isZstd', () => {
-  it('recognizes the frame magic number only', () => {
+  it('recognizes the frame magic number and a skippable frame magic (which may precede the header frame)', () => {
     assert.equal(isZstd(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0])), true);
     assert.equal(isZstd(new Uint8Array([0x28, 0xb5, 0x2f])), false);
     assert.equal(isZstd(enc.encode('{"type":"session"}')), false);
-    assert.equal(isZstd(new Uint8Array([0x50, 0x2a, 0x4d, 0x18])), false);
+    assert.equal(isZstd(new Uint8Array([0x50, 0x2a, 0x4d, 0x18])), true);
+    assert.equal(isZstd(new Uint8Array([0x5f, 0x2a, 0x4d, 0x18])), true);
+    assert.equal(isZstd(new Uint8Array([0x60, 0x2a, 0x4d, 0x18])), false);
   });
 });

@@ -5,10 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { concatBytes, decodeZstdLog, encodeDshZstdLog, nativeZstd, type ZstdBackend } from '../../../src/core/zstd';
+import { concatBytes, decodeZstdLog, encodeDshZstdLog, type ZstdBackend } from '../../../src/core/zstd';
 import { HEADER, dec, enc, eventLines, text, zstdCli } from '../../support/zstd-data';
+import { zlibZstd } from '../../../src/node/zlib-zstd';
 
-const backends: ZstdBackend[] = nativeZstd() ? ['fzstd', 'zlib'] : ['fzstd'];
+const backends: ZstdBackend[] = zlibZstd() ? ['fzstd', 'zlib'] : ['fzstd'];
 
 describe('zstd: interop with the zstd CLI', function () {
   const cli = zstdCli();
@@ -51,7 +52,7 @@ describe('zstd: interop with the zstd CLI', function () {
         cliFrame(text(batches[1]), 'stdin'), // no content size in the header
         cliFrame(text(batches[2]), 'file', ['-19']),
       ]);
-      const r = decodeZstdLog(file, { backend });
+      const r = decodeZstdLog(file, { backend, codec: zlibZstd() });
       assert.equal(r.error, undefined);
       assert.equal(r.frames, 4);
       assert.equal(r.checksumsVerified, 4);
@@ -62,10 +63,10 @@ describe('zstd: interop with the zstd CLI', function () {
       const body = bigText();
       const header = cliFrame(HEADER + '\n', 'file');
       const frame = cliFrame(body, 'file', ['--zstd=wlog=17']);
-      const whole = decodeZstdLog(concatBytes([header, frame]), { backend });
+      const whole = decodeZstdLog(concatBytes([header, frame]), { backend, codec: zlibZstd() });
       assert.equal(whole.error, undefined);
       assert.equal(dec.decode(whole.text), HEADER + '\n' + body);
-      const torn = decodeZstdLog(concatBytes([header, frame.subarray(0, Math.floor(frame.length * 0.6))]), { backend });
+      const torn = decodeZstdLog(concatBytes([header, frame.subarray(0, Math.floor(frame.length * 0.6))]), { backend, codec: zlibZstd() });
       assert.equal(torn.error, undefined);
       assert.equal(torn.tornFrameStart, header.length);
       assert.ok((torn.recoveredBytes ?? 0) > 0, 'some complete blocks were recovered');
@@ -77,10 +78,10 @@ describe('zstd: interop with the zstd CLI', function () {
 
   it('writes logs the CLI verifies and decodes to the same text', () => {
     const lines = [HEADER, ...eventLines(0, 40)];
-    const encoders = nativeZstd() ? ['auto', 'raw'] as const : ['raw'] as const;
+    const encoders = zlibZstd() ? ['auto', 'raw'] as const : ['raw'] as const;
     for (const encoder of encoders) {
       const path = join(dir, `log-${encoder}.jsonl.zstd`);
-      writeFileSync(path, encodeDshZstdLog(lines, { linesPerFrame: 7, encoder }));
+      writeFileSync(path, encodeDshZstdLog(lines, { linesPerFrame: 7, encoder, codec: zlibZstd() }));
       const test = spawnSync(cli!, ['-q', '-t', path]);
       assert.equal(test.status, 0, `zstd -t: ${test.stderr}`);
       const out = spawnSync(cli!, ['-q', '-d', '-c', path], { encoding: 'buffer' });

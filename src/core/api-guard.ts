@@ -1,0 +1,80 @@
+// The public functions take whatever a caller hands them (a host, a script, a fuzzer): wrong types,
+// BigInts, throwing getters, cycles. They refuse such input with a diagnostic instead of throwing.
+import type { LoadOptions, ReadLimits } from './api';
+import type { Diagnostic } from './types';
+import { asNativeZstd } from './zstd/backend';
+import { valueText } from './value-text';
+
+/** The bytes of a Uint8Array (a Node Buffer is one), another typed array or DataView, or an ArrayBuffer. */
+export function asBytes(input: unknown): Uint8Array | undefined {
+  try {
+    if (input instanceof Uint8Array) return input;
+    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+    if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  } catch {
+    // a detached buffer or a hostile subclass
+  }
+  return undefined;
+}
+
+export function badInput(what: string, value: unknown): Diagnostic {
+  return { severity: 'error', rule: 'api.bad-input', message: `${what}, got ${describeValue(value)}` };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') {
+    let name: string | undefined;
+    try {
+      name = (value as object).constructor?.name;
+    } catch {
+      name = undefined;
+    }
+    return `${typeof name === 'string' ? `a ${name}` : 'an object'} (${valueText(value, 60)})`;
+  }
+  return `${typeof value} ${valueText(value, 60)}`;
+}
+
+function read<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The options as the core reads them: each field read once, checked, and dropped when unusable. */
+export function safeLoadOptions(options: unknown): LoadOptions {
+  if (typeof options !== 'object' || options === null) return {};
+  const o = options as Record<string, unknown>;
+  const out: LoadOptions = {};
+  const fileName = read(() => o.fileName);
+  if (typeof fileName === 'string') out.fileName = fileName;
+  const onProgress = read(() => o.onProgress);
+  if (typeof onProgress === 'function') {
+    out.onProgress = (fraction) => {
+      try {
+        (onProgress as (f: number) => void)(fraction);
+      } catch {
+        // a caller's progress callback cannot stop the load
+      }
+    };
+  }
+  const codec = asNativeZstd(read(() => o.zstdCodec));
+  if (codec) out.zstdCodec = codec;
+  const limits = read(() => o.limits);
+  if (typeof limits === 'object' && limits !== null) {
+    const l: Partial<ReadLimits> = {};
+    for (const key of ['maxLineBytes', 'maxTextBytes'] as const) {
+      const v = read(() => (limits as Record<string, unknown>)[key]);
+      if (typeof v === 'number' && v >= 0) l[key] = v;
+    }
+    out.limits = l;
+  }
+  return out;
+}
+
+/** A sequence number a caller passed: a non-negative safe integer, else undefined. */
+export function asSeq(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
