@@ -3,7 +3,8 @@
 // remove a torn tail after backing the file up. Writes go through append-file.ts and torn-tail-file.ts.
 import { readFileSync, statSync } from 'node:fs';
 import type { CliIo } from './registry';
-import { parseArgs, UsageError } from './registry';
+import { UsageError } from './registry';
+import { parseCommandArgs } from './args';
 import { FileReadError } from './open-log';
 import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
 import { reviewOpenTurn } from '../core/surface/crash-review';
@@ -12,8 +13,11 @@ import { findRepairsMade } from '../core/surface/repairs-made';
 import { openTurnActivity, STILL_AFTER_MS } from '../core/surface/liveness';
 import { planCrashRepairWrite, bytesAfterWrite } from '../core/plan/crash-repair-write';
 import { planTornTailRemoval } from '../core/plan/torn-tail-removal';
-import { appendToLoadedFile, FileChangedError } from './append-file';
-import { BackupError, removeTornTailFromFile } from './torn-tail-file';
+import { FileChangedError } from '../files/append-file';
+import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
+import { saveEdits } from '../save/append-save';
+import { editableFromBytes } from '../files/editable';
+import { PendingEdits } from '../core/plan/pending-edits';
 import { activityWords, bytesWords, closerCodeMeaning, closerLine, linesBeyondWords, pendingCallLine, repairMadeLine, tornTailHeading } from '../present/repair-words';
 
 export const REPAIR_ACTIONS = ['--dry-run', '--apply', '--remove-torn-tail'] as const;
@@ -26,6 +30,7 @@ interface Opened {
   file: string;
   bytes: Uint8Array;
   loaded: LoadedFile;
+  mtimeMs: number;
   msSinceChange: number;
 }
 
@@ -38,11 +43,13 @@ function open(file: string): Opened {
   } catch (error) {
     throw new FileReadError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return { file, bytes, loaded: loadSessionFile(bytes, { fileName: file }), msSinceChange: Date.now() - mtimeMs };
+  return { file, bytes, loaded: loadSessionFile(bytes, { fileName: file }), mtimeMs, msSinceChange: Date.now() - mtimeMs };
 }
 
-export function runRepairAction(args: string[], io: CliIo): number {
-  const { flags, files } = parseArgs(args, ['--json', '--force', ...REPAIR_ACTIONS]);
+export async function runRepairAction(args: string[], io: CliIo): Promise<number> {
+  const boolean = { type: 'boolean' } as const;
+  const options = Object.fromEntries(['--json', '--force', ...REPAIR_ACTIONS].map((flag) => [flag.slice(2), boolean]));
+  const { flags, operands: files } = parseCommandArgs(args, options);
   const actions = REPAIR_ACTIONS.filter((a) => flags.has(a));
   if (actions.length !== 1) throw new UsageError(`choose one of ${REPAIR_ACTIONS.join(', ')}`);
   if (flags.has('--force') && !flags.has('--apply')) throw new UsageError('--force goes with --apply');
@@ -50,7 +57,7 @@ export function runRepairAction(args: string[], io: CliIo): number {
   let failed = false;
   for (const file of files) {
     const opened = open(file);
-    const ok = actions[0] === '--dry-run' ? dryRun(opened, json, io) : actions[0] === '--apply' ? apply(opened, json, flags.has('--force'), io) : removeTornTail(opened, json, io);
+    const ok = actions[0] === '--dry-run' ? dryRun(opened, json, io) : actions[0] === '--apply' ? await apply(opened, json, flags.has('--force'), io) : removeTornTail(opened, json, io);
     if (!ok) failed = true;
   }
   return failed ? 1 : 0;
@@ -109,7 +116,7 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   return true;
 }
 
-function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): boolean {
+async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): Promise<boolean> {
   const r = review(opened);
   const report = (result: Record<string, unknown>, text: string[]) => {
     if (json) io.out(JSON.stringify({ file: opened.file, ...result }));
@@ -128,11 +135,14 @@ function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): boolea
     report({ applied: false, reasons: [{ rule: 'repair.live', message: why }] }, [`${opened.file}: not repaired`, `  repair.live: ${why}`]);
     return false;
   }
-  try {
-    appendToLoadedFile(opened.file, opened.bytes, r.write.bytes);
-  } catch (error) {
-    if (!(error instanceof FileChangedError)) throw error;
-    report({ applied: false, reasons: [{ rule: 'repair.file-changed', message: error.message }] }, [`${opened.file}: not repaired`, `  repair.file-changed: ${error.message}`]);
+  // The safe save path: the file must still hold what was read (a file that grew is refused here:
+  // nobody was asked about closers planned on a tail they have not seen), append mode, fsync.
+  const edits = new PendingEdits(opened.loaded.log.eventCount);
+  edits.push({ kind: 'repair' });
+  const saved = await saveEdits(opened.file, editableFromBytes(opened.loaded, opened.bytes, opened.mtimeMs), edits);
+  if (!saved.ok) {
+    const reasons = [{ rule: `repair.save-${saved.stage}`, message: saved.message }, ...saved.reasons];
+    report({ applied: false, reasons }, [`${opened.file}: not repaired`, ...reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)]);
     return false;
   }
   // Read back: the file must be the predicted bytes, and dsh must load it with the turn closed.

@@ -29,3 +29,18 @@ export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResu
 // Pending edits (planner inputs with undo/redo, planned again on a changed log) and their input builders.
 export { PendingEdits, rebaseEdit, compactionEdit, pruneEdit, defaultPrunedContent, summaryBlocks, estimateTokensOfSeqs, estimateTokensOfText, formatSize, MANUAL_SUMMARY_ROUTE } from './plan';
 export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup, CompactionRequest, PruneRequest } from './plan';
+// Crash review: the open turn and its closers, torn tails, repairs already made, session health.
+export { reviewOpenTurn } from './surface/crash-review';
+export type { OpenTurnReview, PendingCall, CloserReview, CloserCode } from './surface/crash-review';
+export { reviewTornTail, printable } from './surface/torn-tail';
+export type { TornTail, TornTailKind, LoadedBytes } from './surface/torn-tail';
+export { findRepairsMade, repairSeqs } from './surface/repairs-made';
+export type { RepairMade, RepairedCall } from './surface/repairs-made';
+export { openTurnActivity, STILL_AFTER_MS } from './surface/liveness';
+export type { OpenTurnActivity } from './surface/liveness';
+export { sessionHealth } from './check/session-health';
+export type { SessionHealth, HealthEntry, HealthKind } from './check/session-health';
+export { planCrashRepairWrite, bytesAfterWrite } from './plan/crash-repair-write';
+export type { CrashRepairWrite, CrashRepairWritePlan } from './plan/crash-repair-write';
+export { planTornTailRemoval, bytesAfterRemoval } from './plan/torn-tail-removal';
+export type { TornTailRemoval, TornTailRemovalPlan } from './plan/torn-tail-removal';

@@ -22,6 +22,7 @@ export interface EditPreview {
 /** A short name for an edit ("Compact seqs 3–10", "Prune tool/result seq 7"). */
 export function editTitle(edit: PendingEdit): string {
   if (edit.kind === 'prune') return `Prune tool/result seq ${edit.seq}`;
+  if (edit.kind === 'repair') return 'Apply crash repair';
   return edit.input.start === edit.input.end ? `Compact seq ${edit.input.start}` : `Compact seqs ${edit.input.start}–${edit.input.end}`;
 }
 
@@ -48,7 +49,7 @@ export function previewEdit(log: SessionLog, edit: PendingEdit, plan: PendingPla
   const lastStep = plan.ok ? plan.steps[plan.steps.length - 1] : undefined;
   const lines = lastStep?.plan.lines ?? [];
   const reasons = plan.ok ? [] : plan.reasons;
-  const shadowed = edit.kind === 'prune' ? [edit.seq] : shadowedSpan(log, edit.input.start, edit.input.end);
+  const shadowed = edit.kind === 'prune' ? [edit.seq] : edit.kind === 'repair' ? [] : shadowedSpan(log, edit.input.start, edit.input.end);
   const tokensBefore = estimateTokensOfSeqs(log, log.surface());
   const tokensAfter = after ? estimateTokensOfSeqs(after, after.surface()) : undefined;
   const before = log.deriveMessages();

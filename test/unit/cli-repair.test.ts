@@ -6,7 +6,7 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesS
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runCli } from '../../src/cli/main';
-import { appendToLoadedFile, FileChangedError } from '../../src/cli/append-file';
+import { appendToLoadedFile, FileChangedError } from '../../src/files/append-file';
 import { loadSession, planRepair } from '../../src/core';
 import { loadSessionFile } from '../../src/core/read/load-file';
 import { findRepairsMade } from '../../src/core/surface/repairs-made';

@@ -372,3 +372,67 @@ describe('crash review on real dsh logs', function () {
     }
   }
 });
+
+describe('crash repair as a pending edit, saved through the safe save path', () => {
+  const { PendingEdits } = require('../../src/core/plan/pending-edits') as typeof import('../../src/core/plan/pending-edits');
+
+  it('plans the closers of the open turn; refuses a closed turn and a torn tail; survives a JSON backup', () => {
+    const b = richLog({ openTail: 'recorded-call' });
+    const log = loadSession(b.bytes());
+    const edits = new PendingEdits(log.eventCount);
+    edits.push({ kind: 'repair' });
+    const plan = edits.plan({ log });
+    assert.ok(plan.ok);
+    const direct = planRepair(log);
+    assert.ok(direct.ok);
+    assert.deepEqual(plan.lines, direct.lines);
+    const restored = PendingEdits.fromJSON(JSON.parse(JSON.stringify(edits)));
+    assert.ok(typeof restored !== 'string');
+    const again = restored.plan({ log });
+    assert.deepEqual(again.ok && again.lines, direct.lines);
+    const closed = new PendingEdits(0);
+    closed.push({ kind: 'repair' });
+    const refused = closed.plan({ log: loadSession(richLog().bytes()) });
+    assert.deepEqual(!refused.ok && refused.reasons.map((r) => r.rule), ['repair.nothing']);
+    const torn = closed.plan({ log: loadSession(b.bytes({ tornTail: '{"ty' })) });
+    assert.deepEqual(!torn.ok && torn.reasons.map((r) => r.rule), ['repair.torn-tail-first']);
+  });
+
+  it('a file an agent appended to since the review: the closers are planned again after its events, and written only when confirmed', async () => {
+    const { mkdtempSync, writeFileSync, appendFileSync, readFileSync: read, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { saveEdits } = await import('../../src/save/append-save');
+    const { editableFromBytes } = await import('../../src/files/editable');
+    const dir = mkdtempSync(join(tmpdir(), 'repair-save-'));
+    try {
+      const b = richLog({ openTail: 'recorded-call' });
+      const file = join(dir, 'session.jsonl');
+      const bytes = b.bytes();
+      writeFileSync(file, bytes);
+      const loaded = loadSessionFile(bytes);
+      const count = loaded.log.eventCount;
+      const edits = () => {
+        const e = new PendingEdits(count);
+        e.push({ kind: 'repair' });
+        return e;
+      };
+      // The agent was alive: it wrote one more event of the open step.
+      const extra = `{"type":"request/context","seq":${count},"time":0,"data":{"provider":"p","model":"m"}}\n`;
+      appendFileSync(file, extra);
+      const declined = await saveEdits(file, editableFromBytes(loaded, bytes, 0), edits());
+      assert.equal(declined.ok, false);
+      assert.equal(!declined.ok && declined.stage, 'declined');
+      assert.equal(read(file, 'utf8'), new TextDecoder().decode(bytes) + extra, 'nothing written');
+      const fresh = loadSessionFile(bytes);
+      const saved = await saveEdits(file, editableFromBytes(fresh, bytes, 0), edits(), { confirmReplan: () => true });
+      assert.ok(saved.ok);
+      assert.equal(saved.firstSeq, count + 1);
+      const after = loadSession(new Uint8Array(read(file)));
+      assert.deepEqual(after.verdict, { ok: true, stage: 'done' });
+      assert.equal(after.lastTurnOpen, false);
+      assert.equal(after.event(count + 1)!.data.message.id, `interrupted-tool-result-call-d-${count + 1}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

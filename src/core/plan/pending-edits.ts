@@ -8,6 +8,7 @@ import type { SessionLog } from '../read/session-log';
 import { planCompaction, type CompactionInput } from './compaction';
 import { planToolResultPrune, type PruneOptions } from './prune';
 import type { AcceptedPlan } from './types';
+import { planCrashRepair } from './crash-repair-edit';
 
 export interface CompactionEdit {
   kind: 'compaction';
@@ -23,7 +24,12 @@ export interface PruneEdit {
   options: PruneOptions;
 }
 
-export type PendingEdit = CompactionEdit | PruneEdit;
+/** Close the open final turn with the closers dsh's repair appends (planned on the log as it is at save). */
+export interface RepairEdit {
+  kind: 'repair';
+}
+
+export type PendingEdit = CompactionEdit | PruneEdit | RepairEdit;
 
 /** One edit planned against the log as it is now (and the edits before it). */
 export interface PlannedEdit {
@@ -70,12 +76,13 @@ function shiftSeq(seq: number, base: number, delta: number): number {
 }
 
 export function rebaseEdit(edit: PendingEdit, base: number, delta: number): PendingEdit {
-  if (delta === 0) return edit;
+  if (delta === 0 || edit.kind === 'repair') return edit;
   if (edit.kind === 'prune') return { ...edit, seq: shiftSeq(edit.seq, base, delta) };
   return { ...edit, input: { ...edit.input, start: shiftSeq(edit.input.start, base, delta), end: shiftSeq(edit.input.end, base, delta) } };
 }
 
 function planOne(log: SessionLog, edit: PendingEdit) {
+  if (edit.kind === 'repair') return planCrashRepair(log);
   return edit.kind === 'compaction' ? planCompaction(log, edit.input) : planToolResultPrune(log, edit.seq, edit.content, edit.options);
 }
 
@@ -216,6 +223,7 @@ function editShapeProblem(e: unknown): string | undefined {
     if (edit.options === null || typeof edit.options !== 'object') return 'prune without options';
     return undefined;
   }
+  if (edit.kind === 'repair') return undefined;
   if (edit.kind === 'compaction') {
     const input = edit.input;
     if (input === null || typeof input !== 'object') return 'compaction without input';

@@ -1,3 +1,4 @@
+// Shared by the CLI and the extension host (Node only).
 // Appending to a log on disk without ever rewriting it: check that the file still holds, byte for
 // byte, what was loaded (another writer may have appended since), write through an append-mode
 // handle, fsync, and check the size afterwards. Nothing here truncates or writes before the end.

@@ -1,3 +1,4 @@
+// Shared by the CLI and the extension host (Node only).
 // Removing a torn tail from a log on disk: the only place a log is ever shortened, so it goes in
 // checked steps. 1. The file must hold exactly what was loaded. 2. A backup copy is written beside
 // it, fsync'd and read back: its bytes must equal the original's. 3. Only then is the file cut at the
