@@ -12,19 +12,36 @@ export class AuthoringRegistry implements vscode.Disposable {
   private readonly edited = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<SessionDocument>>();
   /** VS Code's custom editor listens here: each event makes the document dirty and adds an undo entry. */
   readonly onDidChangeCustomDocument = this.edited.event;
+  /** Says that pending events exist and are not in the file yet (the timeline draws the log as saved). */
+  private readonly status = vscode.window.createStatusBarItem('sessionSurface.pendingEdits', vscode.StatusBarAlignment.Left, 50);
 
   /** The authoring state of a document (created with it). */
   for(document: SessionDocument): SessionAuthoring {
     let authoring = this.byDocument.get(document);
     if (!authoring) {
-      authoring = new SessionAuthoring(document, (e) => this.edited.fire(e));
-      this.byDocument.set(document, authoring);
+      const created = new SessionAuthoring(document, (e) => this.edited.fire(e));
+      authoring = created;
+      this.byDocument.set(document, created);
+      created.onDidChangePending(() => this.showPending(document, created));
       document.onDidDispose(() => {
         this.byDocument.get(document)?.dispose();
         this.byDocument.delete(document);
       });
     }
     return authoring;
+  }
+
+  private showPending(document: SessionDocument, authoring: SessionAuthoring): void {
+    const events = authoring.pendingEvents;
+    if (events.length === 0) {
+      this.status.hide();
+      return;
+    }
+    this.status.name = 'Session Surface: pending edits';
+    this.status.text = `$(diff-added) ${document.fileName}: ${events.length} pending event${events.length === 1 ? '' : 's'}`;
+    this.status.tooltip = `Not in the file yet — Save appends them:\n${events.map((e) => `seq ${e.seq} ${e.type} (${e.edit})`).join('\n')}`;
+    this.status.command = 'workbench.action.files.save';
+    this.status.show();
   }
 
   /** A document opened from a hot-exit backup: its pending edits come back once it has loaded. */
@@ -57,5 +74,6 @@ export class AuthoringRegistry implements vscode.Disposable {
     for (const authoring of this.byDocument.values()) authoring.dispose();
     this.byDocument.clear();
     this.edited.dispose();
+    this.status.dispose();
   }
 }

@@ -1,0 +1,190 @@
+// Authoring through the UI: "Compact Range…" on a copy of a real `.hdrfix` log (quick picks by seq, a
+// typed summary, the preview's Apply), the tab turns dirty, nothing is written until Save, and Save
+// appends exactly the compaction — the file is the original bytes plus four lines and
+// `session-surface check` passes. An append by another process between the edit and the save is
+// detected: the save asks, and writes the compaction after the foreign lines. The same on a
+// .jsonl.zstd sample (one new frame), and a prune through the UI.
+import { after, afterEach, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO } from '../toolchain.mjs';
+import { SAMPLES, SHARED, sharedFile, startSuite, until } from '../harness.mjs';
+import { closeAllEditors, focusWorkbench, pickQuickItem, runCommand } from '../workbench.mjs';
+import { openViaCommand } from '../session-editor.mjs';
+import { existsSync } from 'node:fs';
+
+const REAL = 'acp-agent_snapshots_advanced-toolchain_session.hdrfix.jsonl';
+const CLI = join(REPO, 'bin', 'session-surface.js');
+
+let suite;
+let page;
+before(async () => {
+  const real = join(SHARED, 'conformance', 'real', REAL);
+  suite = await startSuite('authoring', {
+    files: [join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-small.jsonl'), ...(existsSync(real) ? [real] : [])],
+  });
+  // On a loaded machine the first navigation can outlast playwright's 30 s default: try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      ({ page } = await suite.openPage());
+      break;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}, { timeout: 300_000 });
+after(async () => { await suite?.stop(); });
+afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+
+const quickInput = () => page.locator('.quick-input-widget input');
+
+/** Runs an authoring command until its first quick pick shows (the document may still be loading). */
+async function startCommand(title, pickTitle) {
+  await until(async () => {
+    await runCommand(page, title);
+    try {
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: pickTitle }).waitFor({ timeout: 5_000 });
+      return true;
+    } catch {
+      await page.keyboard.press('Escape');
+      return false;
+    }
+  }, 90_000, `${title} offers its first pick`);
+}
+
+/** Picks the quick-pick row whose label is exactly `label` (a seq), typing it to bring it into view. */
+async function pickSeq(label) {
+  await quickInput().fill(String(label));
+  await page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}, "]`).first().click();
+}
+
+async function applyPreview() {
+  const apply = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Apply' });
+  await apply.waitFor({ timeout: 30_000 });
+  await suite.shot(page, 'preview');
+  await apply.click();
+}
+
+const dirtyTab = (name) => page.locator('.tabs-container .tab.dirty', { hasText: name });
+
+async function compactThroughUi(start, end, summary) {
+  await startCommand('Session Surface: Compact Range…', 'Compact Range (1/3)');
+  await pickSeq(start);
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Compact Range (2/3)' }).waitFor();
+  await pickSeq(end);
+  await pickQuickItem(page, 'Type the summary');
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Compact Range: summary' }).waitFor();
+  await quickInput().fill(summary);
+  await page.keyboard.press('Enter');
+  await applyPreview();
+}
+
+async function save() {
+  await focusWorkbench(page);
+  await runCommand(page, 'File: Save');
+}
+
+function check(file) {
+  return spawnSync(process.execPath, [CLI, 'check', file], { encoding: 'utf8' });
+}
+
+/** The lines a file gained after `original` (plain text). */
+const appendedLines = (file, original) => readFileSync(file).subarray(original.length).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+test('compact a range of a real log through the UI, save: original bytes plus the compaction, check passes', { timeout: 300_000 }, async (t) => {
+  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+  const file = join(suite.workspace, REAL);
+  const original = readFileSync(file);
+  await closeAllEditors(page);
+  await openViaCommand(page, file);
+  await compactThroughUi(4, 5, 'The user asked for the advanced flow; the runtime context was given.');
+  await dirtyTab(REAL).waitFor({ timeout: 30_000 });
+  assert.deepEqual(readFileSync(file), original, 'nothing is written before Save');
+  await suite.shot(page, 'dirty-after-apply');
+  await save();
+  await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends');
+  await until(async () => (await dirtyTab(REAL).count()) === 0, 30_000, 'the tab is clean after saving');
+  const bytes = readFileSync(file);
+  assert.deepEqual(bytes.subarray(0, original.length), original, 'the original bytes are untouched');
+  const lines = appendedLines(file, original);
+  assert.deepEqual(lines.map((l) => l.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end']);
+  assert.deepEqual(lines.map((l) => l.seq), [75, 76, 77, 78]);
+  assert.deepEqual(lines[1].data.summary, [{ type: 'text', text: 'The user asked for the advanced flow; the runtime context was given.' }]);
+  assert.deepEqual(lines[2].surfaceOp, { op: 'replace', start: 4, end: 5 });
+  const checked = check(file);
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  await suite.shot(page, 'saved');
+});
+
+test('an append by another process between edit and save is detected; the compaction is written after it', { timeout: 300_000 }, async (t) => {
+  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+  const file = join(suite.workspace, REAL);
+  await closeAllEditors(page);
+  await openViaCommand(page, file);
+  const before = readFileSync(file);
+  const lastSeq = JSON.parse(before.toString('utf8').trim().split('\n').at(-1)).seq;
+  await compactThroughUi(14, 16, 'Defined the Snapshot Marker package.');
+  await dirtyTab(REAL).waitFor({ timeout: 30_000 });
+  const foreign = [
+    { type: 'turn/start', seq: lastSeq + 1, time: 1786553843400, data: { turn: 2 } },
+    { type: 'turn/end', seq: lastSeq + 2, time: 1786553843401, data: { turn: 2, reason: { kind: 'completed' } } },
+  ].map((e) => JSON.stringify(e) + '\n').join('');
+  appendFileSync(file, foreign);
+  await save();
+  const append = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Append' });
+  await append.waitFor({ timeout: 30_000 });
+  await suite.shot(page, 'grew-while-editing');
+  await append.click();
+  await until(() => readFileSync(file).length > before.length + foreign.length, 30_000, 'the save appends after the foreign lines');
+  const bytes = readFileSync(file);
+  assert.equal(bytes.subarray(0, before.length + foreign.length).toString('utf8'), before.toString('utf8') + foreign);
+  const lines = appendedLines(file, Buffer.concat([before, Buffer.from(foreign)]));
+  assert.deepEqual(lines.map((l) => l.seq), [lastSeq + 3, lastSeq + 4, lastSeq + 5, lastSeq + 6], 'planned again on the new tail');
+  const checked = check(file);
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+});
+
+test('the same on a .jsonl.zstd log: one new frame, and a prune through the UI', { timeout: 300_000 }, async () => {
+  const file = join(suite.workspace, 'session-small.jsonl.zstd');
+  const original = readFileSync(file);
+  const surface = execFileSync(process.execPath, [CLI, 'surface', file], { encoding: 'utf8' });
+  const first = Number(/#0 seq (\d+)/.exec(surface)[1]);
+  await closeAllEditors(page);
+  await openViaCommand(page, file);
+  await compactThroughUi(first, first, 'A greeting.');
+  await dirtyTab('session-small.jsonl.zstd').waitFor({ timeout: 30_000 });
+  assert.deepEqual(readFileSync(file), original);
+  await save();
+  await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends a frame');
+  const bytes = readFileSync(file);
+  assert.deepEqual(bytes.subarray(0, original.length), original);
+  assert.deepEqual([...bytes.subarray(original.length, original.length + 4)], [0x28, 0xb5, 0x2f, 0xfd], 'a new zstd frame follows the original bytes');
+  const checked = check(file);
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  const inspected = JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', '--json', file], { encoding: 'utf8' }).split('\n')[0]);
+  assert.equal(inspected.replacements.at(-1).start, first);
+
+  // Prune a tool result of the plain sample, if it has one on its surface.
+  const plain = join(suite.workspace, 'session-small.jsonl');
+  const plainSurface = execFileSync(process.execPath, [CLI, 'surface', plain], { encoding: 'utf8' });
+  const result = /seq (\d+) \(line \d+\) tool\/result/.exec(plainSurface);
+  if (!result) return;
+  const plainOriginal = readFileSync(plain);
+  await closeAllEditors(page);
+  await openViaCommand(page, plain);
+  await startCommand('Session Surface: Prune Tool Result…', 'Prune Tool Result (1/2)');
+  await pickSeq(result[1]);
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Prune Tool Result (2/2)' }).waitFor();
+  assert.match(await quickInput().inputValue(), /^\[pruned: [\d.]+ (B|KB)\]$/);
+  await page.keyboard.press('Enter');
+  await applyPreview();
+  await dirtyTab('session-small.jsonl').waitFor({ timeout: 30_000 });
+  await save();
+  await until(() => readFileSync(plain).length > plainOriginal.length, 30_000, 'the prune is appended');
+  const pruned = appendedLines(plain, plainOriginal);
+  assert.deepEqual(pruned.map((l) => l.type), ['compaction/prune', 'tool/result']);
+  assert.deepEqual(pruned[1].surfaceOp, { op: 'replace', start: Number(result[1]), end: Number(result[1]) });
+  assert.equal(check(plain).status, 0);
+});
