@@ -6,10 +6,17 @@
 //             (wall ms, and CPU ms of the process, which a busy machine disturbs less)
 //   baseline  JSON.parse of every line, nothing else (zstd: plus decodeZstdLog); load / baseline = ratio
 //   empty     a Node that only loaded the core bundle: its peak RSS is subtracted from the others
-//   append    the 300k session loaded, then 1,000 single-event in-memory appends: median and p99
+//   append    the 300k session loaded, then 1,000 single-event in-memory appends: median and p99;
+//             and 1,000 appended lines folded as a followed file grows (extend), each followed by
+//             the questions a view asks (diagnostics, provenance, invariants, derived messages)
+//   check     `node bin/session-surface.js check FILE` as users run it — a whole process, with
+//             everything it reports — against the whole-process floor: a Node that reads the file,
+//             splits it into lines and JSON.parses every line (for zstd: after the same decoder).
+//             Alternated check/floor, median of --check-runs (5); peak RSS of each process, and the
+//             check's peak RSS above an empty Node per byte of decompressed text
 //
-//   node bench/run.mjs [--dir bench/out] [--sizes 10k,100k,300k] [--runs 3] [--node /path/to/node]
-//                      [--json bench/out/results.json]
+//   node bench/run.mjs [--dir bench/out] [--sizes 10k,100k,300k] [--runs 3] [--check-runs 5]
+//                      [--node /path/to/node] [--json bench/out/results.json]
 //
 // --runs N repeats every measurement in N processes and reports the median. --node runs the children
 // with another Node (e.g. Node >= 22.15, whose zlib has zstd). Generate the logs first:
@@ -29,9 +36,13 @@ const option = (name, fallback) => {
 };
 const DIR = option('--dir', join(root, 'bench', 'out'));
 const BUNDLE = join(DIR, '.build', 'core.cjs');
+/** Preloaded into every whole-process run: writes the process's peak RSS where BENCH_RSS_FILE says. */
+const RSS_HOOK = join(DIR, '.build', 'peak-rss.cjs');
 
 if (argv[0] === '--worker') {
   await worker(argv[1], argv[2]);
+} else if (argv[0] === '--floor') {
+  floor(argv[1]);
 } else {
   await main();
 }
@@ -96,9 +107,87 @@ async function main() {
     const a = repeat('append', appendFile);
     results.appends = a;
     console.log(`1,000 appends to the loaded 300k session: median ${a.medianMs.toFixed(3)} ms, p99 ${a.p99Ms.toFixed(3)} ms, max ${a.maxMs.toFixed(3)} ms`);
+    console.log(`1,000 appended lines folded into the followed 300k session (+ diagnostics, provenance, invariants, derived messages): median ${a.foldMedianMs.toFixed(3)} ms, p99 ${a.foldP99Ms.toFixed(3)} ms, max ${a.foldMaxMs.toFixed(3)} ms`);
   }
+
+  results.check = checkAsUsersRunIt(sizes, node);
   writeFileSync(jsonOut, JSON.stringify(results, null, 1) + '\n');
   console.log(`wrote ${jsonOut}`);
+}
+
+// ----------------------------------------------------------------------------- check, whole processes
+/** Runs `args` as a whole process; returns its wall time (spawn to exit, as a user's clock sees it) and peak RSS. */
+function wholeProcess(node, args) {
+  const rssFile = join(DIR, '.build', `rss-${process.pid}.txt`);
+  const started = performance.now();
+  const r = spawnSync(node, ['--require', RSS_HOOK, ...args], { cwd: root, env: { ...process.env, BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const ms = performance.now() - started;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return { ms, maxRssBytes: Number(readFileSync(rssFile, 'utf8')), stderr: r.stderr };
+}
+
+function checkAsUsersRunIt(sizes, node) {
+  const runs = Math.max(1, Number(option('--check-runs', '5')));
+  writeFileSync(RSS_HOOK, "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));\n");
+  const cli = join(root, 'bin', 'session-surface.js');
+  if (!existsSync(join(root, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `node scripts/build.mjs` first');
+  const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  const emptyRss = median(Array.from({ length: runs }, () => wholeProcess(node, ['-e', '0']).maxRssBytes));
+  const rows = [];
+  console.log(`\ncheck as users run it: whole processes, alternated, median of ${runs}; empty Node peak RSS ${mib(emptyRss)} MiB`);
+  console.log(['file', 'text MiB', 'check ms', 'floor ms', 'ratio', 'check RSS MiB', 'floor RSS MiB', '(check RSS - empty) / text'].join('\t'));
+  for (const size of sizes) {
+    for (const suffix of ['.jsonl', '.2frames.jsonl.zstd']) {
+      const file = join(DIR, `scale-${size}${suffix}`);
+      if (!existsSync(file)) continue;
+      const checks = [];
+      const floors = [];
+      let textBytes = 0;
+      for (let i = 0; i < runs; i++) {
+        const f = wholeProcess(node, [self, '--floor', file, '--dir', DIR]);
+        textBytes = Number(/text (\d+)/.exec(f.stderr)?.[1] ?? 0);
+        floors.push(f);
+        const c = wholeProcess(node, [cli, 'check', file]);
+        if (!/loads \(/.test(c.stderr)) throw new Error(`check ${file}: ${c.stderr}`);
+        checks.push(c);
+      }
+      const row = {
+        file: basename(file), textBytes,
+        checkMs: median(checks.map((c) => c.ms)), floorMs: median(floors.map((f) => f.ms)),
+        checkRssBytes: median(checks.map((c) => c.maxRssBytes)), floorRssBytes: median(floors.map((f) => f.maxRssBytes)),
+      };
+      row.ratio = row.checkMs / row.floorMs;
+      row.rssOverEmptyPerTextByte = (row.checkRssBytes - emptyRss) / textBytes;
+      rows.push(row);
+      console.log([row.file, mib(textBytes), row.checkMs.toFixed(0), row.floorMs.toFixed(0), row.ratio.toFixed(2),
+        mib(row.checkRssBytes), mib(row.floorRssBytes), row.rssOverEmptyPerTextByte.toFixed(2)].join('\t'));
+    }
+  }
+  return { runs, emptyRssBytes: emptyRss, files: rows };
+}
+
+/**
+ * The floor a check is measured against, as a whole process: read the file, split it into lines and
+ * JSON.parse every line. A zstd log is first decoded by the same decoder the CLI uses.
+ */
+function floor(file) {
+  let text = readFileSync(file);
+  if (text.length >= 4 && text[0] === 0x28 && text[1] === 0xb5 && text[2] === 0x2f && text[3] === 0xfd) {
+    text = createRequire(import.meta.url)(BUNDLE).decodeZstdLog(text).text;
+  }
+  const decoder = new TextDecoder();
+  let lines = 0;
+  for (let p = 0; p < text.length;) {
+    let nl = text.indexOf(10, p);
+    if (nl < 0) nl = text.length;
+    JSON.parse(decoder.decode(text.subarray(p, nl)));
+    lines++;
+    p = nl + 1;
+  }
+  process.stderr.write(`lines ${lines} text ${text.length}\n`);
 }
 
 function mib(bytes) {
@@ -169,7 +258,24 @@ async function worker(task, file) {
       if (!r.ok) throw new Error(`append ${i} refused: ${JSON.stringify(r.problems)}`);
     }
     times.sort((a, b) => a - b);
-    return report({ medianMs: times[499], p99Ms: times[989], maxMs: times[999], events: log.eventCount });
+    // A followed file: lines a writer appended, folded one by one, then what a view asks after each.
+    const follow = core.loadSession(bytes);
+    const encoder = new TextEncoder();
+    const folds = [];
+    for (let i = 0; i < 1000; i++) {
+      const seq = follow.eventCount;
+      const event = i % 2 === 0
+        ? { type: 'user/message', seq, time: 1790000000000 + i, data: { content: [{ type: 'text', text: `followed message ${i}` }], source: { kind: 'user' }, role: 'user', id: `bench-follow-${i}` }, surfaceOp: 'append' }
+        : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
+      const line = encoder.encode(core.serializeEvent(event) + '\n');
+      const t = performance.now();
+      const grown = follow.extend(line);
+      const asked = follow.diagnostics.length + core.provenanceIndex(follow).diagnostics.length + core.checkInvariants(follow).length + follow.deriveMessages().length;
+      folds.push(performance.now() - t);
+      if (grown.added !== 1 || asked < 0) throw new Error(`fold ${i} added ${grown.added}`);
+    }
+    folds.sort((a, b) => a - b);
+    return report({ medianMs: times[499], p99Ms: times[989], maxMs: times[999], foldMedianMs: folds[499], foldP99Ms: folds[989], foldMaxMs: folds[999], events: follow.eventCount });
   }
   throw new Error(`unknown task ${task}`);
 }

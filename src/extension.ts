@@ -1,8 +1,10 @@
-// Entry point of the extension host side: registers the session editor, its commands and the
-// Problems-panel diagnostics. The returned object is a small read-only API used by the in-host tests.
+// Entry point of the extension host side: registers the session editor, its commands, the read-only
+// decompressed view of zstd logs and the Problems-panel diagnostics. The returned object is a small
+// read-only API used by the in-host tests.
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
 import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
+import { DecompressedLogProvider } from './host/log-text';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
 import { ActiveSession } from './host/active-session';
@@ -18,13 +20,22 @@ export interface SessionSurfaceApi {
   readonly crashRepairOutcomes: readonly CrashRepairOutcome[];
 }
 
+/**
+ * Test hooks (render reports, webview test reports, progress markers) are active only under the
+ * extension test runner or when SESSION_SURFACE_TEST_MODE=1 (set by the end-to-end harness).
+ */
+function isTestMode(context: vscode.ExtensionContext): boolean {
+  return context.extensionMode === vscode.ExtensionMode.Test || process.env.SESSION_SURFACE_TEST_MODE === '1';
+}
+
 export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
-  const provider = new SessionEditorProvider(context.extensionUri);
+  const provider = new SessionEditorProvider(context.extensionUri, isTestMode(context));
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
   const crashRepairOutcomes: CrashRepairOutcome[] = [];
   registerCrashRepairCommands(context, provider, (outcome) => crashRepairOutcomes.push(outcome));
-  const problems = new SessionProblems(provider);
+  const decompressed = DecompressedLogProvider.register(context);
+  const problems = new SessionProblems(provider, decompressed);
   context.subscriptions.push(problems);
   const log = createSessionLog();
   const active = new ActiveSession(provider);

@@ -1,28 +1,84 @@
-// `session-surface check FILE…`: every diagnostic as file:line: rule: message.
-import type { CliCommand } from './registry';
-import { parseArgs } from './registry';
-import { openLog } from './open-log';
-import { diagnosticLine, logDiagnostics } from '../present';
+// `session-surface check [--json] [--jobs N] FILE|DIR…`: every problem as file:line: rule: message on
+// stdout and a verdict line per file on stderr (or one JSON object per file with --json), then, for more
+// than one file, a summary. Directories are walked for *.jsonl and *.jsonl.zstd; files are checked on
+// worker threads. Exit 1 when dsh would refuse any log (or one fails to check), 2 when a path cannot be
+// read or on usage errors.
+import { availableParallelism } from 'node:os';
+import type { CliCommand, CliIo } from './registry';
+import { parseCommandArgs, positiveInteger } from './args';
+import { checkFile, verdictText, type FileVerdict } from './check-file';
+import { checkInWorkers } from './check-pool';
+import { findLogs } from './find-logs';
 
 export const checkCommand: CliCommand = {
   name: 'check',
-  usage: 'check FILE…',
-  summary: 'print every problem as file:line: rule: message (a verdict per file on stderr); exit 1 when dsh would refuse a file',
-  run(args, io) {
-    const { files } = parseArgs(args, []);
-    let refused = false;
-    for (const file of files) {
-      const { log } = openLog(file);
-      // The same list the session editor and the Problems panel show.
-      for (const d of logDiagnostics(log)) io.out(diagnosticLine(file, d));
-      const verdict = log.verdict;
-      if (!verdict.ok) {
-        refused = true;
-        io.err(`${file}: refused by dsh at stage ${verdict.stage} (${verdict.rule}, line ${verdict.line ?? '?'})`);
-      } else {
-        io.err(`${file}: loads (${log.eventCount} events${log.lastTurnOpen ? ', last turn open' : ''})`);
-      }
+  usage: 'check [--json] [--jobs N] FILE|DIR…',
+  summary: 'print every problem as file:line: rule: message and a verdict per file; exit 1 when dsh would refuse a log',
+  async run(args, io, context) {
+    const { values, operands } = parseCommandArgs(args, { json: { type: 'boolean' }, jobs: { type: 'string', short: 'j' } }, { operands: 'FILE or DIR' });
+    const jobs = positiveInteger('jobs', values.jobs, availableParallelism());
+    const started = performance.now();
+    const { targets, directories } = findLogs(operands);
+    const report = printer(io, values.json === true);
+
+    // Verdicts are printed in the order of the files, as soon as every earlier file has one.
+    const verdicts: (FileVerdict | undefined)[] = new Array(targets.length);
+    let printed = 0;
+    const accept = (index: number, verdict: FileVerdict) => {
+      verdicts[index] = verdict;
+      while (printed < verdicts.length && verdicts[printed]) report.file(verdicts[printed++]!);
+    };
+
+    const readable: { index: number; path: string }[] = [];
+    targets.forEach((target, index) => {
+      if (target.error) accept(index, { file: target.path, status: 'unreadable', error: target.error, problems: [] });
+      else readable.push({ index, path: target.path });
+    });
+    const workers = Math.min(jobs, readable.length);
+    if (workers > 1 && context.workerScript) {
+      await checkInWorkers(readable.map((r) => r.path), workers, context.workerScript, (i, verdict) => accept(readable[i].index, verdict));
+    } else {
+      for (const { index, path } of readable) accept(index, checkFile(path));
     }
-    return refused ? 1 : 0;
+
+    const tally = { files: targets.length, loads: 0, refused: 0, unreadable: 0, failed: 0 };
+    for (const verdict of verdicts) tally[verdict!.status] += 1;
+    const seconds = (performance.now() - started) / 1000;
+    if (targets.length === 0) io.err(`session-surface check: no *.jsonl or *.jsonl.zstd files under ${operands.join(', ')}`);
+    if (values.json || targets.length !== 1 || directories > 0) report.summary({ ...tally, jobs: context.workerScript ? Math.max(workers, 1) : 1, seconds });
+    if (tally.unreadable > 0) return 2;
+    return tally.refused + tally.failed > 0 ? 1 : 0;
   },
 };
+
+interface Summary {
+  files: number;
+  loads: number;
+  refused: number;
+  unreadable: number;
+  failed: number;
+  jobs: number;
+  seconds: number;
+}
+
+function printer(io: CliIo, json: boolean) {
+  if (json) {
+    return {
+      file: (verdict: FileVerdict) => io.out(JSON.stringify(verdict)),
+      summary: (summary: Summary) => io.out(JSON.stringify({ summary: { ...summary, seconds: Number(summary.seconds.toFixed(3)) } })),
+    };
+  }
+  return {
+    file: (verdict: FileVerdict) => {
+      const text = verdictText(verdict);
+      for (const line of text.problems) io.out(line);
+      io.err(text.verdict);
+    },
+    summary: (s: Summary) => {
+      const parts = [`${s.loads} load`, `${s.refused} refused`];
+      if (s.unreadable) parts.push(`${s.unreadable} unreadable`);
+      if (s.failed) parts.push(`${s.failed} failed`);
+      io.err(`checked ${s.files} log${s.files === 1 ? '' : 's'} in ${s.seconds.toFixed(2)} s (${s.jobs} job${s.jobs === 1 ? '' : 's'}): ${parts.join(', ')}`);
+    },
+  };
+}

@@ -1,7 +1,8 @@
 // `session-surface inspect --json FILE…`: one JSON object per file per line, with the fields of the
 // conformance corpus's expected.json files.
 import type { CliCommand } from './registry';
-import { parseArgs, UsageError } from './registry';
+import { UsageError } from './registry';
+import { parseCommandArgs } from './args';
 import { openLog } from './open-log';
 import { inspectLog } from '../core';
 
@@ -10,8 +11,8 @@ export const inspectCommand: CliCommand = {
   usage: 'inspect --json FILE…',
   summary: "print dsh's verdict and the surface projections as JSON lines",
   run(args, io) {
-    const { flags, files } = parseArgs(args, ['--json']);
-    if (!flags.has('--json')) throw new UsageError('inspect prints JSON only: pass --json');
+    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' } });
+    if (!values.json) throw new UsageError('inspect prints JSON only: pass --json');
     let refused = false;
     for (const file of files) {
       const { log, zstd } = openLog(file);

@@ -1,8 +1,10 @@
 // `session-surface`: the command-line face of the session core (runs on the system Node 20).
-import type { CliCommand, CliIo } from './registry';
+import type { CliCommand, CliContext, CliIo } from './registry';
 import { UsageError } from './registry';
+import { HelpRequested } from './args';
 import { FileReadError } from './open-log';
 import { checkCommand } from './check';
+import { isCheckWorker, serveCheckWorker } from './check-pool';
 import { inspectCommand } from './inspect';
 import { viewCommands } from './views';
 import { compactCommand } from './compact';
@@ -11,10 +13,10 @@ import { pruneCommand } from './prune';
 const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands, compactCommand, pruneCommand];
 
 function usage(): string {
-  return ['usage: session-surface COMMAND [options] FILE…', '', ...commands.map((c) => `  ${c.usage.padEnd(34)} ${c.summary}`)].join('\n');
+  return ['usage: session-surface COMMAND [options] FILE…', '', ...commands.map((c) => `  ${c.usage.padEnd(38)} ${c.summary}`)].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo, context: CliContext = {}): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
     (name === undefined ? io.err : io.out)(usage());
@@ -26,8 +28,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   try {
-    return await command.run(rest, io);
+    return await command.run(rest, io, context);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.out(`usage: session-surface ${command.usage}\n  ${command.summary}`);
+      return 0;
+    }
     if (error instanceof UsageError) {
       io.err(`session-surface ${name}: ${error.message}\nusage: session-surface ${command.usage}`);
       return 2;
@@ -40,8 +46,19 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-if (require.main === module || process.argv[1]?.endsWith('session-surface.js')) {
-  runCli(process.argv.slice(2), { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') })
-    .then((code) => { process.exitCode = code; })
-    .catch((error) => { process.stderr.write(`session-surface: internal error: ${error?.stack ?? error}\n`); process.exitCode = 3; });
+/** The program: runs the command line, or serves as a `check` worker thread when started as one. */
+export function main(): void {
+  if (isCheckWorker()) return serveCheckWorker();
+  const io: CliIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') };
+  runCli(process.argv.slice(2), io, { workerScript: __filename })
+    .then((code) => {
+      process.exitCode = code;
+    })
+    .catch((error) => {
+      process.stderr.write(`session-surface: internal error: ${error?.stack ?? error}\n`);
+      process.exitCode = 3;
+    });
 }
+
+// `node dist/cli.js …` and worker threads load the bundle directly; bin/session-surface.js calls main().
+if (require.main === module || isCheckWorker()) main();

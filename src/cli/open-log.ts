@@ -7,7 +7,9 @@ export class FileReadError extends Error {}
 export function openLog(path: string): LoadedFile {
   let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(readFileSync(path));
+    // The Buffer itself (a Buffer is a Uint8Array): a copy of a large log costs time and memory, and
+    // Buffer's own indexOf finds the line ends several times faster than a plain Uint8Array's.
+    bytes = readFileSync(path);
   } catch (error) {
     throw new FileReadError(`${path}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }

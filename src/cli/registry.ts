@@ -5,26 +5,18 @@ export interface CliIo {
   err(line: string): void;
 }
 
+/** What the running program knows about itself. */
+export interface CliContext {
+  /** The CLI bundle's own file, started again as a worker thread by `check --jobs N`; absent when embedded. */
+  workerScript?: string;
+}
+
 export interface CliCommand {
   name: string;
   usage: string;
   summary: string;
   /** Returns the exit code: 0 ok, 1 dsh would refuse a file, 2 usage or I/O error. */
-  run(args: string[], io: CliIo): number | Promise<number>;
+  run(args: string[], io: CliIo, context: CliContext): number | Promise<number>;
 }
 
 export class UsageError extends Error {}
-
-/** Splits `--flag` options from file arguments; unknown flags are usage errors. */
-export function parseArgs(args: string[], flags: readonly string[]): { flags: Set<string>; files: string[] } {
-  const set = new Set<string>();
-  const files: string[] = [];
-  for (const arg of args) {
-    if (arg.startsWith('--')) {
-      if (!flags.includes(arg)) throw new UsageError(`unknown option ${arg}`);
-      set.add(arg);
-    } else files.push(arg);
-  }
-  if (files.length === 0) throw new UsageError('no FILE given');
-  return { flags: set, files };
-}

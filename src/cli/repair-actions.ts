@@ -3,7 +3,8 @@
 // remove a torn tail after backing the file up. Writes go through append-file.ts and torn-tail-file.ts.
 import { readFileSync, statSync } from 'node:fs';
 import type { CliIo } from './registry';
-import { parseArgs, UsageError } from './registry';
+import { UsageError } from './registry';
+import { parseCommandArgs } from './args';
 import { FileReadError } from './open-log';
 import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
 import { reviewOpenTurn } from '../core/surface/crash-review';
@@ -46,7 +47,9 @@ function open(file: string): Opened {
 }
 
 export async function runRepairAction(args: string[], io: CliIo): Promise<number> {
-  const { flags, files } = parseArgs(args, ['--json', '--force', ...REPAIR_ACTIONS]);
+  const boolean = { type: 'boolean' } as const;
+  const options = Object.fromEntries(['--json', '--force', ...REPAIR_ACTIONS].map((flag) => [flag.slice(2), boolean]));
+  const { flags, operands: files } = parseCommandArgs(args, options);
   const actions = REPAIR_ACTIONS.filter((a) => flags.has(a));
   if (actions.length !== 1) throw new UsageError(`choose one of ${REPAIR_ACTIONS.join(', ')}`);
   if (flags.has('--force') && !flags.has('--apply')) throw new UsageError('--force goes with --apply');

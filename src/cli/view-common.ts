@@ -2,7 +2,7 @@
 // or (with --json) as one JSON object per file per line. A view is shown even for a log dsh refuses,
 // as far as it could be read; the exit code is 1 when dsh would refuse any file.
 import type { CliCommand, CliIo } from './registry';
-import { parseArgs } from './registry';
+import { parseCommandArgs, type OptionSpec } from './args';
 import { openLog } from './open-log';
 import type { SessionLog } from '../core/read/session-log';
 
@@ -16,7 +16,7 @@ export interface ViewSpec {
   name: string;
   usage: string;
   summary: string;
-  /** Flags besides --json. */
+  /** Boolean flags besides --json, by name without the dashes. */
   flags?: string[];
   text(context: ViewContext, out: (line: string) => void): void;
   json(context: ViewContext): Record<string, unknown>;
@@ -35,7 +35,9 @@ export function defineView(spec: ViewSpec): CliCommand {
     usage: spec.usage,
     summary: spec.summary,
     run(args: string[], io: CliIo): number {
-      const { flags, files } = parseArgs(args, ['--json', ...(spec.flags ?? [])]);
+      const options: OptionSpec = { json: { type: 'boolean' } };
+      for (const flag of spec.flags ?? []) options[flag] = { type: 'boolean' };
+      const { flags, operands: files } = parseCommandArgs(args, options);
       let refused = false;
       for (const file of files) {
         const { log } = openLog(file);

@@ -1,7 +1,7 @@
 // `session-surface derive [--repaired] [--json] FILE…`: the messages the model would be sent for the
 // surface (dsh's deriveMessages): a summary line per message and block, or the full messages as JSON.
 import { defineView, type ViewContext } from './view-common';
-import { blockSummary, sourceSummary } from './message-summary';
+import { blockSummary, sourceSummary } from '../present';
 
 function messages({ log, flags }: ViewContext) {
   return log.deriveMessages(flags.has('--repaired') ? log.repairedSurface() : log.surface());
@@ -11,7 +11,7 @@ export const deriveView = defineView({
   name: 'derive',
   usage: 'derive [--repaired] [--json] FILE…',
   summary: 'print the derived messages the model sees (one line per content block)',
-  flags: ['--repaired'],
+  flags: ['repaired'],
   text(context, out) {
     const list = messages(context);
     out(`derived messages: ${list.length}`);

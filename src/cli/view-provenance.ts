@@ -2,7 +2,7 @@
 // from (chunks → message, message → tool call → result, replacement → shadowed nodes, price → priced
 // nodes), the model attempts no message came from, and the index's warnings and notes.
 import { defineView, type ViewContext } from './view-common';
-import { ranges } from './message-summary';
+import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 import { provenanceIndex } from '../core/provenance/provenance';
 import type { Edge } from '../core/provenance/edge-index';
 

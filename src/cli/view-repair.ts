@@ -36,5 +36,5 @@ const planView = defineView({
 
 export const repairView: CliCommand = {
   ...planView,
-  run: (args, io) => (isRepairAction(args) ? runRepairAction(args, io) : planView.run(args, io)),
+  run: (args, io, context) => (isRepairAction(args) ? runRepairAction(args, io) : planView.run(args, io, context)),
 };

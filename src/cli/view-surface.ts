@@ -1,7 +1,8 @@
 // `session-surface surface [--repaired] [--json] FILE…`: the surface nodes (what the model sees next)
 // with type, line and a one-line summary, the balanced cuts, and what each replacement shadowed.
 import { defineView, type ViewContext } from './view-common';
-import { messageSummary, ranges } from './message-summary';
+import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
+import { messageSummary } from '../present';
 import { SurfaceRole } from '../core/read/session-log';
 
 function nodesOf({ log, flags }: ViewContext): readonly number[] {
@@ -25,7 +26,7 @@ export const surfaceView = defineView({
   name: 'surface',
   usage: 'surface [--repaired] [--json] FILE…',
   summary: 'print the surface (model-visible nodes) with a line per node, the balanced cuts and the replacements',
-  flags: ['--repaired'],
+  flags: ['repaired'],
   text(context, out) {
     const nodes = nodesOf(context);
     const cuts = context.log.balancedCuts(nodes);

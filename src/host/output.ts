@@ -32,11 +32,11 @@ export function logSessionDocuments(provider: SessionEditorProvider, log: Sessio
       const s = doc.currentState;
       if (s.kind === 'failed' && state !== 'failed') log.error(`${doc.fileName}: could not be read: ${s.message}`);
       if (s.kind === 'loaded') {
-        const snapshot = state !== 'loaded' ? doc.snapshot() : undefined;
+        const snapshot = state !== 'loaded' ? doc.summary() : undefined;
         if (snapshot) {
           const v = snapshot.verdict;
-          log.info(`${doc.fileName}: loaded ${snapshot.counts.events} events, ${snapshot.counts.turns} turns, ${snapshot.counts.fileBytes} bytes in ${snapshot.loadMs} ms`);
-          if (!v.ok) log.warn(`${doc.fileName}: dsh refuses this log at stage ${v.stage}${v.rule ? ` (${v.rule}` + (v.line ? `, line ${v.line})` : ')') : ''}: ${v.message ?? ''}`);
+          log.info(`${doc.fileName}: loaded ${snapshot.counts.events} events, ${snapshot.counts.turns} turns, ${snapshot.sizes.fileBytes} bytes in ${snapshot.loadMs} ms`);
+          if (!v.ok) log.warn(`${doc.fileName}: ${v.text}${v.dshText ? ` ${v.dshText}` : ''}`);
           if (snapshot.file.state !== 'following') log.warn(`${doc.fileName}: ${snapshot.file.explanation ?? snapshot.file.state}`);
           events = snapshot.counts.events;
         } else {

@@ -4,12 +4,15 @@
 //     through the core again when it changes;
 //   - a session log open in the session editor: its host-owned document already has the diagnostics.
 // When both are open the text wins (it is what the user sees and may hold unsaved edits).
+// Both sources list the one definition of a log's diagnostics (`logDiagnostics`), the list
+// `session-surface check` prints. A zstd log's diagnostics sit on its decompressed text view, so
+// activating one opens readable text at the right line.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadSession } from '../core';
-import type { SessionLogView } from '../core/api';
 import type { Diagnostic as CoreDiagnostic } from '../core/types';
-import { diagnosticLine } from './snapshot';
+import { logDiagnostics } from '../present';
+import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './log-text';
 import type { SessionDocument } from './session-document';
 import type { SessionEditorProvider } from './session-editor-provider';
 
@@ -36,7 +39,7 @@ export class SessionProblems implements vscode.Disposable {
   /** URIs whose diagnostics currently come from the text editor. */
   private readonly fromText = new Set<string>();
 
-  constructor(private readonly provider: SessionEditorProvider) {
+  constructor(private readonly provider: SessionEditorProvider, private readonly decompressed?: DecompressedLogProvider) {
     this.subscriptions.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.scheduleText(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.scheduleText(e.document, e.document.getText().length > 5e6 ? 1500 : 300)),
@@ -48,7 +51,8 @@ export class SessionProblems implements vscode.Disposable {
   }
 
   private scheduleText(document: vscode.TextDocument, delayMs: number): void {
-    if (document.uri.scheme === 'output' || !looksLikeSessionLog(document)) return;
+    // A zstd log's decompressed view gets its diagnostics from the session document.
+    if (document.uri.scheme === 'output' || document.uri.scheme === DECOMPRESSED_SCHEME || !looksLikeSessionLog(document)) return;
     const key = document.uri.toString();
     clearTimeout(this.textTimers.get(key));
     this.textTimers.set(key, setTimeout(() => {
@@ -60,9 +64,9 @@ export class SessionProblems implements vscode.Disposable {
 
   private publishText(document: vscode.TextDocument): void {
     const key = document.uri.toString();
-    let view: SessionLogView;
+    let diagnostics: CoreDiagnostic[];
     try {
-      view = loadSession(new TextEncoder().encode(document.getText()), { fileName: path.posix.basename(document.uri.path) });
+      diagnostics = logDiagnostics(loadSession(new TextEncoder().encode(document.getText()), { fileName: path.posix.basename(document.uri.path) }));
     } catch (err) {
       this.fromText.add(key);
       this.collection.set(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0),
@@ -73,7 +77,7 @@ export class SessionProblems implements vscode.Disposable {
     const lineRange = (line: number) => line - 1 < document.lineCount
       ? document.lineAt(line - 1).range
       : new vscode.Range(line - 1, 0, line - 1, 0);
-    this.collection.set(document.uri, toVsDiagnostics(document.uri, view, view.diagnostics, lineRange));
+    this.collection.set(document.uri, toVsDiagnostics(document.uri, diagnostics, lineRange));
   }
 
   private textClosed(document: vscode.TextDocument): void {
@@ -87,24 +91,37 @@ export class SessionProblems implements vscode.Disposable {
   }
 
   private follow(doc: SessionDocument): void {
-    const changed = doc.onDidChange(() => {
+    const changed = doc.onDidChangeDiagnostics(() => {
       if (doc.currentState.kind === 'loaded') this.publishSession(doc);
     });
+    // An open decompressed view of a growing zstd log shows the appended lines too.
+    const grown = doc.onDidChange(() => {
+      if (doc.compressed) this.decompressed?.refresh(doc.uri);
+    });
+    let published: vscode.Uri | undefined;
     const disposed = doc.onDidDispose(() => {
       changed.dispose();
+      grown.dispose();
       disposed.dispose();
-      if (!this.fromText.has(doc.uri.toString()) && !this.provider.documents.has(doc.uri.toString())) this.collection.delete(doc.uri);
+      if (!this.fromText.has(doc.uri.toString()) && !this.provider.documents.has(doc.uri.toString())) {
+        this.collection.delete(doc.uri);
+        if (published) this.collection.delete(published);
+      }
     });
-    this.subscriptions.push(changed, disposed);
+    this.subscriptions.push(changed, grown, disposed);
+    this.published.set(doc, (uri) => { published = uri; });
     if (doc.currentState.kind === 'loaded') this.publishSession(doc);
   }
 
+  private readonly published = new WeakMap<SessionDocument, (uri: vscode.Uri) => void>();
+
   private publishSession(doc: SessionDocument): void {
-    const view = doc.view;
-    if (!view || this.fromText.has(doc.uri.toString())) return;
+    if (!doc.view || this.fromText.has(doc.uri.toString())) return;
     // Without the text we know byte lengths, not columns; VS Code clamps the end to the line.
     const lineRange = (line: number, length?: number) => new vscode.Range(line - 1, 0, line - 1, length ?? 10_000);
-    this.collection.set(doc.uri, toVsDiagnostics(doc.uri, view, doc.diagnostics, lineRange));
+    const target = textUriOf(doc.uri, doc.compressed);
+    this.published.get(doc)?.(target);
+    this.collection.set(target, toVsDiagnostics(target, doc.diagnostics, lineRange));
   }
 
   /** Diagnostics currently published for a URI (for tests and commands). */
@@ -118,20 +135,20 @@ export class SessionProblems implements vscode.Disposable {
   }
 }
 
+/** Core diagnostics (already placed on 1-based file lines by `logDiagnostics`) as VS Code's. */
 export function toVsDiagnostics(
   uri: vscode.Uri,
-  view: SessionLogView,
   diagnostics: readonly CoreDiagnostic[],
   lineRange: (line: number, length?: number) => vscode.Range,
 ): vscode.Diagnostic[] {
   return diagnostics.map((d) => {
-    const line = diagnosticLine(view, d) ?? 1;
+    const line = d.line ?? 1;
     const out = new vscode.Diagnostic(lineRange(line, d.length), d.message, SEVERITY[d.severity] ?? vscode.DiagnosticSeverity.Error);
     out.source = SOURCE;
     out.code = d.rule;
     if (d.related?.length) {
       out.relatedInformation = d.related.map((r) => {
-        const relatedLine = diagnosticLine(view, r) ?? 1;
+        const relatedLine = r.line ?? 1;
         const where = r.seq !== undefined ? ` (seq ${r.seq})` : '';
         return new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, lineRange(relatedLine, r.length)), r.message + where);
       });

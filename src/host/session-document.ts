@@ -1,28 +1,36 @@
 // The host-owned model of one open session log. It is a CustomDocument, not a TextDocument, so that
-// logs far beyond VS Code's 50 MB text-sync limit open. It reads the file through the core, remembers
-// which bytes it read (size, mtime, the edges of the loaded prefix), follows the file and folds appended
-// bytes in without a reload. If the file stops being an extension of what was read (truncated,
-// rewritten, deleted) it keeps what it has, explains, and waits for an explicit reload.
-// It writes the log only through `appendWith`, which appends saved edits (see src/save/append-save.ts).
+// logs far beyond VS Code's 50 MB text-sync limit open. It reads the file through the core at once
+// (it never waits for a view), remembers which bytes it read (size, mtime, the edges of the loaded
+// prefix), follows the file and folds appended bytes in without a reload. If the file stops being an
+// extension of what was read (truncated, rewritten, deleted) it keeps what it has, explains, and
+// waits for an explicit reload. It writes the log only through `appendWith`, which appends saved edits
+// (see src/save/append-save.ts).
+//
+// Views learn about it through notifications (`onDidNotify`: load progress with the header as soon
+// as it is read, the summary when the load ends, small `appended` notes) and ask for everything else
+// through the timeline's requests.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { extendLoadedFile, loadSessionFileAsync, type LoadedFile } from '../core';
+import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
 import type { SessionLogView } from '../core/api';
-import type { Diagnostic } from '../core/types';
-import type { FileStatus, HostToWebview, SessionSnapshot } from '../protocol/messages';
+import { Formatter, headerFields } from '../present';
+import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
 import { readRange, readWholeFile, statFile } from './file-access';
 import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './file-identity';
-import { buildSnapshot, countTurns } from './snapshot';
+import { liveState, liveText } from '../present';
+import { SessionTimeline } from './timeline/session-timeline';
+import { summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
-/** How long a large load waits for a webview to be ready before it checks the log anyway. */
-const VIEW_READY_WAIT_MS = 2500;
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Share of the progress bar given to reading the bytes (the core's check takes the rest). */
 const READ_SHARE = 0.25;
+/** After appends, the whole-log diagnostics (invariants, provenance) are gathered again at most this often. */
+const DIAGNOSTICS_REFRESH_MS = 1500;
+/** The first line is read for the early header only up to this size. */
+const EARLY_HEADER_BYTES = 1024 * 1024;
 
 export type DocumentState =
   | { kind: 'loading'; phase: 'reading' | 'parsing'; fraction?: number; totalBytes: number }
@@ -30,36 +38,48 @@ export type DocumentState =
   | { kind: 'failed'; message: string };
 
 interface Loaded {
-  view: SessionLogView;
-  /** The loaded file as the core holds it (plain or zstd), which appended bytes extend. */
-  source: LoadedFile;
+  timeline: SessionTimeline;
   identity: LoadedIdentity;
   file: FileStatus;
-  turns: number;
   loadMs: number;
+}
+
+export interface DocumentOptions {
+  isTrusted: () => boolean;
+  /** VS Code's display language, for dates and numbers. */
+  locale: string;
+  /** Opens the log as text at a 1-based line. */
+  reveal: (uri: vscode.Uri, line: number, compressed: boolean) => Promise<boolean>;
 }
 
 export class SessionDocument implements vscode.CustomDocument {
   private readonly changed = new vscode.EventEmitter<void>();
-  /** Fires on load progress, when the load ends, and whenever the file changed what the view shows. */
+  /** Fires when the load ends and whenever the file changed what the view shows. */
   readonly onDidChange = this.changed.event;
+  private readonly notified = new vscode.EventEmitter<HostToWebview>();
+  /** Notifications for the webviews showing this document. */
+  readonly onDidNotify = this.notified.event;
+  private readonly diagnosticsChanged = new vscode.EventEmitter<void>();
+  /** The one list of diagnostics changed (after a load, or after appends, throttled). */
+  readonly onDidChangeDiagnostics = this.diagnosticsChanged.event;
   private readonly disposedEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposedEmitter.event;
 
   private state: DocumentState = { kind: 'loading', phase: 'reading', totalBytes: 0 };
+  private loading: LoadingMessage | undefined;
   private loaded: Loaded | undefined;
   private follower: FileFollower | undefined;
   private loadGeneration = 0;
   private disposed = false;
+  private diagnosticsTimer: NodeJS.Timeout | undefined;
   /** True while a save appends to the file: the follower leaves the file to it. */
   private appending = false;
-  private markReady: () => void = () => {};
-  /** Resolves when a webview showing this document has said `ready`. */
-  private readonly viewReady = new Promise<void>((resolve) => { this.markReady = resolve; });
+  readonly formatter: Formatter;
   /** Resolves when the current load has ended (loaded or failed). */
   whenLoaded: Promise<void>;
 
-  constructor(readonly uri: vscode.Uri, private readonly isTrusted: () => boolean) {
+  constructor(readonly uri: vscode.Uri, private readonly options: DocumentOptions) {
+    this.formatter = new Formatter({ locale: options.locale });
     this.whenLoaded = this.load();
   }
 
@@ -67,51 +87,44 @@ export class SessionDocument implements vscode.CustomDocument {
     return path.posix.basename(this.uri.path);
   }
 
+  get timeline(): SessionTimeline | undefined {
+    return this.loaded?.timeline;
+  }
+
   get view(): SessionLogView | undefined {
-    return this.loaded?.view;
+    return this.loaded?.timeline.log;
+  }
+
+  /** True for a `.jsonl.zstd` log (by content). */
+  get compressed(): boolean {
+    return this.loaded?.timeline.source.zstd !== undefined;
   }
 
   get currentState(): DocumentState {
     return this.state;
   }
 
-  /** Every core diagnostic of the file: those of the load and those of folded appends. */
+  /** The one list of the log's diagnostics: what `check` prints and the Problems panel shows. */
   get diagnostics(): readonly Diagnostic[] {
-    if (!this.loaded) return [];
-    return this.loaded.view.diagnostics;
+    return this.loaded?.timeline.lastDiagnostics() ?? [];
   }
 
-  snapshot(): SessionSnapshot | undefined {
-    const l = this.loaded;
-    if (!l) return undefined;
-    return buildSnapshot(l.view, {
-      fileName: this.fileName,
-      filePath: this.uri.scheme === 'file' ? this.uri.fsPath : this.uri.toString(true),
-      turns: l.turns,
-      file: l.file,
-      restrictedMode: !this.isTrusted(),
-      loadMs: l.loadMs,
-    });
+  summary(): SessionSummary | undefined {
+    return this.loaded?.timeline.summary();
   }
 
   /** The message that brings a freshly (re)loaded webview up to date. */
   messageForWebview(): HostToWebview {
     const s = this.state;
     if (s.kind === 'failed') return { type: 'loadFailed', fileName: this.fileName, message: s.message };
-    const snapshot = this.snapshot();
-    if (s.kind === 'loaded' && snapshot) return { type: 'snapshot', snapshot };
-    const loading = s.kind === 'loading' ? s : { phase: 'parsing' as const, fraction: undefined, totalBytes: 0 };
-    return { type: 'loading', fileName: this.fileName, phase: loading.phase, fraction: loading.fraction, totalBytes: loading.totalBytes };
-  }
-
-  /** Called by a panel when its webview is ready to draw. */
-  webviewReady(): void {
-    this.markReady();
+    const summary = s.kind === 'loaded' ? this.summary() : undefined;
+    if (summary) return { type: 'summary', summary };
+    return this.loading ?? { type: 'loading', fileName: this.fileName, phase: 'reading', totalBytes: 0 };
   }
 
   /** The loaded log and the identity of its bytes, for planning edits (undefined until loaded). */
   get editable(): EditableLog | undefined {
-    return this.loaded ? { loaded: this.loaded.source, identity: this.loaded.identity } : undefined;
+    return this.loaded ? { loaded: this.loaded.timeline.source, identity: this.loaded.identity } : undefined;
   }
 
   /**
@@ -123,17 +136,19 @@ export class SessionDocument implements vscode.CustomDocument {
     if (!l) throw new Error(`${this.fileName} is not loaded`);
     if (this.appending) throw new Error(`${this.fileName} is already being saved`);
     this.appending = true;
-    const target: EditableLog = { loaded: l.source, identity: l.identity };
-    const before = l.view.eventCount;
+    const target: EditableLog = { loaded: l.timeline.source, identity: l.identity };
+    const before = l.timeline.log.eventCount;
     try {
       return await save(target);
     } finally {
       this.appending = false;
       if (this.loaded === l) {
         l.identity = target.identity;
-        l.turns += countTurns(l.view, before, l.view.eventCount);
+        const { surfaceChanged } = l.timeline.foldAppend();
         if (l.file.state === 'following') l.file = { ...l.file, size: l.identity.size, mtimeMs: l.identity.mtimeMs };
         this.setState({ kind: 'loaded' });
+        this.notify(this.appendedMessage(l, l.timeline.log.eventCount - before, surfaceChanged));
+        this.scheduleDiagnostics();
       }
     }
   }
@@ -144,69 +159,105 @@ export class SessionDocument implements vscode.CustomDocument {
     return this.whenLoaded;
   }
 
+  private notify(message: HostToWebview): void {
+    if (!this.disposed) this.notified.fire(message);
+  }
+
   private setState(state: DocumentState): void {
     this.state = state;
     if (!this.disposed) this.changed.fire();
+  }
+
+  private summaryContext(uri: vscode.Uri) {
+    return () => {
+      const l = this.loaded!;
+      return {
+        fileName: this.fileName,
+        filePath: uri.scheme === 'file' ? uri.fsPath : uri.toString(true),
+        turns: l.timeline.index.turns,
+        file: l.file,
+        fileBytes: l.identity.size,
+        zstd: l.timeline.source.zstd,
+        restrictedMode: !this.options.isTrusted(),
+        loadMs: l.loadMs,
+      };
+    };
   }
 
   private async load(): Promise<void> {
     const generation = ++this.loadGeneration;
     this.follower?.dispose();
     this.follower = undefined;
+    this.loaded?.timeline.dispose();
     const stale = () => this.disposed || generation !== this.loadGeneration;
     try {
       const stat = await statFile(this.uri);
       if (!stat) throw new Error(`${this.uri.fsPath || this.uri.toString()} does not exist`);
-      this.setState({ kind: 'loading', phase: 'reading', fraction: 0, totalBytes: stat.size });
       const started = Date.now();
-      // A large log takes seconds; the webview may still be starting, so the workbench shows the
-      // progress too (a notification for large files, the status bar for small ones).
+      let header: LoadingMessage['headerFields'];
+      const progressTo = (phase: 'reading' | 'parsing', fraction: number, totalBytes: number) => {
+        this.loading = { type: 'loading', fileName: this.fileName, phase, fraction, totalBytes, ...(header ? { headerFields: header } : {}) };
+        this.state = { kind: 'loading', phase, fraction, totalBytes };
+        this.notify(this.loading);
+      };
+      progressTo('reading', 0, stat.size);
+      // A large log takes seconds: the workbench shows the progress too (a notification for large
+      // files, the status bar for small ones), whether or not a view is up yet.
       const location = stat.size >= NOTIFY_PROGRESS_BYTES ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window;
-      const title = `Opening ${this.fileName} (${(stat.size / 2 ** 20).toFixed(1)} MiB)`;
-      const view = await vscode.window.withProgress({ location, title }, async (progress) => {
-        // Progress is split: reading the bytes is the first READ_SHARE of the bar, the core's check the rest.
+      const title = `Opening ${this.fileName} (${this.formatter.bytes(stat.size)})`;
+      const result = await vscode.window.withProgress({ location, title }, async (progress) => {
         let shown = 0;
         const report = (phase: 'reading' | 'parsing', fraction: number, totalBytes: number) => {
           const overall = phase === 'reading' ? fraction * READ_SHARE : READ_SHARE + fraction * (1 - READ_SHARE);
           if (overall - shown < 0.04 && fraction < 1) return; // a few dozen updates at most
           progress.report({ increment: (overall - shown) * 100, message: phase === 'reading' ? 'reading the file' : "checking dsh's rules" });
           shown = overall;
-          if (!stale()) this.setState({ kind: 'loading', phase, fraction, totalBytes });
+          if (!stale()) progressTo(phase, fraction, totalBytes);
         };
         const bytes = await readWholeFile(this.uri, (fraction) => report('reading', fraction, stat.size));
-        // On these 2-core machines a webview that boots while the core checks a large log stays blank
-        // for seconds; let it come up first (bounded wait) so the user sees the progress bar.
-        if (bytes.length >= NOTIFY_PROGRESS_BYTES) await Promise.race([this.viewReady, delay(VIEW_READY_WAIT_MS)]);
         if (stale()) return undefined;
-        report('parsing', 0, bytes.length);
+        header = earlyHeader(bytes, this.formatter);
+        progressTo('parsing', 0, bytes.length);
         // The core parses in slices and yields between them, so the host stays responsive.
         // Plain or zstd, told apart by content; the core decodes zstd frame by frame.
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });
-        return { parsed: source.log as SessionLogView, source, bytes };
+        return { source, bytes };
       });
-      if (!view || stale()) return;
-      const { parsed, source, bytes } = view;
+      if (!result || stale()) return;
+      const { source, bytes } = result;
       const after = await statFile(this.uri);
       if (stale()) return;
       this.loaded = {
-        view: parsed,
-        source,
+        timeline: this.newTimeline(source, generation),
         identity: identityOf(bytes, after && after.size === bytes.length ? after.mtimeMs : stat.mtimeMs),
         file: { state: 'following', size: bytes.length, mtimeMs: after?.mtimeMs ?? stat.mtimeMs },
-        turns: countTurns(parsed, 0, parsed.eventCount),
         loadMs: Date.now() - started,
       };
+      this.loading = undefined;
       this.setState({ kind: 'loaded' });
+      this.notify({ type: 'summary', summary: this.loaded.timeline.summary() });
+      this.diagnosticsChanged.fire();
       this.follower = new FileFollower(this.uri, () => this.checkFile(generation));
       this.follower.soon(); // catch anything appended while we parsed
     } catch (err) {
       if (stale()) return;
       this.loaded = undefined;
-      this.setState({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
+      const message = err instanceof Error ? err.message : String(err);
+      this.setState({ kind: 'failed', message });
+      this.notify({ type: 'loadFailed', fileName: this.fileName, message });
     }
+  }
+
+  private newTimeline(source: LoadedFile, generation: number): SessionTimeline {
+    const uri = this.uri;
+    return new SessionTimeline(source, generation, this.formatter, {
+      summaryContext: this.summaryContext(uri),
+      reveal: (line) => this.options.reveal(uri, line, source.zstd !== undefined),
+      reload: () => { void this.reload(); },
+    });
   }
 
   /** Compares the file with what was read; folds appended bytes in, or explains why it cannot. */
@@ -225,18 +276,22 @@ export class SessionDocument implements vscode.CustomDocument {
           const appended = await readRange(this.uri, change.from, change.to);
           // A save may have folded these bytes in meanwhile (it reads and appends under the same rule).
           if (generation !== this.loadGeneration || this.disposed || appended.length === 0 || this.appending || l.identity !== identity) return;
-          const before = l.view.eventCount;
-          extendLoadedFile(l.source, appended);
           const mtimeMs = stat?.mtimeMs ?? l.file.mtimeMs;
+          const before = l.timeline.log.eventCount;
+          extendLoadedFile(l.timeline.source, appended);
+          const { surfaceChanged } = l.timeline.foldAppend();
           l.identity = extendIdentity(l.identity, appended, mtimeMs);
-          l.turns += countTurns(l.view, before, l.view.eventCount);
           l.file = { state: 'following', size: l.identity.size, mtimeMs, lastAppendAt: Date.now() };
-          this.setState({ kind: 'loaded' });
+          this.state = { kind: 'loaded' };
+          this.notify(this.appendedMessage(l, l.timeline.log.eventCount - before, surfaceChanged));
+          if (!this.disposed) this.changed.fire();
+          this.scheduleDiagnostics();
           return;
         }
         default:
           l.file = { ...l.file, state: change.kind, explanation: change.explanation, size: stat?.size ?? 0 };
           this.setState({ kind: 'loaded' });
+          this.notify({ type: 'summary', summary: l.timeline.summary() });
       }
     } catch (err) {
       if (generation !== this.loadGeneration || this.disposed) return;
@@ -246,16 +301,66 @@ export class SessionDocument implements vscode.CustomDocument {
         explanation: `Following the file stopped: ${err instanceof Error ? err.message : String(err)}. Reload to read it again.`,
       };
       this.setState({ kind: 'loaded' });
+      this.notify({ type: 'summary', summary: l.timeline.summary() });
     }
+  }
+
+  /** The small note a live append sends: counts, generation, whether the surface changed. */
+  private appendedMessage(l: Loaded, added: number, surfaceChanged: boolean): AppendedMessage {
+    const log = l.timeline.log;
+    const live = liveState(log, l.timeline.index.turns);
+    return {
+      type: 'appended',
+      generation: l.timeline.generation,
+      added,
+      surfaceChanged,
+      // Diagnostic counts are those last gathered; `summary` follows when they are gathered again.
+      counts: summaryCounts(log, l.timeline.index.turns, l.timeline.lastDiagnostics()),
+      live,
+      liveText: liveText(live, l.file.state === 'following'),
+      file: l.file,
+    };
+  }
+
+  /** Gathers the whole-log diagnostics again after appends, at most every DIAGNOSTICS_REFRESH_MS. */
+  private scheduleDiagnostics(): void {
+    if (this.diagnosticsTimer) return;
+    this.diagnosticsTimer = setTimeout(() => {
+      this.diagnosticsTimer = undefined;
+      const l = this.loaded;
+      if (!l || this.disposed) return;
+      const before = l.timeline.lastDiagnostics();
+      const now = l.timeline.diagnostics().list;
+      if (now.length !== before.length || now.some((d, i) => d.message !== before[i].message || d.line !== before[i].line)) {
+        this.notify({ type: 'summary', summary: l.timeline.summary() });
+        this.diagnosticsChanged.fire();
+      }
+    }, DIAGNOSTICS_REFRESH_MS);
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    clearTimeout(this.diagnosticsTimer);
     this.follower?.dispose();
+    this.loaded?.timeline.dispose();
     this.loaded = undefined;
     this.disposedEmitter.fire();
     this.disposedEmitter.dispose();
     this.changed.dispose();
+    this.notified.dispose();
+    this.diagnosticsChanged.dispose();
+  }
+}
+
+/** The header fields of a plain log's first line, before the core has read the rest. */
+function earlyHeader(bytes: Uint8Array, fmt: Formatter): LoadingMessage['headerFields'] {
+  if (bytes[0] !== 0x7b) return undefined; // '{': zstd and anything else wait for the load
+  const end = bytes.subarray(0, EARLY_HEADER_BYTES).indexOf(0x0a);
+  if (end < 0) return undefined;
+  try {
+    return headerFields(JSON.parse(new TextDecoder().decode(bytes.subarray(0, end))), fmt);
+  } catch {
+    return undefined;
   }
 }

@@ -2,8 +2,9 @@
 // owns the document (so logs of any size open), and a log is append-only — this editor never writes
 // it, so there is nothing to save, revert or back up, and the tab never turns dirty.
 import * as vscode from 'vscode';
+import { revealLineInTextEditor } from './log-text';
 import { SessionDocument } from './session-document';
-import { SessionPanel, type RenderReport } from './session-panel';
+import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
 
@@ -12,11 +13,17 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   private readonly opened = new vscode.EventEmitter<SessionDocument>();
   readonly onDidOpenDocument = this.opened.event;
   private readonly rendered = new vscode.EventEmitter<RenderReport>();
-  /** The webview drew a snapshot (used by tests and the open-time benchmark). */
+  /** Test mode only: the webview drew the summary (used by tests and the open-time benchmark). */
   readonly onDidRender = this.rendered.event;
+  private readonly testReported = new vscode.EventEmitter<TestReport>();
+  /** Test mode only: measurements and markers the webview reports (first rows painted, frame times). */
+  readonly onDidTestReport = this.testReported.event;
+  /** Test mode only: every report received, for tests that look after the fact. */
+  readonly testReports: TestReport[] = [];
   private active: SessionDocument | undefined;
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  /** @param testMode test hooks (render and test reports) are recorded only when set. */
+  constructor(private readonly extensionUri: vscode.Uri, readonly testMode = false) {}
 
   static register(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
     context.subscriptions.push(
@@ -27,6 +34,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       }),
       provider.opened,
       provider.rendered,
+      provider.testReported,
     );
   }
 
@@ -42,7 +50,11 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   openCustomDocument(uri: vscode.Uri): SessionDocument {
     // Returns at once; the document reads the file in the background so the webview can show progress.
-    const document = new SessionDocument(uri, () => vscode.workspace.isTrusted);
+    const document = new SessionDocument(uri, {
+      isTrusted: () => vscode.workspace.isTrusted,
+      locale: vscode.env.language,
+      reveal: revealLineInTextEditor,
+    });
     const key = uri.toString();
     this.open.set(key, document);
     document.onDidDispose(() => {
@@ -54,7 +66,14 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
   }
 
   resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): void {
-    const binding = new SessionPanel(document, panel, this.extensionUri, (r) => this.rendered.fire(r));
+    const binding = new SessionPanel(document, panel, this.extensionUri, {
+      testMode: this.testMode,
+      onRendered: (r) => this.rendered.fire(r),
+      onTestReport: (r) => {
+        if (this.testReports.length < 10_000) this.testReports.push(r);
+        this.testReported.fire(r);
+      },
+    });
     if (panel.active) this.active = document;
     panel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) this.active = document;

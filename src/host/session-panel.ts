@@ -1,9 +1,11 @@
 // Connects one webview panel to one SessionDocument. The webview is a projection: it says `ready`,
-// then the panel sends the document's current state and every later change. Messages from the webview
-// are validated before use. Posting before `ready` would be lost, so the panel waits for it (and for
-// the `ready` a webview sends again after VS Code reloads a hidden one).
+// then the panel sends the document's current state (load progress, or the summary) and forwards the
+// document's notifications; the webview asks for rows and everything else by request, and each
+// request gets exactly one response. Messages from the webview are validated before use. Posting
+// before `ready` would be lost, so the panel waits for it (and for the `ready` a webview sends again
+// after VS Code reloads a hidden one).
 import * as vscode from 'vscode';
-import { isWebviewToHost, PROTOCOL_VERSION, type WebviewToHost } from '../protocol/messages';
+import { isWebviewToHost, PROTOCOL_VERSION, type HostToWebview, type WebviewToHost } from '../protocol/messages';
 import type { SessionDocument } from './session-document';
 import { sessionWebviewHtml, webviewOptions } from './webview-html';
 
@@ -14,28 +16,51 @@ export interface RenderReport {
   at: number;
 }
 
+export interface TestReport {
+  uri: string;
+  name: string;
+  values: Record<string, number | string | boolean>;
+  at: number;
+}
+
+export interface PanelHooks {
+  /** Test mode only: the webview drew the summary / sent a measurement. */
+  testMode: boolean;
+  onRendered(report: RenderReport): void;
+  onTestReport(report: TestReport): void;
+}
+
+const isRequestEnvelope = (m: unknown): m is { type: 'request' } =>
+  typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'request';
+
 export class SessionPanel implements vscode.Disposable {
   private ready = false;
-  private pendingPost = false;
+  /** Load progress is coalesced to one message per tick; other notifications go out in order. */
+  private pendingLoading: HostToWebview | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
     private readonly document: SessionDocument,
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
-    private readonly onRendered: (report: RenderReport) => void,
+    private readonly hooks: PanelHooks,
   ) {
     panel.webview.options = webviewOptions(extensionUri);
-    panel.webview.html = sessionWebviewHtml(panel.webview, extensionUri, document.fileName);
+    panel.webview.html = sessionWebviewHtml(panel.webview, extensionUri, document.fileName, hooks.testMode);
     this.subscriptions.push(
       panel.webview.onDidReceiveMessage((m: unknown) => this.receive(m)),
-      document.onDidChange(() => this.schedulePost()),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedulePost()),
+      document.onDidNotify((m) => this.forward(m)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.postCurrent()),
       panel.onDidDispose(() => this.dispose()),
     );
   }
 
   private receive(message: unknown): void {
+    // A request with bad params still gets an answer (a typed `badRequest`), so the webview never waits.
+    if (isRequestEnvelope(message)) {
+      void this.answer(message);
+      return;
+    }
     if (!isWebviewToHost(message)) return; // not ours: ignore rather than trust
     const m: WebviewToHost = message;
     switch (m.type) {
@@ -45,47 +70,67 @@ export class SessionPanel implements vscode.Disposable {
           return;
         }
         this.ready = true;
-        this.document.webviewReady();
-        this.post();
+        this.postCurrent();
         return;
       case 'reload':
         void this.document.reload();
         return;
       case 'revealLine':
-        void revealLineInTextEditor(this.document.uri, m.line);
+        void this.document.timeline?.answer('revealInTextEditor', { line: m.line });
         return;
       case 'rendered':
-        this.onRendered({ uri: this.document.uri.toString(), events: m.events, hasHeader: m.hasHeader, at: Date.now() });
+        if (this.hooks.testMode) this.hooks.onRendered({ uri: this.document.uri.toString(), events: m.events, hasHeader: m.hasHeader, at: Date.now() });
         return;
+      case 'testReport':
+        if (this.hooks.testMode) this.hooks.onTestReport({ uri: this.document.uri.toString(), name: m.name, values: m.values, at: Date.now() });
+        return;
+      case 'request':
+        return; // handled above
     }
   }
 
-  /** Coalesces bursts of changes (progress, many appends) into one message per tick. */
-  private schedulePost(): void {
-    if (!this.ready || this.pendingPost) return;
-    this.pendingPost = true;
-    setTimeout(() => {
-      this.pendingPost = false;
-      this.post();
-    }, 0);
+  private async answer(request: unknown): Promise<void> {
+    // Requests that arrive while the log loads are answered when it is loaded.
+    await this.document.whenLoaded;
+    const timeline = this.document.timeline;
+    const r = request as { id?: unknown; method?: unknown };
+    if (!timeline) {
+      if (typeof r.id === 'number' && typeof r.method === 'string') {
+        this.post({ type: 'response', id: r.id, method: r.method as never, ok: false, error: { code: 'notLoaded', message: 'the log could not be loaded' } });
+      }
+      return;
+    }
+    const response = await timeline.handle(request, (p) => this.post({ type: 'searchProgress', ...p }));
+    if (response) this.post(response);
   }
 
-  private post(): void {
+  private forward(message: HostToWebview): void {
     if (!this.ready) return;
-    void this.panel.webview.postMessage(this.document.messageForWebview());
+    if (message.type !== 'loading') {
+      this.pendingLoading = undefined;
+      this.post(message);
+      return;
+    }
+    const first = this.pendingLoading === undefined;
+    this.pendingLoading = message;
+    if (first) {
+      setTimeout(() => {
+        const m = this.pendingLoading;
+        this.pendingLoading = undefined;
+        if (m) this.post(m);
+      }, 0);
+    }
+  }
+
+  private postCurrent(): void {
+    if (this.ready) this.post(this.document.messageForWebview());
+  }
+
+  private post(message: HostToWebview): void {
+    if (this.ready) void this.panel.webview.postMessage(message);
   }
 
   dispose(): void {
     for (const s of this.subscriptions.splice(0)) s.dispose();
   }
-}
-
-/** Opens the log as text beside the session editor, at a 1-based line. */
-export async function revealLineInTextEditor(uri: vscode.Uri, line: number): Promise<void> {
-  const position = new vscode.Position(Math.max(0, line - 1), 0);
-  await vscode.commands.executeCommand('vscode.openWith', uri, 'default', {
-    viewColumn: vscode.ViewColumn.Beside,
-    selection: new vscode.Range(position, position),
-    preserveFocus: false,
-  } satisfies vscode.TextDocumentShowOptions);
 }

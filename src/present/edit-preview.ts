@@ -2,7 +2,7 @@
 // the exact lines, the shadowed nodes, the derived messages before and after, and estimated tokens.
 // Pure (no vscode, no DOM): the editor shows it, tests read it.
 import { estimateTokensOfSeqs, type Diagnostic, type PendingEdit, type PendingPlan, type SessionLog } from '../core';
-import { clip, messageSummary } from '../cli/message-summary';
+import { clip, messageSummary } from './message-summary';
 
 export interface EditPreview {
   title: string;

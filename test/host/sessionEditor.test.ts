@@ -58,9 +58,10 @@ suite('session editor in a real extension host', () => {
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
     const doc = await until('document opened', () => api.provider.documents.get(uri.toString()));
     await doc.whenLoaded;
-    const snap = doc.snapshot();
+    const snap = doc.summary();
     assert.ok(snap);
-    assert.equal(snap.header?.id, 'sample-small-0001');
+    assert.equal(snap.title, 'sample-small-0001');
+    assert.equal(snap.headerFields?.find((f) => f.name === 'id')?.value, 'sample-small-0001');
     assert.equal(snap.counts.events, 36);
     assert.equal(snap.counts.turns, 3);
     assert.equal(snap.verdict.ok, true);
@@ -70,7 +71,7 @@ suite('session editor in a real extension host', () => {
     assert.ok(tab);
   });
 
-  test('the webview completes the ready handshake and draws the snapshot', async () => {
+  test('the webview completes the ready handshake and draws the summary', async () => {
     const uri = copySample('session-small.jsonl', 'host-render.jsonl');
     const rendered = new Promise<{ events: number; hasHeader: boolean }>((resolve) => {
       const sub = api.provider.onDidRender((r) => {
@@ -87,8 +88,8 @@ suite('session editor in a real extension host', () => {
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
     const doc = await until('document opened', () => api.provider.documents.get(uri.toString()));
     await doc.whenLoaded;
-    assert.equal(doc.snapshot()?.live, 'live', 'an open last turn is live, not crashed');
-    const before = doc.snapshot()!.counts.events;
+    assert.equal(doc.summary()?.live, 'live', 'an open last turn is live, not crashed');
+    const before = doc.summary()!.counts.events;
     const sizeBefore = fs.statSync(uri.fsPath).size;
 
     const changed = nextChange(doc);
@@ -96,14 +97,14 @@ suite('session editor in a real extension host', () => {
     fs.appendFileSync(uri.fsPath, line + '\n');
     const started = Date.now();
     await changed;
-    await until('event folded', () => doc.snapshot()!.counts.events === before + 1 || undefined, 5_000);
+    await until('event folded', () => doc.summary()!.counts.events === before + 1 || undefined, 5_000);
     assert.ok(Date.now() - started < 2_000, `append seen within 2 s (${Date.now() - started} ms)`);
-    assert.equal(doc.snapshot()!.file.state, 'following');
+    assert.equal(doc.summary()!.file.state, 'following');
 
     fs.truncateSync(uri.fsPath, 100);
-    await until('truncation detected', () => doc.snapshot()!.file.state === 'truncated' || undefined, 5_000);
-    assert.match(doc.snapshot()!.file.explanation ?? '', /fewer than/);
-    assert.equal(doc.snapshot()!.counts.events, before + 1, 'the view keeps what it read');
+    await until('truncation detected', () => doc.summary()!.file.state === 'truncated' || undefined, 5_000);
+    assert.match(doc.summary()!.file.explanation ?? '', /fewer than/);
+    assert.equal(doc.summary()!.counts.events, before + 1, 'the view keeps what it read');
     assert.equal(fs.statSync(uri.fsPath).size, 100, 'the editor wrote nothing');
     assert.ok(sizeBefore > 100);
   });

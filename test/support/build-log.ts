@@ -1,12 +1,15 @@
 // A small builder of valid dsh v0 session logs, written in code so the project's own tests need no
-// external corpus. It writes the shapes dsh's writer emits (spec §1.3–§2.4, §5, §6): header, turns
-// with user/message, assistant/message with tool-call blocks, tool/call, tool/result citing its call,
-// packed chunk rows, manual compactions and pruner rewrites.
+// external corpus. It builds hand-shaped logs event by event on the shared generator's header line
+// (log-generator.mjs, which also writes the realistic and uniform logs of the benchmarks and e2e tests).
+// It writes the shapes dsh's writer emits (spec §1.3–§2.4, §5, §6): header, turns with user/message,
+// assistant/message with tool-call blocks, tool/call, tool/result citing its call, packed chunk rows,
+// manual compactions and pruner rewrites.
 //
 // Alongside the lines it keeps its OWN model of what the log means (surface, replacements,
 // transcript, derived messages, expanded events). That model is written from the spec, not from the
 // core, so tests can compare the core against an independent account instead of against itself.
 import type { SessionHeader } from '../../src/core/types';
+import { headerLine as writerHeaderLine } from './log-generator.mjs';
 
 /** Header fields to write; any may be left out, to build headers dsh refuses. */
 export type HeaderFields = Partial<SessionHeader>;
@@ -32,19 +35,7 @@ export const MODEL = 'test-model';
 
 /** The header line in the writer's key order (spec §1.3); `undefined` fields are omitted. */
 export function headerLine(fields: HeaderFields = {}): string {
-  const line: Record<string, unknown> = {
-    type: 'session',
-    version: fields.version ?? 0,
-    id: fields.id ?? 'test-session',
-    createdAt: fields.createdAt ?? 1_786_000_000_000,
-  };
-  if (fields.cwd !== undefined) line.cwd = fields.cwd;
-  if (fields.parentSession !== undefined) line.parentSession = fields.parentSession;
-  if (fields.seedLength !== undefined) line.seedLength = fields.seedLength;
-  if (fields.origin !== undefined) line.origin = fields.origin;
-  line.delegationDepth = fields.delegationDepth ?? 0;
-  if (fields.agentPreset !== undefined) line.agentPreset = fields.agentPreset;
-  return JSON.stringify(line);
+  return writerHeaderLine(fields);
 }
 
 export class LogBuilder {

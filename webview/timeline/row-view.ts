@@ -49,7 +49,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     row.turn !== undefined ? (row.turn % 2 ? 'turn-odd' : 'turn-even') : 'no-turn',
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',
     selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
-    ctx.highlighted.has(row.seq) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
+    isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
     row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : ''].filter(Boolean).join(' ');
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
   const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
@@ -94,6 +94,14 @@ function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): Temp
       : html`<li class="muted">seq ${b.shadowedSeqs[i]} …</li>`)}
       ${b.shadowedCount > rows.length ? html`<li class="muted">and ${b.shadowedCount - rows.length} more</li>` : nothing}</ul>` : nothing}
   </div>`;
+}
+
+/** A chunk run row stands for all its chunks: it is linked when any of them is. */
+function isLinked(row: TimelineRow, highlighted: ReadonlySet<number>): boolean {
+  if (highlighted.has(row.seq)) return true;
+  if (row.kind !== 'chunkRun' || row.lastSeq === undefined || highlighted.size === 0) return false;
+  for (const seq of highlighted) if (seq >= row.seq && seq <= row.lastSeq) return true;
+  return false;
 }
 
 function surfaceTitle(row: TimelineRow): string {

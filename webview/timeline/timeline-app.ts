@@ -311,13 +311,19 @@ export class TimelineApp extends LitElement {
   /** The shadowed nodes of a bracket, as rows of the unfiltered Full log (whose row index is the seq). */
   private async loadBracketRows(b: ShadowBracket | undefined): Promise<void> {
     if (!b) return;
-    const seqs = b.shadowedSeqs.slice(0, 200);
-    for (const seq of seqs) {
-      if (this.bracketRowCache.has(seq)) continue;
-      const { result } = await this.client.request('rows', { order: 'log', start: seq, count: 1, filter: {} });
-      if (result.rows[0]) this.bracketRowCache.set(seq, result.rows[0]);
+    const wanted = b.shadowedSeqs.slice(0, 200).filter((seq) => !this.bracketRowCache.has(seq));
+    // Nearby seqs share one window: a compaction usually shadows a contiguous stretch of the log.
+    const runs: [number, number][] = [];
+    for (const seq of wanted) {
+      const last = runs[runs.length - 1];
+      if (last && seq - last[1] <= 20 && seq - last[0] < 1000) last[1] = seq;
+      else runs.push([seq, seq]);
     }
-    this.requestUpdate();
+    for (const [first, last] of runs) {
+      const { result } = await this.client.request('rows', { order: 'log', start: first, count: last - first + 1, filter: {} });
+      for (const row of result.rows) this.bracketRowCache.set(row.seq, row);
+      this.requestUpdate();
+    }
   }
 
   private toggleRun(row: TimelineRow): void {
@@ -456,8 +462,6 @@ export class TimelineApp extends LitElement {
   // ---- drawing --------------------------------------------------------------------------------
 
   protected override updated(_changed: PropertyValues): void {
-    const host = this.querySelector('#overview-host');
-    if (host && !host.contains(this.strip.element)) host.replaceChildren(this.strip.element);
     if (this.overview) this.strip.draw(this.overview, this.view.selectedSeq);
     const scroller = this.virtualizer;
     if (scroller && !scroller.dataset.scrollHooked) {
@@ -499,7 +503,7 @@ export class TimelineApp extends LitElement {
       ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
-          <div class="list-head" aria-hidden="true"><span></span><span>seq</span><span>turn.step</span><span>time</span><span>type</span><span>summary</span></div>
+          <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn.step</span><span>time</span><span>type</span><span>summary</span></div>
           <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label="Events, ${ORDERS.find((o) => o.order === this.view.order)?.label}: ${this.total} rows"
               aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
@@ -512,7 +516,7 @@ export class TimelineApp extends LitElement {
           ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
             <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
         </div>
-        <div id="overview-host" class="overview-column"></div>
+        <div id="overview-host" class="overview-column">${this.strip.element}</div>
         ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
           jump: (seq) => void this.jumpTo(seq), reveal: (line) => void this.reveal(line),
           close: () => { this.view.inspectorOpen = false; saveViewState(this.view); this.requestUpdate(); },

@@ -2,7 +2,9 @@
 // hundreds of thousands of events: edges live in typed arrays (CSR layout) instead of one object or
 // array per event. Edges must be added grouped by derived seq in ascending order, which is the order
 // a single forward pass over the log produces; the reverse direction is built by a counting sort.
-import { Column } from '../read/columns';
+// Edges added after the last sort (a followed log growing) are searched directly until they are
+// numerous enough to be worth sorting in, so one appended event never costs a whole-index rebuild.
+import { Int32Column } from '../read/columns';
 
 export type EdgeKind = 'stream' | 'call' | 'result' | 'replace' | 'cite' | 'price';
 
@@ -16,16 +18,19 @@ export interface Edge {
 }
 
 const KINDS: EdgeKind[] = ['stream', 'call', 'result', 'replace', 'cite', 'price'];
-const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
+const KIND_CODE: Record<EdgeKind, number> = { stream: 0, call: 1, result: 2, replace: 3, cite: 4, price: 5 };
 
 export class EdgeIndex {
-  private readonly from = new Column(Int32Array);
-  private readonly to = new Column(Int32Array);
+  private readonly from = new Int32Column();
+  private readonly to = new Int32Column();
   /** kind code * 2 + (inferred ? 1 : 0) */
-  private readonly code = new Column(Uint8Array);
+  private readonly code = new Int32Column();
   private forwardStart: Int32Array | undefined;
   private reverseStart: Int32Array | undefined;
   private reverseEdge: Int32Array | undefined;
+  /** Edges [0, sortedEdges) and seqs [0, sortedCount) are in the sorted arrays; later edges are searched directly. */
+  private sortedEdges = 0;
+  private sortedCount = 0;
   private lastFrom = -1;
 
   add(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
@@ -33,15 +38,24 @@ export class EdgeIndex {
     this.lastFrom = derived;
     this.from.push(derived);
     this.to.push(source);
-    this.code.push(KIND_CODE.get(kind)! * 2 + (how === 'inferred' ? 1 : 0));
+    this.code.push(KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0));
   }
 
   get size(): number {
     return this.from.length;
   }
 
-  /** Builds both directions for seqs 0..count-1. */
+  /**
+   * Makes every edge findable for seqs 0..count-1: sorts the edges in when the unsorted tail has grown
+   * past an eighth of the sorted ones (amortised linear), else leaves the few new ones to a direct search.
+   */
   seal(count: number): void {
+    const unsorted = this.from.length - this.sortedEdges;
+    if (this.forwardStart !== undefined && unsorted <= Math.max(256, this.sortedEdges >> 3)) return;
+    this.sort(count);
+  }
+
+  private sort(count: number): void {
     const n = this.from.length;
     const forward = new Int32Array(count + 1);
     const reverse = new Int32Array(count + 1);
@@ -59,6 +73,8 @@ export class EdgeIndex {
     this.forwardStart = forward;
     this.reverseStart = reverse;
     this.reverseEdge = reverseEdge;
+    this.sortedEdges = n;
+    this.sortedCount = count;
   }
 
   private edge(e: number, end: 'from' | 'to'): Edge {
@@ -69,18 +85,18 @@ export class EdgeIndex {
   /** What `seq` came from. */
   sources(seq: number): Edge[] {
     const start = this.forwardStart;
-    if (!start || seq < 0 || seq + 1 >= start.length) return [];
     const out: Edge[] = [];
-    for (let e = start[seq]; e < start[seq + 1]; e++) out.push(this.edge(e, 'to'));
+    if (start && seq >= 0 && seq < this.sortedCount) for (let e = start[seq]; e < start[seq + 1]; e++) out.push(this.edge(e, 'to'));
+    for (let e = this.sortedEdges; e < this.from.length; e++) if (this.from.get(e) === seq) out.push(this.edge(e, 'to'));
     return out;
   }
 
   /** What came from `seq`. */
   derived(seq: number): Edge[] {
     const start = this.reverseStart;
-    if (!start || !this.reverseEdge || seq < 0 || seq + 1 >= start.length) return [];
     const out: Edge[] = [];
-    for (let i = start[seq]; i < start[seq + 1]; i++) out.push(this.edge(this.reverseEdge[i], 'from'));
+    if (start && this.reverseEdge && seq >= 0 && seq < this.sortedCount) for (let i = start[seq]; i < start[seq + 1]; i++) out.push(this.edge(this.reverseEdge[i], 'from'));
+    for (let e = this.sortedEdges; e < this.from.length; e++) if (this.to.get(e) === seq) out.push(this.edge(e, 'from'));
     return out;
   }
 

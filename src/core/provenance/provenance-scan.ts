@@ -44,9 +44,8 @@ export class ProvenanceBuilder {
   private readonly callOwner = new Map<string, number>();
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
-  /** Sources already linked for the event being processed (edges are unique per pair). */
-  private linked = new Set<number>();
-  private current = -1;
+  /** The derived seq each source was last linked from: edges are unique per pair, without a set per event. */
+  private readonly linkedFrom = new SeqMap();
   /** Events observed so far (edges may point at any of them). */
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
@@ -121,23 +120,20 @@ export class ProvenanceBuilder {
   }
 
   private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    if (derived !== this.current) {
-      this.current = derived;
-      this.linked = new Set();
-    }
-    if (this.linked.has(source) || source < 0 || source > derived) return;
-    this.linked.add(source);
+    if (source < 0 || source > derived || this.linkedFrom.get(source) === derived) return;
+    this.linkedFrom.set(source, derived);
     this.edges.add(derived, source, kind, how);
   }
 
   /** sourceEventSeqs edges: shadowed nodes are `replace`, tool/calls cited by results are `result`. */
   private citations(event: SessionEvent): number[] {
     const sources = Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : [];
-    const shadowed = new Set(this.replacementOf(event.seq)?.shadowedSeqs ?? []);
+    const replaced = this.replacementOf(event.seq)?.shadowedSeqs;
+    const shadowed = new Set(replaced ?? []);
     for (const source of sources) {
       if (typeof source !== 'number') continue;
       let kind: EdgeKind = 'cite';
-      if (shadowed.has(source)) kind = 'replace';
+      if (replaced !== undefined && shadowed.has(source)) kind = 'replace';
       else if (event.type === 'tool/result' && this.log.eventType(source) === 'tool/call') kind = 'result';
       else if (event.type === 'assistant/message' && this.log.eventType(source) === 'assistant/chunk') kind = 'stream';
       this.link(event.seq, source, kind, 'recorded');

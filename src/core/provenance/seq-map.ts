@@ -10,7 +10,8 @@ export class SeqMap {
   }
 
   set(seq: number, value: number): void {
-    this.setRange(seq, 1, value);
+    if (seq < this.length) this.data[seq] = value;
+    else this.setRange(seq, 1, value);
   }
 
   /** seq, seq + 1, … (count seqs) all map to `value`. */
@@ -21,7 +22,8 @@ export class SeqMap {
       grown.set(this.data.subarray(0, this.length));
       this.data = grown;
     }
-    this.data.fill(value, seq, end);
+    const data = this.data;
+    for (let i = seq; i < end; i++) data[i] = value;
     if (end > this.length) this.length = end;
   }
 }

@@ -1,14 +1,13 @@
-// Growable typed-array columns: per-event facts for logs of any size without one object per event.
+// A growable column of 32-bit integers, and the byte store a loaded log reads from. The column is
+// one concrete class over one array type so that its reads and writes stay monomorphic (a generic
+// column over several typed-array kinds measured several times slower on the load path).
 
-type TypedArray = Int32Array | Float64Array | Uint8Array | Uint16Array;
-type TypedArrayCtor<T extends TypedArray> = { new (length: number): T };
-
-export class Column<T extends TypedArray> {
-  private data: T;
+export class Int32Column {
+  private data: Int32Array;
   length = 0;
 
-  constructor(private readonly ctor: TypedArrayCtor<T>, capacity = 1024) {
-    this.data = new ctor(capacity);
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(capacity);
   }
 
   push(value: number): void {
@@ -16,29 +15,12 @@ export class Column<T extends TypedArray> {
     this.data[this.length++] = value;
   }
 
-  /**
-   * Room for `extra` more values. Growth is by half (not doubling): loads size their columns up front
-   * from the text length, so growing is the exception and should not overshoot by a whole column.
-   */
+  /** Room for `extra` more values (grows by half: most columns are sized close to what they hold). */
   reserve(extra: number): void {
     if (this.length + extra <= this.data.length) return;
-    const grown = new this.ctor(Math.max(Math.ceil(this.data.length * 1.5), this.length + extra, 1024));
-    (grown as any).set(this.data.subarray(0, this.length));
+    const grown = new Int32Array(Math.max(Math.ceil(this.data.length * 1.5), this.length + extra, 1024));
+    grown.set(this.data.subarray(0, this.length));
     this.data = grown;
-  }
-
-  /** `count` copies of one value (the members of a packed row share most facts). */
-  pushRepeated(value: number, count: number): void {
-    this.reserve(count);
-    this.data.fill(value, this.length, this.length + count);
-    this.length += count;
-  }
-
-  /** from, from + 1, … (count values). */
-  pushSequence(from: number, count: number): void {
-    this.reserve(count);
-    for (let i = 0; i < count; i++) this.data[this.length + i] = from + i;
-    this.length += count;
   }
 
   get(index: number): number {
@@ -52,11 +34,15 @@ export class Column<T extends TypedArray> {
 
 /** A byte buffer that grows by doubling, so a followed log can be extended without copying per append. */
 export class ByteStore {
+  /** The bytes as handed in: a Node Buffer keeps its own indexOf, several times faster than Uint8Array's. */
   private data: Uint8Array;
+  /** The same bytes as a plain Uint8Array: its subarray builds no Buffer object per line. */
+  private plain: Uint8Array;
   length: number;
 
   constructor(initial: Uint8Array) {
     this.data = initial;
+    this.plain = Object.getPrototypeOf(initial) === Uint8Array.prototype ? initial : new Uint8Array(initial.buffer, initial.byteOffset, initial.length);
     this.length = initial.length;
   }
 
@@ -64,21 +50,22 @@ export class ByteStore {
     const needed = this.length + bytes.length;
     if (needed > this.data.length) {
       const grown = new Uint8Array(Math.max(needed, this.data.length * 2, 4096));
-      grown.set(this.data.subarray(0, this.length));
+      grown.set(this.plain.subarray(0, this.length));
       this.data = grown;
+      this.plain = grown;
     }
-    this.data.set(bytes, this.length);
+    this.plain.set(bytes, this.length);
     this.length = needed;
   }
 
   view(start = 0, end = this.length): Uint8Array {
-    return this.data.subarray(start, Math.min(end, this.length));
+    return this.plain.subarray(start, Math.min(end, this.length));
   }
 
   /** Searches the used bytes only: the spare capacity after them can be megabytes of zeros. */
   indexOf(byte: number, from: number): number {
     if (from >= this.length) return -1;
-    return this.data.length === this.length ? this.data.indexOf(byte, from) : this.data.subarray(0, this.length).indexOf(byte, from);
+    return this.data.length === this.length ? this.data.indexOf(byte, from) : this.plain.subarray(0, this.length).indexOf(byte, from);
   }
 
   /** Like indexOf, but looks at no byte at or after `before` (a bounded search for a line's end). */
@@ -86,11 +73,11 @@ export class ByteStore {
     const end = Math.min(before, this.length);
     if (from >= end) return -1;
     if (end === this.data.length) return this.data.indexOf(byte, from);
-    const found = this.data.subarray(from, end).indexOf(byte);
+    const found = this.plain.subarray(from, end).indexOf(byte);
     return found === -1 ? -1 : from + found;
   }
 
   at(index: number): number {
-    return this.data[index];
+    return this.plain[index];
   }
 }

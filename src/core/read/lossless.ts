@@ -29,3 +29,36 @@ export function isLosslessJson(value: unknown): boolean {
   }
   return true;
 }
+
+/**
+ * The same answer for a value just parsed from JSON text, fast enough to run on every event while
+ * loading: strings are skipped without looking at them, which the text filter above cannot do.
+ * Recursive for speed; a value nested deeper than the stack falls back to the iterative walk.
+ */
+export function isLosslessParsed(value: unknown): boolean {
+  try {
+    return losslessNode(value);
+  } catch {
+    return isLosslessJson(value);
+  }
+}
+
+function losslessNode(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'number' || losslessNumber(value);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (typeof item === 'number' ? !losslessNumber(item) : typeof item === 'object' && item !== null && !losslessNode(item)) return false;
+    }
+    return true;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'number' ? !losslessNumber(item) : typeof item === 'object' && item !== null && !losslessNode(item)) return false;
+  }
+  return true;
+}
+
+function losslessNumber(n: number): boolean {
+  return n - n === 0 && (n !== 0 || 1 / n > 0);
+}

@@ -148,7 +148,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const data = event.data as { turn?: unknown; step?: unknown } | null;
     const toolCalls = type === 'assistant/message' ? toolCallCount(event) : 0;
     this.index.pushEvent(type, data?.turn, data?.step, toolCalls, role, fileLine, offset, length);
-    verdicts.noteLine(text, seq, seq + 1);
+    verdicts.noteLine(stored, seq, seq + 1);
     this.facts.observeEvent(seq, event);
   }
 
@@ -164,7 +164,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     for (const gap of data.dt as number[]) lastTime += gap;
     this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
     this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
-    this.verdicts.noteLine(text, seq0, seq0 + members);
+    this.verdicts.noteLine(row, seq0, seq0 + members);
     this.facts.observeRow(seq0, row, members);
   }
 

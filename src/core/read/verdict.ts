@@ -3,7 +3,7 @@
 // refuses lossy JSON numbers); and the diagnostics found along the way.
 import type { Diagnostic, ErrorName, RelatedPlace, Stage, Verdict } from '../types';
 import { RetiredShapeWatch } from './legacy';
-import { isLosslessJson, mayBeLossy } from './lossless';
+import { isLosslessJson, isLosslessParsed } from './lossless';
 import type { EventIndex } from './event-index';
 
 /** One refusal found at a given stage, in dsh's words plus where it was found. */
@@ -70,12 +70,13 @@ export class VerdictKeeper {
   }
 
   /**
-   * Notes a kept line for the lossless check. dsh's load path does not refuse -0 or overflowing
-   * numbers, only its strict constructor and append do; the cheap text filter runs while loading and
-   * the few candidate lines are parsed again when the strict verdict or the diagnostics are asked for.
+   * Notes a kept line's parsed value for the lossless check. dsh's load path does not refuse -0 or
+   * overflowing numbers, only its strict constructor and append do: the parsed value is checked while
+   * loading, and the few lines that hold one are read again (as events, packed members expanded) when
+   * the strict verdict or the diagnostics are asked for.
    */
-  noteLine(text: string, firstSeq: number, endSeq: number): void {
-    if (mayBeLossy(text)) this.lossyCandidates.push(firstSeq, endSeq);
+  noteLine(value: unknown, firstSeq: number, endSeq: number): void {
+    if (!isLosslessParsed(value)) this.lossyCandidates.push(firstSeq, endSeq);
   }
 
   private scanLossless(index: EventIndex): { first: Refusal | undefined; warnings: Diagnostic[] } {

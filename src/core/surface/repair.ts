@@ -30,11 +30,14 @@ export class CloserScan {
   private openTurn: unknown = null;
   private openStep: unknown = null;
   private pending = new Map<string, PendingCall>();
-  private last: { seq: number; time: number } | undefined;
+  /** The last kept event's seq (-1 before any) and time: the closers follow it. */
+  private lastSeq = -1;
+  private lastTime = 0;
 
   /** Feeds the next kept event; throws RepairTypeError where dsh's repair would crash. */
   observe(event: SessionEvent): void {
-    this.last = { seq: event.seq, time: event.time };
+    this.lastSeq = event.seq;
+    this.lastTime = event.time;
     const data = event.data;
     switch (event.type) {
       case 'turn/start':
@@ -77,7 +80,8 @@ export class CloserScan {
 
   /** Notes an event the scan has nothing to learn from (a packed chunk): closers still take the last time. */
   observeTime(seq: number, time: number): void {
-    this.last = { seq, time };
+    this.lastSeq = seq;
+    this.lastTime = time;
   }
 
   /** True while a turn is open: a live writer, or a crash that the closers would repair. */
@@ -87,9 +91,9 @@ export class CloserScan {
 
   /** The closers for the events seen so far (empty when the last turn is closed). */
   closers(): SessionEvent[] {
-    if (!this.turnOpen || !this.last) return [];
-    const time = this.last.time;
-    let seq = this.last.seq + 1;
+    if (!this.turnOpen || this.lastSeq < 0) return [];
+    const time = this.lastTime;
+    let seq = this.lastSeq + 1;
     const out: SessionEvent[] = [];
     for (const [callId, call] of this.pending) {
       const recorded = call.callSeq !== undefined;

@@ -1,0 +1,77 @@
+// Runs the real webview bundle (dist/webview.js, media/, dist/codicons/) in headless chromium outside
+// VS Code, under the same Content-Security-Policy shape as the session editor, with `acquireVsCodeApi`
+// wired to a Node function that plays the host: every message the webview posts goes to `onMessage`,
+// and `post(message)` delivers a message to the webview as VS Code's postMessage would.
+import { createServer } from 'node:http';
+import { readFileSync, existsSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chromium } from 'playwright-core';
+import { CHROMIUM } from '../e2e/toolchain.mjs';
+
+const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html', '.png': 'image/png', '.svg': 'image/svg+xml' };
+
+function page(origin, nonce, theme) {
+  const csp = [
+    "default-src 'none'", `img-src ${origin} data:`, `style-src ${origin} 'nonce-${nonce}'`, `font-src ${origin}`, `script-src 'nonce-${nonce}'`,
+  ].join('; ');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="stylesheet" href="${origin}/dist/codicons/codicon.css">
+<link rel="stylesheet" href="${origin}/media/session.css">
+<style nonce="${nonce}">:root{${theme}}</style>
+<script nonce="${nonce}">
+  window.__posted = [];
+  window.__state = undefined;
+  window.acquireVsCodeApi = () => ({
+    postMessage: (m) => window.__toHost(JSON.stringify(m)),
+    getState: () => window.__state,
+    setState: (s) => { window.__state = s; },
+  });
+</script>
+</head><body><main id="app" aria-busy="true"></main>
+<script nonce="${nonce}" src="${origin}/dist/webview.js"></script></body></html>`;
+}
+
+/** A few --vscode-* variables of a dark theme, so the page is drawn as in the editor. */
+const DARK = ['--vscode-font-family: system-ui, sans-serif', '--vscode-font-size: 13px', '--vscode-editor-font-family: monospace',
+  '--vscode-foreground: #cccccc', '--vscode-editor-background: #1f1f1f', '--vscode-descriptionForeground: #9d9d9d',
+  '--vscode-list-hoverBackground: #2a2d2e', '--vscode-list-activeSelectionBackground: #04395e', '--vscode-focusBorder: #0078d4',
+  '--vscode-charts-green: #89d185', '--vscode-charts-purple: #b180d7', '--vscode-charts-blue: #3794ff', '--vscode-charts-orange: #d18616',
+  '--vscode-errorForeground: #f85149', '--vscode-panel-border: #2b2b2b', '--vscode-button-background: #0078d4', '--vscode-button-foreground: #fff',
+  '--vscode-input-background: #313131', '--vscode-input-foreground: #ccc'].join(';');
+
+export async function startWebview({ repo, onMessage, viewport = { width: 1400, height: 900 }, extraArgs = [], bundle }) {
+  const nonce = randomBytes(12).toString('base64');
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(page(origin, nonce, DARK));
+      return;
+    }
+    // `bundle` replaces dist/webview.js (the benchmark measures a production build of it).
+    const file = bundle && url.pathname === '/dist/webview.js' ? bundle : normalize(join(repo, url.pathname));
+    if ((file !== bundle && !file.startsWith(repo)) || !existsSync(file)) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', ...extraArgs] });
+  const context = await browser.newContext({ viewport });
+  const p = await context.newPage();
+  const violations = [];
+  p.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text()); });
+  p.on('pageerror', (e) => console.error(`# webview error: ${e.message}`));
+  await p.exposeFunction('__toHost', (json) => onMessage(JSON.parse(json)));
+  const post = (message) => p.evaluate((m) => window.dispatchEvent(new MessageEvent('message', { data: m })), message);
+  await p.goto(`${origin}/`);
+  return {
+    page: p,
+    post,
+    violations,
+    async stop() { await browser.close(); server.close(); },
+  };
+}

@@ -1,0 +1,124 @@
+// Benchmark of the timeline webview in headless chromium on a generated 300k-event log. Prints figures
+// (it is not a timed test):
+//   - first rows: from the core's load finishing (the summary sent) to the first rows painted;
+//   - frame times while scrolling the whole log end to end, and while jumping along provenance links
+//     (tool/call -> tool/result -> back), with the frame-rate cap lifted so a frame's time is its work;
+//   - the webview's JS heap after a garbage collection.
+// The host side is the extension's own request handler (SessionTimeline) over the core; messages cross
+// the page boundary as JSON, as they do between the extension host and a webview.
+//   node bench/webview-timeline.mjs [--events 300000] [--log path.jsonl]
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { writeGeneratedLog } from '../e2e/session-log-generator.mjs';
+import { startWebview } from './webview-harness.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(REPO, 'bench', 'out');
+const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback; };
+const EVENTS = Number(arg('events', '300000'));
+
+const pct = (values, p) => { const s = [...values].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN; };
+const ms = (v) => `${v.toFixed(1)} ms`;
+const frameFigures = (frames) => `${frames.length} frames, median ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, max ${ms(Math.max(...frames))}`;
+
+mkdirSync(OUT, { recursive: true });
+const logPath = arg('log', join(OUT, `webview-${EVENTS / 1000}k.jsonl`));
+if (!existsSync(logPath)) {
+  console.log(`writing ${logPath} …`);
+  await writeGeneratedLog(logPath, { sessionId: 'bench-webview', events: EVENTS });
+}
+
+// The host: bundle the extension's request handler for Node and load the log with the core.
+const hostBundle = join(OUT, 'webview-timeline-host.mjs');
+await esbuild.build({ entryPoints: [join(REPO, 'bench', 'webview-timeline-host.ts')], outfile: hostBundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
+await esbuild.build({ entryPoints: [join(REPO, 'webview', 'main.ts')], outfile: join(OUT, 'webview.js'), bundle: true, minify: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning' });
+const { openTimeline } = await import(hostBundle);
+
+let post;
+let ready;
+const readyPromise = new Promise((r) => { ready = r; });
+const webview = await startWebview({
+  repo: REPO,
+  bundle: join(OUT, 'webview.js'),
+  // Lifts the frame-rate cap: a frame then takes as long as its work, so frame times measure the view.
+  extraArgs: ['--disable-gpu-vsync', '--disable-frame-rate-limit'],
+  onMessage: async (m) => {
+    if (m.type === 'ready') { ready(); return; }
+    if (m.type !== 'request') return;
+    while (!post) await new Promise((r) => setTimeout(r, 5));
+    const answer = await host.timeline.handle(m, (p) => void post({ type: 'searchProgress', ...p }));
+    if (answer) await post(answer);
+  },
+});
+post = webview.post;
+const { page } = webview;
+await readyPromise;
+
+console.log(`loading ${logPath} with the core …`);
+const host = openTimeline(logPath);
+console.log(`core load: ${ms(host.loadMs)} for ${host.events.toLocaleString('en-US')} events`);
+
+// 1. load finished -> first rows painted (wall clock, measured in the page from the summary's arrival).
+const sentAt = Date.now();
+await post({ type: 'summary', summary: host.timeline.summary() });
+await page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { polling: 'raf', timeout: 60_000 });
+const wall = Date.now() - sentAt;
+const inPage = await page.evaluate(() => window.__timelineFirstRows - window.__timelineLoadDone);
+console.log(`first rows painted: ${ms(wall)} after the summary was sent (in the page: ${ms(inPage)} from the summary's arrival) — target ≤ 300 ms`);
+
+// 2. scroll end to end, recording every frame.
+const scrollFrames = await page.evaluate(async () => {
+  const scroller = document.querySelector('lit-virtualizer');
+  const frames = [];
+  let last = performance.now();
+  const total = scroller.scrollHeight - scroller.clientHeight;
+  const steps = 1500;
+  for (let i = 1; i <= steps; i++) {
+    scroller.scrollTop = (total * i) / steps;
+    await new Promise((r) => requestAnimationFrame(r));
+    const now = performance.now();
+    frames.push(now - last);
+    last = now;
+  }
+  return frames;
+});
+console.log(`scrolling end to end: ${frameFigures(scrollFrames)} — target p95 < 16 ms`);
+const blank = await page.evaluate(() => document.querySelectorAll('#timeline-list .row.placeholder').length);
+console.log(`  rows still loading at the end of the scroll: ${blank}`);
+
+// 3. jumps along provenance links: tool/call -> its tool/result -> back, across the whole log.
+const calls = [];
+for (let turn = 0; turn < 60; turn++) calls.push(Math.floor((turn / 60) * (host.events / 12)) * 12 + 5);
+const jump = await page.evaluate(async (seqs) => {
+  const app = document.querySelector('timeline-app');
+  const frames = [];
+  const perJump = [];
+  let running = true;
+  let last = performance.now();
+  const tick = () => { const now = performance.now(); frames.push(now - last); last = now; if (running) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  for (const seq of seqs) {
+    const started = performance.now();
+    await app.jumpTo(seq);
+    const link = [...document.querySelectorAll('#inspector a.link[data-relation="result"]')][0];
+    if (link) await app.jumpTo(Number(link.getAttribute('data-target')));
+    await app.back();
+    await new Promise((r) => requestAnimationFrame(r));
+    perJump.push(performance.now() - started);
+  }
+  running = false;
+  return { frames: frames.slice(1), perJump };
+}, calls);
+console.log(`provenance jumps (${calls.length} × call -> result -> back): ${frameFigures(jump.frames)} — target p95 < 16 ms`);
+console.log(`  one round trip of three jumps: median ${ms(pct(jump.perJump, 50))}, p95 ${ms(pct(jump.perJump, 95))}`);
+
+// 4. JS heap after a collection.
+const cdp = await page.context().newCDPSession(page);
+await cdp.send('HeapProfiler.collectGarbage');
+const heap = await cdp.send('Runtime.getHeapUsage');
+console.log(`webview JS heap: ${(heap.usedSize / 1024 / 1024).toFixed(1)} MiB used (${(heap.totalSize / 1024 / 1024).toFixed(1)} MiB allocated) — target ≤ 60 MB`);
+console.log(`CSP violations: ${webview.violations.length}`);
+await webview.stop();
+host.timeline.dispose?.();

@@ -1,0 +1,203 @@
+// The inspector's view of one event and the provenance links of an event, both directions.
+import { provenanceIndex, type Diagnostic, type Edge, type SessionLog } from '../../core';
+import {
+  boundedJson, boundedText, eventSummary, oneLine, readUsage, sourceSummary, typeIcon, typeLabel, valueText, type Formatter,
+} from '../../present';
+import type {
+  ContentBlockView, EventDetail, LinkRelation, ProblemView, ProvenanceLink, ProvenanceView,
+} from '../../protocol/timeline';
+import { eventTime } from './rows';
+import type { TimelineIndex } from './timeline-index';
+
+/** Bounds: the inspector shows a lot, but never megabytes. */
+const TEXT_MAX = 50_000;
+const RAW_MAX = 64 * 1024;
+const MAX_BLOCKS = 200;
+const MAX_LINKS = 2000;
+const MAX_FIELDS = 50;
+
+type Loose = Record<string, unknown>;
+const isLoose = (v: unknown): v is Loose => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : valueText(v, 2000));
+
+/** Tool-call arguments as formatted JSON when they parse, else as written. */
+function argumentsText(args: unknown) {
+  if (typeof args === 'string' && args.length <= 4 * 1024 * 1024) {
+    try {
+      const pretty = boundedJson(JSON.parse(args), { indent: 2, maxChars: TEXT_MAX });
+      return boundedText(pretty.text, TEXT_MAX + 1);
+    } catch {
+      // not JSON: shown as written
+    }
+  }
+  return boundedText(str(args), TEXT_MAX);
+}
+
+function blockView(block: unknown, depth = 0): ContentBlockView {
+  if (!isLoose(block)) return { kind: 'other', blockType: typeof block, json: boundedText(boundedJson(block, { indent: 2, maxChars: TEXT_MAX }).text, TEXT_MAX + 1) };
+  switch (block.type) {
+    case 'text':
+      return { kind: 'text', text: boundedText(str(block.text), TEXT_MAX) };
+    case 'reasoning':
+      return { kind: 'reasoning', text: boundedText(str(block.text), TEXT_MAX) };
+    case 'tool-call':
+      return { kind: 'toolCall', name: oneLine(str(block.name), 200), callId: oneLine(str(block.id), 200), arguments: argumentsText(block.arguments) };
+    case 'tool-result': {
+      const content = Array.isArray(block.content) ? block.content : [];
+      const parts = depth < 3
+        ? content.slice(0, MAX_BLOCKS).map((b) => {
+          const v = blockView(b, depth + 1);
+          return v.kind === 'text' || v.kind === 'reasoning' ? v.text.text : v.kind === 'image' ? `[image ${v.mediaType}]` : v.kind === 'toolResult' ? v.content.text : v.kind === 'toolCall' ? v.arguments.text : v.json.text;
+        })
+        : [];
+      return { kind: 'toolResult', callId: oneLine(str(block.toolCallId), 200), isError: block.isError === true, content: boundedText(parts.join('\n'), TEXT_MAX) };
+    }
+    case 'image': {
+      const a = isLoose(block.attachment) ? block.attachment : {};
+      const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+      const view: ContentBlockView = { kind: 'image', mediaType: oneLine(str(a.mediaType ?? ''), 100) };
+      const width = num(a.width);
+      const height = num(a.height);
+      const bytes = num(a.bytes);
+      if (width !== undefined) view.width = width;
+      if (height !== undefined) view.height = height;
+      if (bytes !== undefined) view.bytes = bytes;
+      if (a.name !== undefined) view.name = oneLine(str(a.name), 200);
+      return view;
+    }
+    default:
+      return { kind: 'other', blockType: oneLine(str(block.type), 80), json: boundedText(boundedJson(block, { indent: 2, maxChars: TEXT_MAX }).text, TEXT_MAX + 1) };
+  }
+}
+
+/** The message an event carries (user/message is the message itself). */
+function messageOf(type: string, data: unknown): unknown {
+  if (type === 'user/message') return data;
+  if (type === 'assistant/message' || type === 'tool/result') return isLoose(data) ? data.message : undefined;
+  return undefined;
+}
+
+function contentBlocks(type: string, data: unknown): ContentBlockView[] {
+  const message = messageOf(type, data);
+  if (isLoose(message)) return Array.isArray(message.content) ? message.content.slice(0, MAX_BLOCKS).map((b) => blockView(b)) : [];
+  if (!isLoose(data)) return [];
+  if (type === 'tool/call') return [{ kind: 'toolCall', name: oneLine(str(data.name), 200), callId: oneLine(str(data.callId), 200), arguments: argumentsText(data.arguments) }];
+  if (type === 'compaction/summary' && Array.isArray(data.summary)) return data.summary.slice(0, MAX_BLOCKS).map((b) => blockView(b));
+  if (type === 'assistant/chunk' && isLoose(data.chunk)) {
+    const c = data.chunk;
+    if (c.type === 'text-delta') return [{ kind: 'text', text: boundedText(str(c.text), TEXT_MAX) }];
+    if (c.type === 'reasoning-delta') return [{ kind: 'reasoning', text: boundedText(str(c.text), TEXT_MAX) }];
+    if (c.type === 'block-end') return [blockView(c.block)];
+  }
+  return [];
+}
+
+const SHOWN_AS_CONTENT = new Set(['message', 'summary', 'usage']);
+
+function otherFields(type: string, data: unknown): { name: string; value: string }[] {
+  if (!isLoose(data) || type === 'user/message') return [];
+  const out: { name: string; value: string }[] = [];
+  for (const key of Object.keys(data)) {
+    if (out.length >= MAX_FIELDS) break;
+    if (SHOWN_AS_CONTENT.has(key) || (type === 'tool/call' && (key === 'arguments' || key === 'name' || key === 'callId'))) continue;
+    out.push({ name: oneLine(key, 80), value: oneLine(valueText(data[key], 600), 300) });
+  }
+  return out;
+}
+
+const SOURCE_RELATION: Record<Edge['kind'], LinkRelation> = {
+  stream: 'chunk', call: 'requestedBy', result: 'answers', replace: 'shadowed', cite: 'source', price: 'source',
+};
+const DERIVED_RELATION: Record<Edge['kind'], LinkRelation> = {
+  stream: 'message', call: 'call', result: 'result', replace: 'shadowedBy', cite: 'derived', price: 'derived',
+};
+
+export function provenanceLinks(log: SessionLog, seq: number): ProvenanceLink[] {
+  if (seq >= log.eventCount) return [];
+  const index = provenanceIndex(log);
+  const link = (edge: Edge, relation: LinkRelation): ProvenanceLink => {
+    const type = log.eventType(edge.seq) ?? '';
+    const event = log.event(edge.seq);
+    return {
+      relation,
+      target: edge.seq,
+      targetType: type,
+      targetLine: log.place(edge.seq)?.line ?? 1,
+      targetSummary: oneLine(`${typeLabel(type)}: ${eventSummary(event ?? { type }, 120)}`, 160),
+      how: edge.how,
+    };
+  };
+  const out: ProvenanceLink[] = [];
+  for (const e of index.sourcesOf(seq)) if (out.length < MAX_LINKS) out.push(link(e, SOURCE_RELATION[e.kind]));
+  for (const e of index.derivativesOf(seq)) if (out.length < MAX_LINKS) out.push(link(e, DERIVED_RELATION[e.kind]));
+  return out;
+}
+
+export function problemView(d: Diagnostic): ProblemView {
+  const view: ProblemView = {
+    severity: d.severity,
+    rule: oneLine(d.rule, 120),
+    message: oneLine(d.message, 1000),
+    refusing: d.refusing === true,
+    related: (d.related ?? []).slice(0, 100).map((r) => {
+      const rel: ProblemView['related'][number] = { message: oneLine(r.message, 300) };
+      if (r.line !== undefined && r.line >= 1) rel.line = r.line;
+      if (r.seq !== undefined) rel.seq = r.seq;
+      return rel;
+    }),
+  };
+  if (d.line !== undefined && d.line >= 1) view.line = d.line;
+  if (d.seq !== undefined && d.seq >= 0) view.seq = d.seq;
+  return view;
+}
+
+export function provenanceView(log: SessionLog, seq: number, problems: readonly Diagnostic[]): ProvenanceView {
+  const links = provenanceLinks(log, seq);
+  return { seq, links, highlight: [...new Set(links.map((l) => l.target))], problems: problems.map(problemView) };
+}
+
+export function eventDetail(
+  log: SessionLog,
+  index: TimelineIndex,
+  fmt: Formatter,
+  seq: number,
+  problems: readonly Diagnostic[],
+): EventDetail {
+  const type = log.eventType(seq) ?? '';
+  const event = log.event(seq);
+  const data = event?.data;
+  const time = eventTime(event);
+  const message = messageOf(type, data);
+  const usage = readUsage(isLoose(data) ? data.usage : undefined)
+    ?? (type === 'assistant/chunk' && isLoose(data) && isLoose(data.chunk) && data.chunk.type === 'usage' ? readUsage(data.chunk.usage) : undefined);
+  const raw = log.lineText(seq) ?? boundedJson(event, { maxChars: RAW_MAX }).text;
+  const detail: EventDetail = {
+    seq,
+    type: oneLine(type, 200),
+    label: typeLabel(type),
+    icon: typeIcon(type),
+    line: log.place(seq)?.line ?? 1,
+    surface: index.surfaceMark(seq),
+    blocks: contentBlocks(type, data),
+    fields: otherFields(type, data),
+    raw: boundedText(raw, RAW_MAX),
+    links: provenanceLinks(log, seq),
+    problems: problems.map(problemView),
+  };
+  if (time !== undefined) {
+    detail.time = time;
+    detail.timeText = fmt.date(time);
+  }
+  const turn = index.turnAt(seq);
+  const step = index.stepAt(seq);
+  if (turn !== undefined) detail.turn = turn;
+  if (step !== undefined) detail.step = step;
+  const shadowedBy = index.shadowingReplacement(seq);
+  if (shadowedBy !== undefined) detail.shadowedBy = shadowedBy;
+  if (isLoose(message) && message.source !== undefined) detail.sourceText = sourceSummary(message.source);
+  if (usage) {
+    detail.usage = {};
+    for (const [k, v] of Object.entries(usage)) if (v !== undefined) (detail.usage as Record<string, number>)[k] = v;
+  }
+  return detail;
+}

@@ -1,0 +1,91 @@
+// Rows of a window: one event (or a collapsed chunk run) each, worded by the presentation layer.
+// Only the events of the window are parsed.
+import type { SessionEvent, SessionLog } from '../../core';
+import { eventSummary, eventUsage, typeIcon, typeLabel, type Formatter } from '../../present';
+import type { RowFilter, RowOrder, RowWindow, SeverityMark, TimelineRow } from '../../protocol/timeline';
+import type { RowLists } from './row-lists';
+import type { TimelineIndex } from './timeline-index';
+
+export interface RowContext {
+  log: SessionLog;
+  index: TimelineIndex;
+  lists: RowLists;
+  fmt: Formatter;
+  /** Most severe diagnostic per seq. */
+  severityOf(seq: number): SeverityMark | undefined;
+}
+
+/** The time an event records, when it is a number. */
+export function eventTime(event: SessionEvent | undefined): number | undefined {
+  const t = event?.time;
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/** Tokens an event records, as one short phrase ("812 tokens out"). */
+export function tokensText(fmt: Formatter, type: string, data: unknown): string | undefined {
+  const usage = eventUsage(type, data);
+  if (!usage) return undefined;
+  if (usage.output !== undefined) return `${fmt.tokens(usage.output)} out`;
+  if (usage.total !== undefined) return fmt.tokens(usage.total);
+  return undefined;
+}
+
+/** Seq of the replacement event's shadow count (a replacement shadows its recorded nodes). */
+function replacesCount(log: SessionLog, seq: number): number | undefined {
+  if (log.surfaceRole(seq) !== 2) return undefined;
+  return log.replacements().find((r) => r.seq === seq)?.shadowedSeqs.length;
+}
+
+export function buildRow(ctx: RowContext, index: number, seq: number, runEnd: number | undefined, messageIndex?: number): TimelineRow {
+  const { log, fmt } = ctx;
+  const type = log.eventType(seq) ?? '';
+  const event = log.event(seq);
+  const time = eventTime(event);
+  const place = log.place(seq);
+  const row: TimelineRow = {
+    kind: runEnd === undefined ? 'event' : 'chunkRun',
+    index,
+    seq,
+    type,
+    label: typeLabel(type),
+    icon: typeIcon(type),
+    line: place?.line ?? 1,
+    summary: runEnd === undefined ? eventSummary(event ?? { type }) : `${fmt.counted(runEnd - seq + 1, 'chunk')} streamed`,
+    surface: ctx.index.surfaceMark(seq),
+  };
+  if (runEnd !== undefined) {
+    row.lastSeq = runEnd;
+    row.runLength = runEnd - seq + 1;
+  }
+  if (time !== undefined) {
+    row.time = time;
+    row.timeText = fmt.timeOfDay(time);
+  }
+  const turn = ctx.index.turnAt(seq);
+  const step = ctx.index.stepAt(seq);
+  if (turn !== undefined) row.turn = turn;
+  if (step !== undefined) row.step = step;
+  const surfaceIndex = ctx.index.surfaceIndexOf(seq);
+  if (surfaceIndex !== undefined) row.surfaceIndex = surfaceIndex;
+  if (messageIndex !== undefined) row.messageIndex = messageIndex;
+  const shadowedBy = ctx.index.shadowingReplacement(seq);
+  if (shadowedBy !== undefined) row.shadowedBy = shadowedBy;
+  const replaces = replacesCount(log, seq);
+  if (replaces !== undefined) row.replacesCount = replaces;
+  const tokens = tokensText(fmt, type, event?.data);
+  if (tokens) row.tokensText = tokens;
+  const severity = ctx.severityOf(seq);
+  if (severity) row.severity = severity;
+  return row;
+}
+
+export function rowWindow(ctx: RowContext, order: RowOrder, start: number, count: number, filter?: RowFilter): RowWindow {
+  const list = ctx.lists.list(order, filter);
+  const total = list.length;
+  const end = Math.min(total, start + count);
+  const rows: TimelineRow[] = [];
+  for (let i = start; i < end; i++) {
+    rows.push(buildRow(ctx, i, list.seqAt(i), list.runEndAt(i), order === 'surface' && !filter?.types?.length ? i : undefined));
+  }
+  return { order, start, total, rows };
+}

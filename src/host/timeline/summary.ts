@@ -1,0 +1,102 @@
+// The "Session health" summary of a loaded log, worded by the presentation layer.
+import type { Diagnostic, SessionLog, ZstdSummary } from '../../core';
+import {
+  countDiagnostics, field, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
+} from '../../present';
+import type { FieldView, FileStatus, SessionSummary, SummaryCounts } from '../../protocol/summary';
+import type { Generation, SeverityMark } from '../../protocol/timeline';
+
+export interface SummaryContext {
+  fileName: string;
+  filePath: string;
+  turns: number;
+  file: FileStatus;
+  /** Bytes of the file on disk (compressed, for zstd). */
+  fileBytes: number;
+  zstd?: ZstdSummary;
+  restrictedMode: boolean;
+  loadMs: number;
+  generation: Generation;
+  diagnostics: readonly Diagnostic[];
+}
+
+export function worstSeverity(diagnostics: readonly Diagnostic[]): SeverityMark | undefined {
+  let worst: SeverityMark | undefined;
+  for (const d of diagnostics) {
+    if (d.severity === 'error') return 'error';
+    if (d.severity === 'warning') worst = 'warning';
+    else worst ??= 'info';
+  }
+  return worst;
+}
+
+export function summaryCounts(log: SessionLog, turns: number, diagnostics: readonly Diagnostic[]): SummaryCounts {
+  const counts: SummaryCounts = {
+    events: log.eventCount,
+    turns,
+    packedRows: log.scan.packedRows,
+    ...countDiagnostics(diagnostics),
+    linesBeyondDamage: log.linesBeyondDamage.count,
+  };
+  // Closers are what dsh would add when it resumes a log it opens; for a refused log there are none.
+  if (log.verdict.ok && log.lastTurnOpen) counts.closers = log.closers.length;
+  return counts;
+}
+
+export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatter): SessionSummary {
+  const counts = summaryCounts(log, ctx.turns, ctx.diagnostics);
+  const live = liveState(log, ctx.turns);
+  const following = ctx.file.state === 'following';
+  const verdict = log.verdict;
+  const words = verdictWords(verdict);
+  const textBytes = log.scan.fileBytes;
+  const facts: FieldView[] = [
+    field('events', 'Events', fmt.count(counts.events)),
+    field('turns', 'Turns', fmt.count(counts.turns)),
+    field('packedRows', 'Packed chunk rows', fmt.count(counts.packedRows)),
+  ];
+  if (counts.closers !== undefined) facts.push(field('closers', 'Closers dsh would add', fmt.count(counts.closers)));
+  facts.push(field('fileBytes', ctx.zstd ? 'File size (zstd)' : 'File size', fmt.bytes(ctx.fileBytes)));
+  if (ctx.zstd) {
+    facts.push(field('textBytes', 'Text size (decompressed)', fmt.bytes(textBytes)));
+    facts.push(field('zstdFrames', 'zstd frames', fmt.count(ctx.zstd.frames)));
+  }
+  if (log.scan.committedBytes !== textBytes) facts.push(field('committedBytes', 'Committed text', fmt.bytes(log.scan.committedBytes)));
+  facts.push(field('loadMs', 'Read in', fmt.duration(ctx.loadMs)));
+  if (ctx.file.lastAppendAt) facts.push(field('lastAppendAt', 'Last append folded', fmt.date(ctx.file.lastAppendAt)));
+
+  const summary: SessionSummary = {
+    fileName: field('fileName', 'File', ctx.fileName, 200).value,
+    filePath: field('filePath', 'Path', ctx.filePath, 400).value,
+    title: sessionTitle(log.headerLine),
+    headerAccepted: log.header !== undefined,
+    verdict: {
+      ok: verdict.ok,
+      stage: verdict.stage,
+      text: words.text,
+    },
+    live,
+    liveText: liveText(live, following),
+    counts,
+    sizes: { fileBytes: ctx.fileBytes, textBytes, committedBytes: log.scan.committedBytes },
+    facts,
+    file: ctx.file,
+    restrictedMode: ctx.restrictedMode,
+    readOnly: true,
+    loadMs: ctx.loadMs,
+    locale: fmt.locale,
+    generation: ctx.generation,
+  };
+  const header = headerFields(log.headerLine, fmt);
+  if (header) summary.headerFields = header;
+  if (verdict.rule) summary.verdict.rule = verdict.rule;
+  if (verdict.line !== undefined && verdict.line >= 1) summary.verdict.line = verdict.line;
+  if (verdict.seq !== undefined) summary.verdict.seq = verdict.seq;
+  if (verdict.errorName) summary.verdict.errorName = verdict.errorName;
+  if (words.dshText) summary.verdict.dshText = words.dshText;
+  if (!verdict.ok) summary.stillReadable = stillReadable(log, fmt, textBytes);
+  if (ctx.zstd) summary.sizes.zstdFrames = ctx.zstd.frames;
+  const worst = worstSeverity(ctx.diagnostics);
+  if (worst) summary.worstSeverity = worst;
+  return summary;
+}
