@@ -3,8 +3,9 @@
 // read-only API used by the in-host tests.
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
-import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
 import { DecompressedLogProvider } from './host/log-text';
+import { registerAuthoringCommands } from './host/authoring/authoring-commands';
+import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
 import { SessionProblems } from './host/problems';
 import { SessionEditorProvider } from './host/session-editor-provider';
 import { ActiveSession } from './host/active-session';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   registerCommands(context, provider);
   const crashRepairOutcomes: CrashRepairOutcome[] = [];
   registerCrashRepairCommands(context, provider, (outcome) => crashRepairOutcomes.push(outcome));
+  registerAuthoringCommands(context, provider);
   const decompressed = DecompressedLogProvider.register(context);
   const problems = new SessionProblems(provider, decompressed);
   context.subscriptions.push(problems);

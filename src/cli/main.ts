@@ -50,6 +50,13 @@ export async function runCli(argv: string[], io: CliIo, context: CliContext = {}
 export function main(): void {
   if (isCheckWorker()) return serveCheckWorker();
   const io: CliIo = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n') };
+  // A reader that stops early (`| head`) closes the pipe: that ends the output, it is no error of ours.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   runCli(process.argv.slice(2), io, { workerScript: __filename })
     .then((code) => {
       process.exitCode = code;

@@ -1,14 +1,18 @@
-// The custom editor for session logs. It is a *read-only* custom editor provider on purpose: the host
-// owns the document (so logs of any size open), and a log is append-only — this editor never writes
-// it, so there is nothing to save, revert or back up, and the tab never turns dirty.
+// The custom editor for session logs. The host owns the document (so logs of any size open). It is an
+// editable custom editor only for authored edits (compactions, prunes): they are pending until saved,
+// and saving appends them to the log — nothing ever rewrites it (see ./authoring).
 import * as vscode from 'vscode';
 import { revealLineInTextEditor } from './log-text';
 import { SessionDocument } from './session-document';
 import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
+import { AuthoringRegistry } from './authoring/authoring-registry';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
 
-export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvider<SessionDocument> {
+export class SessionEditorProvider implements vscode.CustomEditorProvider<SessionDocument> {
+  /** Pending edits per document: dirty state, undo/redo, save (append), revert and backups. */
+  readonly authoring = new AuthoringRegistry();
+  readonly onDidChangeCustomDocument = this.authoring.onDidChangeCustomDocument;
   private readonly open = new Map<string, SessionDocument>();
   private readonly opened = new vscode.EventEmitter<SessionDocument>();
   readonly onDidOpenDocument = this.opened.event;
@@ -35,6 +39,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       provider.opened,
       provider.rendered,
       provider.testReported,
+      provider.authoring,
     );
   }
 
@@ -48,7 +53,7 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
     return this.active;
   }
 
-  openCustomDocument(uri: vscode.Uri): SessionDocument {
+  openCustomDocument(uri: vscode.Uri, openContext?: vscode.CustomDocumentOpenContext): SessionDocument {
     // Returns at once; the document reads the file in the background so the webview can show progress.
     const document = new SessionDocument(uri, {
       isTrusted: () => vscode.workspace.isTrusted,
@@ -61,6 +66,8 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       if (this.open.get(key) === document) this.open.delete(key);
       if (this.active === document) this.active = undefined;
     });
+    this.authoring.for(document);
+    if (openContext?.backupId) this.authoring.restoreWhenLoaded(document, openContext.backupId);
     this.opened.fire(document);
     return document;
   }
@@ -80,5 +87,21 @@ export class SessionEditorProvider implements vscode.CustomReadonlyEditorProvide
       else if (this.active === document) this.active = undefined;
     });
     panel.onDidDispose(() => binding.dispose());
+  }
+
+  saveCustomDocument(document: SessionDocument): Thenable<void> {
+    return this.authoring.save(document);
+  }
+
+  saveCustomDocumentAs(document: SessionDocument): Thenable<void> {
+    return this.authoring.saveAs(document);
+  }
+
+  revertCustomDocument(document: SessionDocument): Thenable<void> {
+    return this.authoring.revert(document);
+  }
+
+  backupCustomDocument(document: SessionDocument, context: vscode.CustomDocumentBackupContext): Thenable<vscode.CustomDocumentBackup> {
+    return this.authoring.backup(document, context);
   }
 }

@@ -43,6 +43,14 @@ export function placeholderRow(index: number, listId: string): TemplateResult {
     <span class="cell summary muted">…</span></div>`;
 }
 
+/**
+ * Context keys for the row's context menu (VS Code reads `data-vscode-context`): the seq the authoring
+ * commands start from, whether the row is a surface node, and its type (Prune Tool Result… needs one).
+ */
+function authoringContext(row: TimelineRow): string {
+  return JSON.stringify({ seq: row.seq, sessionSurfaceRowType: row.type, sessionSurfaceSurfaceNode: row.surface === 'node' });
+}
+
 export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): TemplateResult {
   const selected = row.seq === ctx.selectedSeq;
   const classes = ['row', `surface-${row.surface}`,
@@ -56,6 +64,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
       aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
       data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
       data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing}
+      data-vscode-context=${authoringContext(row)}
       @click=${() => on.select(row.index, row.seq)}>
     <span class="band" aria-hidden="true"></span>
     <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>

@@ -56,8 +56,14 @@ export class SessionAuthoring implements vscode.Disposable {
     return log;
   }
 
+  /**
+   * The pending edits, their seqs moved up past whatever a writer appended since they were made (the
+   * document folds appends in as they come), so new edits and old ones count seqs from the same base.
+   */
   private model(): PendingEdits {
-    this.edits ??= new PendingEdits(this.log().eventCount);
+    const count = this.log().eventCount;
+    this.edits ??= new PendingEdits(count);
+    if (count > this.edits.base) this.edits.rebase(count);
     return this.edits;
   }
 
@@ -129,7 +135,7 @@ export class SessionAuthoring implements vscode.Disposable {
       return undefined;
     }
     const fork = this.edits.count > 1 ? await this.forkFactory() : undefined;
-    const plan = this.edits.plan({ log: this.log(), fork });
+    const plan = this.model().plan({ log: this.log(), fork });
     const steps = plan.steps;
     this.plannedEvents = steps.flatMap((s) => s.plan.events.map((e) => ({ seq: e.seq, type: e.type, edit: editTitle(s.edit) })));
     this.changed.fire();
