@@ -41,9 +41,18 @@ function zone(name, files, { paths = [], patterns = [], globals = [] }) {
 
 // Browser globals a pure module must not reach for (the pure tsconfig has no DOM types; this names the
 // mistake in the editor as well).
-const domGlobals = ['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'HTMLElement', 'customElements', 'requestAnimationFrame', 'acquireVsCodeApi'].map(
-  (name) => ({ name, message: 'the pure layers run outside the browser: no DOM' }),
-);
+const domGlobals = [
+  'window',
+  'document',
+  'navigator',
+  'location',
+  'localStorage',
+  'sessionStorage',
+  'HTMLElement',
+  'customElements',
+  'requestAnimationFrame',
+  'acquireVsCodeApi',
+].map((name) => ({ name, message: 'the pure layers run outside the browser: no DOM' }));
 const nodeGlobals = ['process', 'Buffer', 'require', '__dirname', '__filename', 'global'].map((name) => ({
   name,
   message: 'the pure layers run outside Node: whatever needs Node is handed in',
@@ -59,12 +68,18 @@ export default defineConfig(
   },
   zone('core', ['src/core/**/*.ts'], {
     paths: [forbid.vscode],
-    patterns: [...forbid.node, forbid.layer(['host', 'cli', 'protocol', 'present', 'webview', 'extension'], 'the core is the floor: it imports no other layer')],
+    patterns: [
+      ...forbid.node,
+      forbid.layer(['host', 'cli', 'protocol', 'present', 'webview', 'extension'], 'the core is the floor: it imports no other layer'),
+    ],
     globals: [...domGlobals, ...nodeGlobals],
   }),
   zone('present', ['src/present/**/*.ts'], {
     paths: [forbid.vscode],
-    patterns: [...forbid.node, forbid.layer(['host', 'cli', 'webview', 'extension'], 'the presentation layer is used by the CLI and the host: it imports neither')],
+    patterns: [
+      ...forbid.node,
+      forbid.layer(['host', 'cli', 'webview', 'extension'], 'the presentation layer is used by the CLI and the host: it imports neither'),
+    ],
     globals: [...domGlobals, ...nodeGlobals],
   }),
   zone('protocol', ['src/protocol/**/*.ts'], {
@@ -77,7 +92,9 @@ export default defineConfig(
   }),
   zone('cli', ['src/cli/**/*.ts'], {
     paths: [forbid.vscode],
-    patterns: [forbid.layer(['host', 'extension', 'webview'], 'the CLI runs without VS Code: it never imports the extension host or the webview')],
+    patterns: [
+      forbid.layer(['host', 'extension', 'webview'], 'the CLI runs without VS Code: it never imports the extension host or the webview'),
+    ],
   }),
   zone('webview', ['webview/**/*.ts'], {
     paths: [forbid.vscode],

@@ -69,12 +69,12 @@ const inPage = await page.evaluate(() => window.__timelineFirstRows - window.__t
 console.log(`first rows painted: ${ms(wall)} after the summary was sent (in the page: ${ms(inPage)} from the summary's arrival) — target ≤ 300 ms`);
 
 // 2. scroll end to end, recording every frame.
-const scrollFrames = await page.evaluate(async () => {
+const scrollFrames = await page.evaluate(async (STEPS) => {
   const scroller = document.querySelector('lit-virtualizer');
   const frames = [];
   let last = performance.now();
   const total = scroller.scrollHeight - scroller.clientHeight;
-  const steps = 1500;
+  const steps = STEPS;
   for (let i = 1; i <= steps; i++) {
     scroller.scrollTop = (total * i) / steps;
     await new Promise((r) => requestAnimationFrame(r));
@@ -83,7 +83,7 @@ const scrollFrames = await page.evaluate(async () => {
     last = now;
   }
   return frames;
-});
+}, Number(arg('steps', '1500')));
 console.log(`scrolling end to end: ${frameFigures(scrollFrames)} — target p95 < 16 ms`);
 const blank = await page.evaluate(() => document.querySelectorAll('#timeline-list .row.placeholder').length);
 console.log(`  rows still loading at the end of the scroll: ${blank}`);

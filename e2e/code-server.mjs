@@ -35,7 +35,8 @@ export function isolatedEnv(dir) {
   };
   for (const d of Object.values(env)) mkdirSync(d, { recursive: true });
   chmodSync(env.XDG_RUNTIME_DIR, 0o700);
-  return { ...process.env, ...env };
+  // The extension's test hooks (render and webview test reports) are on only in test mode.
+  return { ...process.env, ...env, SESSION_SURFACE_TEST_MODE: '1' };
 }
 
 /**

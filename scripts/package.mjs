@@ -20,7 +20,10 @@ const { values } = parseArgs({ options: { out: { type: 'string' }, list: { type:
 const manifest = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8'));
 const out = resolve(values.out ?? join(repo, `${manifest.name}-${manifest.version}.vsix`));
 
-execFileSync(process.execPath, [join(repo, 'scripts', 'build.mjs'), '--production'], { cwd: repo, stdio: values.list ? 'ignore' : 'inherit' });
+execFileSync(process.execPath, [join(repo, 'scripts', 'build.mjs'), '--production'], {
+  cwd: repo,
+  stdio: values.list ? 'ignore' : 'inherit',
+});
 
 const stage = mkdtempSync(join(tmpdir(), 'session-surface-vsix-'));
 try {
@@ -34,7 +37,10 @@ try {
   if (values.list) {
     process.stdout.write(execFileSync(process.execPath, [vsce, 'ls', ...common], { cwd: stage, encoding: 'utf8' }));
   } else {
-    execFileSync(process.execPath, [vsce, 'package', ...common, '--allow-missing-repository', '--skip-license', '--out', out], { cwd: stage, stdio: 'inherit' });
+    execFileSync(process.execPath, [vsce, 'package', ...common, '--allow-missing-repository', '--skip-license', '--out', out], {
+      cwd: stage,
+      stdio: 'inherit',
+    });
     console.log(`package: ${out}`);
   }
 } finally {

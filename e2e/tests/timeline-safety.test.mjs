@@ -31,7 +31,8 @@ after(async () => { await suite?.stop(); });
 test('the hostile-content sample executes nothing, renders inert and bounded, and the CSP reports nothing', { timeout: 240_000 }, async () => {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, 'session-hostile.jsonl'));
-  await waitForTimeline(page);
+  // The first webview of a fresh code-server boots slowly on a busy machine.
+  await waitForTimeline(page, 180_000);
   const frame = await webviewContentFrame(page);
   await frame.evaluate(() => {
     window.__violations = [];
@@ -61,7 +62,7 @@ test('the hostile-content sample executes nothing, renders inert and bounded, an
     bodyText: document.body.innerText,
     violations: window.__violations,
   }));
-  await suite.shot(page, 'hostile-inspected');
+  await suite.shot(page, 'hostile-inspected').catch(() => undefined);
   assert.deepEqual(dialogs, [], 'no dialog opened');
   assert.equal(facts.pwned, false, 'no script from the log ran');
   assert.equal(facts.injected, 0, 'no element was made from the log\'s text');
@@ -72,6 +73,6 @@ test('the hostile-content sample executes nothing, renders inert and bounded, an
   assert.ok(facts.rowNames.every((n) => n.length < 600), 'accessible names are bounded');
   assert.ok(facts.bodyText.includes('<script>alert(2)</script>'), 'markup is shown as text');
   assert.ok(!facts.bodyText.includes(HOSTILE.bidi), 'a bidi override is never shown raw');
-  assert.ok(/U\+202E/.test(facts.bodyText), 'the override is shown as its code point');
+  assert.ok(/\\u202E|U\+202E/i.test(facts.bodyText), 'the override is shown as its code point');
   await until(async () => (await page.locator('.monaco-dialog-box').count()) === 0, 1000, 'no workbench dialog');
 });

@@ -38,10 +38,13 @@ before(async () => {
 after(async () => { await suite?.stop(); });
 afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, `FAILED-${t.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {}); });
 
+/** Screenshots are artifacts for people, not assertions: a slow one never fails a test. */
+const shot = (label) => suite.shot(page, label).catch(() => undefined);
+
 async function open(file) {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, file));
-  await waitForTimeline(page);
+  await waitForTimeline(page, 180_000);
 }
 
 function derive(file) {
@@ -65,13 +68,13 @@ test('the compaction log shows its shadowed bracket, the replacement and the sha
   await bracket.locator('.bracket-head').click();
   await until(async () => (await bracket.locator('.bracket-row').count()) === 8, 15_000, 'the bracket lists its 8 shadowed nodes');
   assert.deepEqual(await bracket.locator('.bracket-row').evaluateAll((a) => a.map((x) => Number(x.getAttribute('data-seq')))), [2, 4, 6, 9, 14, 16, 18, 21]);
-  await suite.shot(page, 'compaction-bracket-log');
+  await shot('compaction-bracket-log');
   // In the Model view the replacement sits at its surface position (first), with its bracket.
   await setOrder(page, 'surface');
   const rows = await drawnRows(page);
   assert.equal(rows[0].seq, 38, 'the checkpoint replaces the first surface nodes');
   await sessionView(page).getByRole('group', { name: 'Shadowed by seq 38 (8 events)' }).waitFor();
-  await suite.shot(page, 'compaction-bracket-model');
+  await shot('compaction-bracket-model');
 });
 
 test('Model view lists exactly the derived messages, in order (the compaction sample)', { timeout: 120_000 }, async () => {
@@ -94,7 +97,7 @@ test('selecting an assistant/message shows and highlights its chunk links', { ti
   for (const seq of [43, 44, 45, 46]) assert.ok(targets.includes(seq), `chunk ${seq} is linked (got ${targets})`);
   // The list marks the linked rows (a packed run row counts for its chunks).
   await until(async () => (await sessionView(page).locator('#timeline-list .row.linked').count()) > 0, 10_000, 'linked rows highlighted');
-  await suite.shot(page, 'assistant-chunk-links');
+  await shot('assistant-chunk-links');
 });
 
 test('tool/call and tool/result link to each other, and links are followed with the keyboard and back', { timeout: 120_000 }, async () => {
@@ -111,7 +114,7 @@ test('tool/call and tool/result link to each other, and links are followed with 
   await inspector(page).locator('#inspector-title', { hasText: /^seq 29 tool\/call/ }).waitFor({ timeout: 15_000 });
   await page.keyboard.press('Alt+ArrowRight');
   await inspector(page).locator('#inspector-title', { hasText: /^seq 30 tool\/result/ }).waitFor({ timeout: 15_000 });
-  await suite.shot(page, 'call-result-links');
+  await shot('call-result-links');
 });
 
 test('surface as of a seq before the compaction differs from after, and the diff says how', { timeout: 120_000 }, async () => {
@@ -135,7 +138,7 @@ test('surface as of a seq before the compaction differs from after, and the diff
   await diff.waitFor({ timeout: 15_000 });
   assert.equal(await diff.getAttribute('data-removed'), '8');
   assert.equal(await diff.getAttribute('data-added'), '1');
-  await suite.shot(page, 'surface-as-of-diff');
+  await shot('surface-as-of-diff');
   await view.locator('#toggle-asof').click();
 });
 
@@ -147,7 +150,7 @@ test('Reveal in Text Editor opens the log at the event\'s line', { timeout: 120_
   // The compaction's replacing user/message is line 40 of the file (header line 1, seq 0 on line 2).
   const status = page.locator('.statusbar-item[id="status.editor.selection"]');
   await until(async () => /Ln 40,/.test((await status.textContent().catch(() => '')) ?? ''), 30_000, 'the text editor at line 40');
-  await suite.shot(page, 'reveal-line-40');
+  await shot('reveal-line-40');
 });
 
 test('search finds a string that is off screen, with a match count, and scrolls to it', { timeout: 180_000 }, async () => {
@@ -164,7 +167,7 @@ test('search finds a string that is off screen, with a match count, and scrolls 
   await selected.waitFor({ timeout: 15_000 });
   const seq = Number(await selected.getAttribute('data-seq'));
   assert.ok(seq > 900 && seq < 1000, `the match is in the middle of the log (seq ${seq})`);
-  await suite.shot(page, 'search-off-screen');
+  await shot('search-off-screen');
 });
 
 test('keyboard only: every feature is reached from the keyboard', { timeout: 240_000 }, async () => {
@@ -215,7 +218,7 @@ test('keyboard only: every feature is reached from the keyboard', { timeout: 240
   for (let i = 0; i < 20 && (await activeRowSeq(page)) !== 38; i++) await page.keyboard.press((await activeRowSeq(page)) < 38 ? 'j' : 'k');
   await page.keyboard.press('ArrowRight');
   await sessionView(page).locator('.bracket.open').waitFor({ timeout: 10_000 });
-  await suite.shot(page, 'keyboard-only');
+  await shot('keyboard-only');
 });
 
 test('real dsh logs: Model view lists exactly the derived messages, calls link to results', { timeout: 300_000 }, async (t) => {
@@ -235,7 +238,7 @@ test('real dsh logs: Model view lists exactly the derived messages, calls link t
       await selectSeq(page, seq);
       await inspector(page).locator('a.link[data-relation="result"]').first().waitFor({ timeout: 15_000 });
     }
-    await suite.shot(page, `real-${basename(source).slice(0, 40)}`);
+    await shot(`real-${basename(source).slice(0, 40)}`);
   }
 });
 

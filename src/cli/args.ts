@@ -24,7 +24,11 @@ export function parseCommandArgs(args: string[], options: OptionSpec, { operands
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   if (values.help) throw new HelpRequested();
-  const flags = new Set(Object.keys(values).filter((name) => values[name] !== undefined && values[name] !== false).map((name) => `--${name}`));
+  const flags = new Set(
+    Object.keys(values)
+      .filter((name) => values[name] !== undefined && values[name] !== false)
+      .map((name) => `--${name}`),
+  );
   if (parsed.positionals.length === 0) throw new UsageError(`no ${operands} given`);
   return { values, flags, operands: parsed.positionals };
 }
@@ -33,7 +37,8 @@ export function parseCommandArgs(args: string[], options: OptionSpec, { operands
 export function positiveInteger(name: string, text: string | boolean | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const value = typeof text === 'string' && /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw new UsageError(`--${name} takes a whole number of at least 1, not "${String(text)}"`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(`--${name} takes a whole number of at least 1, not "${String(text)}"`);
   return value;
 }
 

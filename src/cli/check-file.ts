@@ -14,7 +14,16 @@ export interface ProblemLine {
 
 export type FileVerdict =
   | { file: string; status: 'loads'; events: number; lastTurnOpen: boolean; problems: ProblemLine[] }
-  | { file: string; status: 'refused'; events: number; stage: string; rule?: string; line?: number; error?: string; problems: ProblemLine[] }
+  | {
+      file: string;
+      status: 'refused';
+      events: number;
+      stage: string;
+      rule?: string;
+      line?: number;
+      error?: string;
+      problems: ProblemLine[];
+    }
   /** The file could not be read at all (missing, unreadable, not a regular file). */
   | { file: string; status: 'unreadable'; error: string; problems: [] }
   /** Reading it failed in a way the core should have reported as a diagnostic. */
@@ -26,7 +35,16 @@ export function checkFile(file: string): FileVerdict {
     const problems = logDiagnostics(log).map((d) => ({ line: d.line ?? 0, rule: d.rule, severity: d.severity, message: d.message }));
     const verdict = log.verdict;
     if (verdict.ok) return { file, status: 'loads', events: log.eventCount, lastTurnOpen: log.lastTurnOpen, problems };
-    return { file, status: 'refused', events: log.eventCount, stage: verdict.stage, rule: verdict.rule, line: verdict.line, error: verdict.error, problems };
+    return {
+      file,
+      status: 'refused',
+      events: log.eventCount,
+      stage: verdict.stage,
+      rule: verdict.rule,
+      line: verdict.line,
+      error: verdict.error,
+      problems,
+    };
   } catch (error) {
     if (error instanceof FileReadError) return { file, status: 'unreadable', error: withoutFile(file, error.message), problems: [] };
     // One bad file must not end a run over many: its verdict says what went wrong, in one line.
@@ -41,7 +59,10 @@ export function verdictText(verdict: FileVerdict): { problems: string[]; verdict
     case 'loads':
       return { problems, verdict: `${verdict.file}: loads (${verdict.events} events${verdict.lastTurnOpen ? ', last turn open' : ''})` };
     case 'refused':
-      return { problems, verdict: `${verdict.file}: refused by dsh at stage ${verdict.stage} (${verdict.rule}, line ${verdict.line ?? '?'})` };
+      return {
+        problems,
+        verdict: `${verdict.file}: refused by dsh at stage ${verdict.stage} (${verdict.rule}, line ${verdict.line ?? '?'})`,
+      };
     case 'unreadable':
       return { problems, verdict: `${verdict.file}: cannot read: ${verdict.error}` };
     case 'failed':

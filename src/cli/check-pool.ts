@@ -32,7 +32,12 @@ export function serveCheckWorker(): void {
 }
 
 /** Checks `files` on `jobs` workers, reporting each verdict as it arrives. */
-export function checkInWorkers(files: readonly string[], jobs: number, workerScript: string, onVerdict: (index: number, verdict: FileVerdict) => void): Promise<void> {
+export function checkInWorkers(
+  files: readonly string[],
+  jobs: number,
+  workerScript: string,
+  onVerdict: (index: number, verdict: FileVerdict) => void,
+): Promise<void> {
   return new Promise((resolve) => {
     let next = 0;
     let remaining = files.length;
@@ -70,7 +75,12 @@ export function checkInWorkers(files: readonly string[], jobs: number, workerScr
         if (current) {
           const lost = current;
           current = undefined;
-          finish(lost.index, { file: lost.file, status: 'failed', error: `internal error: ${error.message.split('\n', 1)[0]}`, problems: [] });
+          finish(lost.index, {
+            file: lost.file,
+            status: 'failed',
+            error: `internal error: ${error.message.split('\n', 1)[0]}`,
+            problems: [],
+          });
         }
       });
       worker.on('exit', () => {

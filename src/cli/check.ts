@@ -15,9 +15,14 @@ export const checkCommand: CliCommand = {
   usage: 'check [--json] [--jobs N] FILE|DIR…',
   summary: 'print every problem as file:line: rule: message and a verdict per file; exit 1 when dsh would refuse a log',
   async run(args, io, context) {
-    const { values, operands } = parseCommandArgs(args, { json: { type: 'boolean' }, jobs: { type: 'string', short: 'j' } }, { operands: 'FILE or DIR' });
+    const { values, operands } = parseCommandArgs(
+      args,
+      { json: { type: 'boolean' }, jobs: { type: 'string', short: 'j' } },
+      { operands: 'FILE or DIR' },
+    );
     const jobs = positiveInteger('jobs', values.jobs, availableParallelism());
     const started = performance.now();
+    const cpuAtStart = process.cpuUsage();
     const { targets, directories } = findLogs(operands);
     const report = printer(io, values.json === true);
 
@@ -36,7 +41,12 @@ export const checkCommand: CliCommand = {
     });
     const workers = Math.min(jobs, readable.length);
     if (workers > 1 && context.workerScript) {
-      await checkInWorkers(readable.map((r) => r.path), workers, context.workerScript, (i, verdict) => accept(readable[i].index, verdict));
+      await checkInWorkers(
+        readable.map((r) => r.path),
+        workers,
+        context.workerScript,
+        (i, verdict) => accept(readable[i].index, verdict),
+      );
     } else {
       for (const { index, path } of readable) accept(index, checkFile(path));
     }
@@ -44,8 +54,12 @@ export const checkCommand: CliCommand = {
     const tally = { files: targets.length, loads: 0, refused: 0, unreadable: 0, failed: 0 };
     for (const verdict of verdicts) tally[verdict!.status] += 1;
     const seconds = (performance.now() - started) / 1000;
+    // Process-wide, so the worker threads' time is counted too.
+    const cpu = process.cpuUsage(cpuAtStart);
+    const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     if (targets.length === 0) io.err(`session-surface check: no *.jsonl or *.jsonl.zstd files under ${operands.join(', ')}`);
-    if (values.json || targets.length !== 1 || directories > 0) report.summary({ ...tally, jobs: context.workerScript ? Math.max(workers, 1) : 1, seconds });
+    if (values.json || targets.length !== 1 || directories > 0)
+      report.summary({ ...tally, jobs: context.workerScript ? Math.max(workers, 1) : 1, seconds, cpuSeconds });
     if (tally.unreadable > 0) return 2;
     return tally.refused + tally.failed > 0 ? 1 : 0;
   },
@@ -59,13 +73,19 @@ interface Summary {
   failed: number;
   jobs: number;
   seconds: number;
+  cpuSeconds: number;
 }
 
 function printer(io: CliIo, json: boolean) {
   if (json) {
     return {
       file: (verdict: FileVerdict) => io.out(JSON.stringify(verdict)),
-      summary: (summary: Summary) => io.out(JSON.stringify({ summary: { ...summary, seconds: Number(summary.seconds.toFixed(3)) } })),
+      summary: (summary: Summary) =>
+        io.out(
+          JSON.stringify({
+            summary: { ...summary, seconds: Number(summary.seconds.toFixed(3)), cpuSeconds: Number(summary.cpuSeconds.toFixed(3)) },
+          }),
+        ),
     };
   }
   return {
@@ -78,7 +98,9 @@ function printer(io: CliIo, json: boolean) {
       const parts = [`${s.loads} load`, `${s.refused} refused`];
       if (s.unreadable) parts.push(`${s.unreadable} unreadable`);
       if (s.failed) parts.push(`${s.failed} failed`);
-      io.err(`checked ${s.files} log${s.files === 1 ? '' : 's'} in ${s.seconds.toFixed(2)} s (${s.jobs} job${s.jobs === 1 ? '' : 's'}): ${parts.join(', ')}`);
+      io.err(
+        `checked ${s.files} log${s.files === 1 ? '' : 's'} in ${s.seconds.toFixed(2)} s (${s.jobs} job${s.jobs === 1 ? '' : 's'}): ${parts.join(', ')}`,
+      );
     },
   };
 }

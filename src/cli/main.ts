@@ -62,7 +62,9 @@ export function main(): void {
       process.exitCode = code;
     })
     .catch((error) => {
-      process.stderr.write(`session-surface: internal error: ${error?.stack ?? error}\n`);
+      // One line, never a stack trace: the name and message say what went wrong.
+      const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      process.stderr.write(`session-surface: internal error: ${text.split('\n', 1)[0]}\n`);
       process.exitCode = 3;
     });
 }

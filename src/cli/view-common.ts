@@ -44,7 +44,7 @@ export function defineView(spec: ViewSpec): CliCommand {
         if (!log.verdict.ok) refused = true;
         const context = { file, log, flags };
         if (flags.has('--json')) {
-          io.out(JSON.stringify({ file, verdict: log.verdict, ...spec.json(context) }));
+          io.out(jsonLine(file, log, () => spec.json(context)));
         } else {
           io.out(verdictLine(file, log));
           spec.text(context, io.out);
@@ -53,4 +53,17 @@ export function defineView(spec: ViewSpec): CliCommand {
       return refused ? 1 : 0;
     },
   };
+}
+
+/**
+ * The view as one JSON line. Log values are printed as the log holds them; one nested deeper than the
+ * engine can serialise becomes an error field for this file instead of ending the run.
+ */
+function jsonLine(file: string, log: SessionLog, view: () => Record<string, unknown>): string {
+  try {
+    return JSON.stringify({ file, verdict: log.verdict, ...view() });
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return JSON.stringify({ file, verdict: log.verdict, error: 'a value in this log is nested too deeply to print as JSON' });
+  }
 }

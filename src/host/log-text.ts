@@ -66,6 +66,11 @@ export async function revealLineInTextEditor(log: vscode.Uri, line: number, comp
     await vscode.window.showTextDocument(document, options);
     return true;
   }
-  await vscode.commands.executeCommand('vscode.openWith', log, 'default', options);
+  try {
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(log), options);
+  } catch {
+    // Files beyond the text editor's sync limit: the default editor asks the user whether to open them.
+    await vscode.commands.executeCommand('vscode.openWith', log, 'default', options);
+  }
   return true;
 }

@@ -29,7 +29,10 @@ describe('session-surface check DIR (worker threads, generated tree)', function 
 
   const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: dir });
   const jsonVerdicts = (stdout: string) => {
-    const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     return { verdicts: lines.slice(0, -1) as Verdict[], summary: lines[lines.length - 1].summary };
   };
 
@@ -42,12 +45,18 @@ describe('session-surface check DIR (worker threads, generated tree)', function 
     };
     // Realistic logs from the shared generator, a few per folder, one of them zstd-compressed.
     for (let i = 0; i < 7; i++) {
-      const { text } = scaleLogText({ params: { targetEvents: 300, compactEvery: 4, keepTurns: 1, pruneEvery: 2 }, seed: i + 1, name: `tree-${i}` });
+      const { text } = scaleLogText({
+        params: { targetEvents: 300, compactEvery: 4, keepTurns: 1, pruneEvery: 2 },
+        seed: i + 1,
+        name: `tree-${i}`,
+      });
       const path = `logs/${i < 4 ? 'alpha' : 'beta/deeper'}/session-${i}.jsonl`;
       write(path, text);
       good.push(path);
     }
-    const lines = scaleLogText({ params: { targetEvents: 200, compactEvery: 4, keepTurns: 1, pruneEvery: 2 }, seed: 99, name: 'zstd' }).text.trimEnd().split('\n');
+    const lines = scaleLogText({ params: { targetEvents: 200, compactEvery: 4, keepTurns: 1, pruneEvery: 2 }, seed: 99, name: 'zstd' })
+      .text.trimEnd()
+      .split('\n');
     write('logs/beta/session-z.jsonl.zstd', encodeDshZstdLog(lines));
     good.push('logs/beta/session-z.jsonl.zstd');
     // Logs dsh refuses: a broken header, and a surface event without its surfaceOp.
@@ -96,9 +105,16 @@ describe('session-surface check DIR (worker threads, generated tree)', function 
     assert.equal(two.stderr, '');
     const parallel = jsonVerdicts(two.stdout);
     const serial = jsonVerdicts(one.stdout);
-    assert.deepEqual(parallel.verdicts.map((v) => v.file), everyLog());
+    assert.deepEqual(
+      parallel.verdicts.map((v) => v.file),
+      everyLog(),
+    );
     assert.deepEqual(parallel.verdicts, serial.verdicts);
-    assert.deepEqual({ ...parallel.summary, seconds: 0 }, { files: 10, loads: 8, refused: 2, unreadable: 0, failed: 0, jobs: 2, seconds: 0 });
+    assert.deepEqual(
+      { ...parallel.summary, seconds: 0, cpuSeconds: 0 },
+      { files: 10, loads: 8, refused: 2, unreadable: 0, failed: 0, jobs: 2, seconds: 0, cpuSeconds: 0 },
+    );
+    assert.ok(parallel.summary.cpuSeconds > 0);
     assert.equal(serial.summary.jobs, 1);
     const zstd = parallel.verdicts.find((v) => v.file.endsWith('.zstd'))!;
     assert.equal(zstd.status, 'loads');
@@ -118,7 +134,10 @@ describe('session-surface check DIR (worker threads, generated tree)', function 
     const result = run('check', '--json', 'missing.jsonl', 'logs/alpha/session-1.jsonl');
     assert.equal(result.status, 2, result.stderr);
     const { verdicts, summary } = jsonVerdicts(result.stdout);
-    assert.deepEqual(verdicts.map((v) => v.status), ['unreadable', 'loads']);
+    assert.deepEqual(
+      verdicts.map((v) => v.status),
+      ['unreadable', 'loads'],
+    );
     assert.equal(summary.unreadable, 1);
   });
 

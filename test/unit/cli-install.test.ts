@@ -31,7 +31,11 @@ describe('session-surface installed from the npm tarball', function () {
     dir = mkdtempSync(join(tmpdir(), 'session-surface-install-'));
     const npmEnv = cleanEnv({ npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' });
     // The bundle is already built; --ignore-scripts keeps `prepare` from building it again.
-    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', env: npmEnv });
+    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: root,
+      encoding: 'utf8',
+      env: npmEnv,
+    });
     assert.equal(pack.status, 0, pack.stderr);
     const [packed] = JSON.parse(pack.stdout);
     tarball = join(dir, packed.filename);
@@ -58,12 +62,21 @@ describe('session-surface installed from the npm tarball', function () {
 
   it('the tarball holds the launcher, the bundle, package.json, README and licence — nothing else', () => {
     const allowed = new Set(['bin/session-surface.js', 'dist/cli.js', 'package.json', 'README.md', 'LICENSE', 'CHANGELOG.md']);
-    assert.deepEqual(files.filter((f) => !allowed.has(f)), [], `unexpected files in ${tarball}`);
-    for (const needed of ['bin/session-surface.js', 'dist/cli.js', 'package.json']) assert.ok(files.includes(needed), `${needed} is packed`);
+    assert.deepEqual(
+      files.filter((f) => !allowed.has(f)),
+      [],
+      `unexpected files in ${tarball}`,
+    );
+    for (const needed of ['bin/session-surface.js', 'dist/cli.js', 'package.json'])
+      assert.ok(files.includes(needed), `${needed} is packed`);
   });
 
   it('the installed command checks a log and a folder (worker threads) with only Node on the PATH', () => {
-    const one = spawnSync('session-surface', ['check', 'logs/session-0.jsonl'], { cwd: join(dir, 'work'), encoding: 'utf8', env: nodeOnly });
+    const one = spawnSync('session-surface', ['check', 'logs/session-0.jsonl'], {
+      cwd: join(dir, 'work'),
+      encoding: 'utf8',
+      env: nodeOnly,
+    });
     assert.equal(one.status, 0, one.stderr + String(one.error ?? ''));
     assert.match(one.stderr, /^logs\/session-0\.jsonl: loads \(\d+ events/);
     const many = spawnSync(bin, ['check', '--json', '--jobs', '2', 'logs'], { cwd: join(dir, 'work'), encoding: 'utf8', env: nodeOnly });

@@ -25,10 +25,22 @@ const probes: Probe[] = [
   { folder: 'src/core', text: "import * as vscode from 'vscode';\nexport const v = vscode;\n", expect: VSCODE },
   { folder: 'src/core', text: "import { inflateSync } from 'node:zlib';\nexport const f = inflateSync;\n", expect: NODE },
   { folder: 'src/core', text: "import { readFileSync } from 'fs';\nexport const f = readFileSync;\n", expect: NODE },
-  { folder: 'src/core/read', text: "import { SessionDocument } from '../../host/session-document';\nexport const d = SessionDocument;\n", expect: 'the core is the floor' },
+  {
+    folder: 'src/core/read',
+    text: "import { SessionDocument } from '../../host/session-document';\nexport const d = SessionDocument;\n",
+    expect: 'the core is the floor',
+  },
   { folder: 'src/core', text: "import { runCli } from '../cli/main';\nexport const r = runCli;\n", expect: 'the core is the floor' },
-  { folder: 'src/core', text: "import type { HostToWebview } from '../protocol/messages';\nexport type M = HostToWebview;\n", expect: 'the core is the floor' },
-  { folder: 'src/core', text: "import { renderLoaded } from '../../webview/render';\nexport const r = renderLoaded;\n", expect: 'the core is the floor' },
+  {
+    folder: 'src/core',
+    text: "import type { HostToWebview } from '../protocol/messages';\nexport type M = HostToWebview;\n",
+    expect: 'the core is the floor',
+  },
+  {
+    folder: 'src/core',
+    text: "import { renderLoaded } from '../../webview/render';\nexport const r = renderLoaded;\n",
+    expect: 'the core is the floor',
+  },
   { folder: 'src/core', text: 'export const pid = process.pid;\n', expect: 'the pure layers run outside Node' },
   {
     folder: 'src/core',
@@ -37,8 +49,16 @@ const probes: Probe[] = [
   },
   // The webview: never vscode, Node or the host; core data types only.
   { folder: 'webview', text: "import * as vscode from 'vscode';\nexport const v = vscode;\n", expect: VSCODE },
-  { folder: 'webview', text: "import { buildSnapshot } from '../src/host/snapshot';\nexport const b = buildSnapshot;\n", expect: 'the webview is a projection' },
-  { folder: 'webview', text: "import { loadSession } from '../src/core';\nexport const l = loadSession;\n", expect: 'never bundle core code' },
+  {
+    folder: 'webview',
+    text: "import { buildSnapshot } from '../src/host/snapshot';\nexport const b = buildSnapshot;\n",
+    expect: 'the webview is a projection',
+  },
+  {
+    folder: 'webview',
+    text: "import { loadSession } from '../src/core';\nexport const l = loadSession;\n",
+    expect: 'never bundle core code',
+  },
   { folder: 'webview', text: "import { join } from 'node:path';\nexport const j = join;\n", expect: NODE },
   {
     folder: 'webview',
@@ -46,7 +66,11 @@ const probes: Probe[] = [
     expect: null,
   },
   // The CLI never reaches the extension host.
-  { folder: 'src/cli', text: "import { buildSnapshot } from '../host/snapshot';\nexport const b = buildSnapshot;\n", expect: 'the CLI runs without VS Code' },
+  {
+    folder: 'src/cli',
+    text: "import { buildSnapshot } from '../host/snapshot';\nexport const b = buildSnapshot;\n",
+    expect: 'the CLI runs without VS Code',
+  },
   { folder: 'src/cli', text: "import * as vscode from 'vscode';\nexport const v = vscode;\n", expect: VSCODE },
   {
     folder: 'src/cli',
@@ -57,10 +81,18 @@ const probes: Probe[] = [
   { folder: 'src/present', text: "import * as vscode from 'vscode';\nexport const v = vscode;\n", expect: VSCODE },
   { folder: 'src/present', text: "import { format } from 'node:util';\nexport const f = format;\n", expect: NODE },
   { folder: 'src/present', text: 'export const title = () => document.title;\n', expect: 'the pure layers run outside the browser' },
-  { folder: 'src/present', text: "import { runCli } from '../cli/main';\nexport const r = runCli;\n", expect: 'the presentation layer is used by the CLI and the host' },
+  {
+    folder: 'src/present',
+    text: "import { runCli } from '../cli/main';\nexport const r = runCli;\n",
+    expect: 'the presentation layer is used by the CLI and the host',
+  },
   { folder: 'src/present', text: "import type { Diagnostic } from '../core/types';\nexport type D = Diagnostic;\n", expect: null },
   // The protocol names core types and runs none of its code.
-  { folder: 'src/protocol', text: "import { loadSession } from '../core';\nexport const l = loadSession;\n", expect: 'never run core code' },
+  {
+    folder: 'src/protocol',
+    text: "import { loadSession } from '../core';\nexport const l = loadSession;\n",
+    expect: 'never run core code',
+  },
 ];
 
 interface EslintResult {

@@ -17,7 +17,10 @@ describe('shared log generator', () => {
       const log = loadSession(utf8.encode(text));
       assert.equal(log.verdict.ok, true, `seed ${seed}: ${log.verdict.error}`);
       assert.equal(log.eventCount, generator.seq);
-      assert.deepEqual(log.surface(), generator.surface.map((node) => node.seq));
+      assert.deepEqual(
+        log.surface(),
+        generator.surface.map((node) => node.seq),
+      );
       assert.ok(generator.stats.compactions > 0 && generator.stats.prunes > 0 && generator.stats.packedRows > 0);
     }
   });

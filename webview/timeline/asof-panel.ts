@@ -20,7 +20,7 @@ export class AsOfPanel {
 
   renderToggle(): TemplateResult {
     return html`<button type="button" class="toggle" id="toggle-asof" aria-pressed=${this.open ? 'true' : 'false'} aria-controls="asof-panel"
-      @click=${() => this.toggle()}><span class="codicon codicon-history" aria-hidden="true"></span> Surface as of…</button>`;
+      title="Surface and derived messages as of a seq, and a diff of two points" @click=${() => this.toggle()}><span class="codicon codicon-history" aria-hidden="true"></span> As of…</button>`;
   }
 
   toggle(): void {

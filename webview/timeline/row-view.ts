@@ -52,7 +52,8 @@ function authoringContext(row: TimelineRow): string {
 }
 
 export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): TemplateResult {
-  const selected = row.seq === ctx.selectedSeq;
+  const selected = ctx.selectedSeq !== undefined
+    && (row.seq === ctx.selectedSeq || (row.kind === 'chunkRun' && row.lastSeq !== undefined && ctx.selectedSeq > row.seq && ctx.selectedSeq <= row.lastSeq));
   const classes = ['row', `surface-${row.surface}`,
     row.turn !== undefined ? (row.turn % 2 ? 'turn-odd' : 'turn-even') : 'no-turn',
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',

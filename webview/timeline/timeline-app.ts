@@ -56,6 +56,9 @@ export class TimelineApp extends LitElement {
   readonly asOf = new AsOfPanel(this);
   readonly time = new TimePanel(this);
   private restoredScroll = false;
+  private sideLoadsPending = false;
+  private drawnOverview: Overview | undefined;
+  private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
 
@@ -89,8 +92,8 @@ export class TimelineApp extends LitElement {
       if (this.view.topSeq === undefined && this.view.selectedSeq === undefined) this.view.following = s.live === 'live';
       (window as unknown as { __timelineLoadDone?: number }).__timelineLoadDone = performance.now();
       this.resetView();
-      void this.loadBrackets();
-      void this.loadOverview();
+      // Rows first: the brackets and the overview are asked for once the first rows are drawn.
+      this.sideLoadsPending = true;
       if (this.view.selectedSeq !== undefined) void this.select(this.view.selectedSeq, { scroll: false });
     } else if (wasLive !== s.liveText) {
       this.announcer.say(s.liveText);
@@ -140,7 +143,10 @@ export class TimelineApp extends LitElement {
     this.cache = this.newCache();
     if (this.summary) this.cache.stale(generationKey(this.summary.generation));
     this.restoredScroll = false;
-    void this.refreshTotal();
+    // One round trip to the first rows: the first page brings the total with it. A followed log
+    // starts from its end instead, which needs the total first.
+    if (this.view.following) void this.refreshTotal();
+    else this.cache.ensure(0, 0);
   }
 
   private async refreshTotal(): Promise<void> {
@@ -173,6 +179,10 @@ export class TimelineApp extends LitElement {
         document.body.dataset.firstRowsPainted = 'true';
       });
     }
+    if (this.sideLoadsPending && this.total > 0) {
+      this.sideLoadsPending = false;
+      setTimeout(() => { void this.loadBrackets(); void this.loadOverview(); }, 0);
+    }
     if (!this.restoredScroll && this.total > 0) {
       this.restoredScroll = true;
       void this.restoreScroll();
@@ -199,6 +209,13 @@ export class TimelineApp extends LitElement {
 
   private onVisibility(e: VisibilityChangedEvent): void {
     this.lastVisible = { first: e.first, last: e.last };
+    // Following the tail means the last row is in view; scrolling up stops it, scrolling back resumes it.
+    const atEnd = this.total > 0 && e.last >= this.total - 1;
+    if (atEnd !== this.view.following && this.restoredScroll) {
+      this.view.following = atEnd;
+      saveViewState(this.view);
+      this.requestUpdate();
+    }
     this.cache.ensure(e.first, e.last);
     const top = this.cache.get(e.first);
     if (top && top.seq !== this.view.topSeq) {
@@ -206,15 +223,6 @@ export class TimelineApp extends LitElement {
       saveViewState(this.view);
     }
     this.afterRowsArrive();
-  }
-
-  private onListScroll(scroller: HTMLElement): void {
-    const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
-    if (atBottom !== this.view.following) {
-      this.view.following = atBottom;
-      saveViewState(this.view);
-      this.requestUpdate();
-    }
   }
 
   private get virtualizer(): LitVirtualizer | null {
@@ -339,11 +347,7 @@ export class TimelineApp extends LitElement {
   private async loadOverview(): Promise<void> {
     const { result } = await this.client.request('overview', { buckets: 400 });
     this.overview = result;
-    this.strip.draw(result, this.selectedBucketSeq());
-  }
-
-  private selectedBucketSeq(): number | undefined {
-    return this.view.selectedSeq;
+    this.requestUpdate();
   }
 
   // ---- order, filter --------------------------------------------------------------------------
@@ -462,11 +466,11 @@ export class TimelineApp extends LitElement {
   // ---- drawing --------------------------------------------------------------------------------
 
   protected override updated(_changed: PropertyValues): void {
-    if (this.overview) this.strip.draw(this.overview, this.view.selectedSeq);
-    const scroller = this.virtualizer;
-    if (scroller && !scroller.dataset.scrollHooked) {
-      scroller.dataset.scrollHooked = 'true';
-      scroller.addEventListener('scroll', () => this.onListScroll(scroller), { passive: true });
+    // The strip is a canvas: redraw it only when what it shows changed.
+    if (this.overview && (this.overview !== this.drawnOverview || this.view.selectedSeq !== this.drawnSelection)) {
+      this.drawnOverview = this.overview;
+      this.drawnSelection = this.view.selectedSeq;
+      this.strip.draw(this.overview, this.view.selectedSeq);
     }
   }
 
@@ -503,7 +507,7 @@ export class TimelineApp extends LitElement {
       ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
-          <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn.step</span><span>time</span><span>type</span><span>summary</span></div>
+          <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn</span><span>time</span><span>type</span><span>summary</span></div>
           <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label="Events, ${ORDERS.find((o) => o.order === this.view.order)?.label}: ${this.total} rows"
               aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>

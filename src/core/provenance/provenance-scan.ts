@@ -125,27 +125,39 @@ export class ProvenanceBuilder {
     this.edges.add(derived, source, kind, how);
   }
 
-  /** sourceEventSeqs edges: shadowed nodes are `replace`, tool/calls cited by results are `result`. */
-  private citations(event: SessionEvent): number[] {
+  /**
+   * sourceEventSeqs edges: shadowed nodes are `replace`, tool/calls cited by results are `result`,
+   * chunks cited by a message are `stream` (and collected into `chunksOut`). Returns the cited seqs.
+   */
+  private citations(event: SessionEvent, chunksOut?: number[]): number[] {
     const sources = Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : [];
     const replaced = this.replacementOf(event.seq)?.shadowedSeqs;
-    const shadowed = new Set(replaced ?? []);
+    const shadowed = replaced !== undefined ? new Set(replaced) : undefined;
+    const derived = event.seq;
+    const type = event.type;
+    const cited: number[] = [];
     for (const source of sources) {
       if (typeof source !== 'number') continue;
+      cited.push(source);
       let kind: EdgeKind = 'cite';
-      if (replaced !== undefined && shadowed.has(source)) kind = 'replace';
-      else if (event.type === 'tool/result' && this.log.eventType(source) === 'tool/call') kind = 'result';
-      else if (event.type === 'assistant/message' && this.log.eventType(source) === 'assistant/chunk') kind = 'stream';
-      this.link(event.seq, source, kind, 'recorded');
+      if (shadowed !== undefined && shadowed.has(source)) kind = 'replace';
+      else if (type === 'assistant/message') {
+        if (this.log.eventType(source) === 'assistant/chunk') {
+          kind = 'stream';
+          chunksOut?.push(source);
+        }
+      } else if (type === 'tool/result' && this.log.eventType(source) === 'tool/call') kind = 'result';
+      this.link(derived, source, kind, 'recorded');
     }
     // A log dsh refuses can carry a replace that does not cite what it shadows: still show the shadowing.
-    for (const seq of shadowed) this.link(event.seq, seq, 'replace', 'inferred');
-    return sources.filter((s): s is number => typeof s === 'number');
+    if (shadowed !== undefined) for (const seq of shadowed) this.link(derived, seq, 'replace', 'inferred');
+    return cited;
   }
 
   private message(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     const seq = event.seq;
-    const cited = this.citations(event).filter((s) => this.log.eventType(s) === 'assistant/chunk');
+    const cited: number[] = [];
+    this.citations(event, cited);
     let chunks = cited;
     let by: 'cited' | 'turn-step' = 'cited';
     let assembly: StreamAssembly | undefined;
@@ -174,7 +186,9 @@ export class ProvenanceBuilder {
     const id = this.tracker.attemptOf.get(chunks[0]);
     if (id < 0) return undefined;
     const attempt = this.tracker.attempts[id];
-    if (attempt.count !== chunks.length || chunks.some((c) => this.tracker.attemptOf.get(c) !== id)) return undefined;
+    if (attempt.count !== chunks.length) return undefined;
+    const attemptOf = this.tracker.attemptOf;
+    for (let i = 1; i < chunks.length; i++) if (attemptOf.get(chunks[i]) !== id) return undefined;
     return attempt.assembly;
   }
 

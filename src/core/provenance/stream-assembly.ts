@@ -28,8 +28,14 @@ import { jsonEqual } from '../read/json-values';
 export interface StreamBlock {
   index: number;
   kind: string | undefined;
-  /** Concatenated deltas (text, or tool-call arguments). */
-  streamed: string;
+  /**
+   * The deltas' texts (text, or tool-call arguments) in order. Kept as parts: comparing them piece by
+   * piece with a block-end's text copies nothing, where one concatenated string would be flattened
+   * (copied whole) by the first comparison.
+   */
+  parts: string[];
+  /** Total length of the parts. */
+  streamedLength: number;
   deltas: number;
   id?: string;
   name?: string;
@@ -63,7 +69,7 @@ export class StreamAssembly {
       case 'reasoning-delta': {
         const block = this.block(chunk.index, event.seq);
         block.kind ??= chunk.type === 'text-delta' ? 'text' : 'reasoning';
-        block.streamed += typeof chunk.text === 'string' ? chunk.text : '';
+        if (typeof chunk.text === 'string') addPart(block, chunk.text);
         block.deltas += 1;
         break;
       }
@@ -72,7 +78,7 @@ export class StreamAssembly {
         block.kind ??= 'tool-call';
         if (typeof chunk.id === 'string') block.id ??= chunk.id;
         if (typeof chunk.name === 'string') block.name ??= chunk.name;
-        block.streamed += typeof chunk.argumentsDelta === 'string' ? chunk.argumentsDelta : '';
+        if (typeof chunk.argumentsDelta === 'string') addPart(block, chunk.argumentsDelta);
         block.deltas += 1;
         break;
       }
@@ -105,10 +111,10 @@ export class StreamAssembly {
       block.kind ??= 'tool-call';
       if (typeof data.id === 'string') block.id ??= data.id;
       if (typeof data.name === 'string') block.name ??= data.name;
-      block.streamed += (data.args as string[]).join('');
+      for (const part of data.args as string[]) addPart(block, part);
     } else {
       block.kind ??= row.type === 'text-chunks' ? 'text' : 'reasoning';
-      block.streamed += (data.texts as string[]).join('');
+      for (const part of data.texts as string[]) addPart(block, part);
     }
     block.deltas += members;
   }
@@ -117,7 +123,7 @@ export class StreamAssembly {
     const key = typeof index === 'number' ? index : -1;
     let block = this.byIndex.get(key);
     if (!block) {
-      block = { index: key, kind: undefined, streamed: '', deltas: 0, firstSeq: seq };
+      block = { index: key, kind: undefined, parts: [], streamedLength: 0, deltas: 0, firstSeq: seq };
       this.byIndex.set(key, block);
     }
     return block;
@@ -132,6 +138,27 @@ export class StreamAssembly {
   get failed(): boolean {
     return this.finishKind === 'error' || this.finishKind === 'aborted';
   }
+}
+
+function addPart(block: StreamBlock, part: string): void {
+  block.parts.push(part);
+  block.streamedLength += part.length;
+}
+
+/** The concatenated deltas of a block (built only where a whole string is needed: mismatches, JSON). */
+export function streamedText(block: StreamBlock): string {
+  return block.parts.join('');
+}
+
+/** Whether `text` equals the concatenated deltas, compared in place. */
+function equalsStreamed(text: unknown, block: StreamBlock): boolean {
+  if (typeof text !== 'string' || text.length !== block.streamedLength) return false;
+  let at = 0;
+  for (const part of block.parts) {
+    if (!text.startsWith(part, at)) return false;
+    at += part.length;
+  }
+  return true;
 }
 
 export interface AssemblyProblem {
@@ -168,12 +195,13 @@ function selfConsistency(block: StreamBlock, out: AssemblyProblem[], notes: Asse
   if (!block.end || block.deltas === 0) return;
   if (block.kind !== 'text' && block.kind !== 'reasoning' && block.kind !== 'tool-call') return;
   const recorded = endValue(block);
-  if (recorded !== block.streamed) {
-    if (block.kind === 'tool-call' && sameJson(recorded, block.streamed)) {
+  if (!equalsStreamed(recorded, block)) {
+    const streamed = streamedText(block);
+    if (block.kind === 'tool-call' && sameJson(recorded, streamed)) {
       notes.push({ seq: block.firstSeq, message: `block ${block.index} (tool-call): block-end arguments are the streamed JSON re-serialized` });
     } else {
       const what = block.kind === 'tool-call' ? 'arguments' : 'text';
-      out.push({ seq: block.firstSeq, message: `block ${block.index} (${block.kind}): its block-end ${what} ${what === 'text' ? 'differs' : 'differ'} from its ${block.deltas} concatenated deltas ${difference(recorded, block.streamed)}` });
+      out.push({ seq: block.firstSeq, message: `block ${block.index} (${block.kind}): its block-end ${what} ${what === 'text' ? 'differs' : 'differ'} from its ${block.deltas} concatenated deltas ${difference(recorded, streamed)}` });
     }
   }
   if (block.kind === 'tool-call' && block.id !== undefined && block.end.id !== block.id) {
@@ -183,7 +211,7 @@ function selfConsistency(block: StreamBlock, out: AssemblyProblem[], notes: Asse
 
 /** The value the stream gives for a block: the block-end's when finished, else the deltas so far. */
 function streamValue(block: StreamBlock): string {
-  return endValue(block) ?? block.streamed;
+  return endValue(block) ?? streamedText(block);
 }
 
 function compareBlock(block: StreamBlock, content: Record<string, any>, position: number, prefixAllowed: boolean, out: AssemblyProblem[], notes: AssemblyProblem[]): void {
