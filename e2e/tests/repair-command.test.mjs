@@ -75,7 +75,16 @@ before(async () => {
   // A crashed agent's file has been still for a while (the command asks first when it still changes).
   const past = new Date(Date.now() - 10 * 60_000);
   for (const name of Object.keys(files)) utimesSync(join(suite.workspace, name), past, past);
-  ({ page } = await suite.openPage());
+  // On a loaded machine the first navigation can exceed playwright's 30 s: try a fresh page again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      ({ page } = await suite.openPage());
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.log(`# workbench did not load (${error.message.split('\n')[0]}); trying again`);
+    }
+  }
 });
 after(async () => { await suite?.stop(); });
 afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });

@@ -1,8 +1,6 @@
-// Shared by the CLI and the extension host (Node only).
-// Appending to a log on disk without ever rewriting it: check that the file still holds, byte for
-// byte, what was loaded (another writer may have appended since), write through an append-mode
-// handle, fsync, and check the size afterwards. Nothing here truncates or writes before the end.
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
+// Checks and writes for a log on disk (Node; shared by the CLI and the extension host): that an open
+// file still holds, byte for byte, what was loaded, and a write that does not stop short.
+import { fstatSync, readSync, writeSync } from 'node:fs';
 
 /** The file is no longer what was loaded: nothing was written. */
 export class FileChangedError extends Error {}
@@ -33,23 +31,4 @@ export function assertFileHolds(fd: number, path: string, loaded: Uint8Array): v
 /** Writes every byte through the handle (writeSync may write less than asked). */
 export function writeAll(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
-}
-
-/**
- * Appends `bytes` to the file at `path`, which must still hold exactly `loaded`. Returns the new size.
- * The handle is opened in append mode ('a+': every write lands at the end whatever the position),
- * and the data is fsync'd before returning.
- */
-export function appendToLoadedFile(path: string, loaded: Uint8Array, bytes: Uint8Array): number {
-  const fd = openSync(path, 'a+');
-  try {
-    assertFileHolds(fd, path, loaded);
-    writeAll(fd, bytes);
-    fsyncSync(fd);
-    const size = fstatSync(fd).size;
-    if (size !== loaded.length + bytes.length) throw new Error(`${path} is ${size} bytes after the append, expected ${loaded.length + bytes.length}: another writer appended at the same time`);
-    return size;
-  } finally {
-    closeSync(fd);
-  }
 }

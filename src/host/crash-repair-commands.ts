@@ -96,13 +96,23 @@ export function registerCrashRepairCommands(context: vscode.ExtensionContext, pr
         return finish({ command: 'apply', file: opened.file, done: false, message: `The last turn of ${name} is closed: there is nothing to repair.` }, where, false);
       }
       const activity = openTurnActivity(opened.msSinceChange);
-      const confirm = activity === 'growing' ? 'Repair Anyway' : 'Append Closers';
+      // In the session editor the closers become a pending edit of the document: Undo takes them back,
+      // Save appends them (planned again on the file as it is then).
+      const active = provider.activeDocument;
+      const editing = active?.uri.toString() === where.toString() && active.editable ? active : undefined;
+      const confirm = activity === 'growing' ? 'Repair Anyway' : editing ? 'Add as Pending Edit' : 'Append Closers';
       const heading = activity === 'growing'
         ? `${name} is still changing. Append the crash repair anyway?`
         : `Append the crash repair to ${name}?`;
       const choice = await vscode.window.showWarningMessage(heading, { modal: true, detail: reviewDetail(review, activityWords(activity, opened.msSinceChange), write.lines.length, write.bytes.length, write.container) }, confirm);
       if (choice !== confirm) {
         report({ command: 'apply', file: opened.file, done: false, message: 'cancelled' });
+        return;
+      }
+      if (editing) {
+        await provider.authoring.for(editing).apply({ kind: 'repair' });
+        report({ command: 'apply', file: opened.file, done: true, message: 'pending' });
+        void vscode.window.showInformationMessage(`The crash repair of ${name} is a pending edit: Save appends its ${write.lines.length} closers, Undo takes it back.`);
         return;
       }
       // The safe save path shared with authoring: identity check, append mode, fsync, read back. If an

@@ -6,7 +6,9 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesS
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runCli } from '../../src/cli/main';
-import { appendToLoadedFile, FileChangedError } from '../../src/files/append-file';
+import { FileChangedError } from '../../src/files/append-file';
+import { removeTornTailFromFile } from '../../src/files/torn-tail-file';
+import { planTornTailRemoval } from '../../src/core/plan/torn-tail-removal';
 import { loadSession, planRepair } from '../../src/core';
 import { loadSessionFile } from '../../src/core/read/load-file';
 import { findRepairsMade } from '../../src/core/surface/repairs-made';
@@ -168,16 +170,20 @@ describe('CLI repair actions', () => {
     assert.equal(readdirSync(join(file, '..')).length, 2, 'the log and its one backup');
   });
 
-  it('the append refuses a file that is no longer what was loaded, and writes nothing', () => {
+  it('removing a torn tail refuses a file that is no longer what was loaded: no backup, no cut', () => {
     const b = richLog({ openTail: 'recorded-call' });
-    const file = put(b.bytes());
-    appendFileSync(file, '{"type":"step/end"}\n');
+    const loadedBytes = b.bytes({ tornTail: '{"ty' });
+    const file = put(loadedBytes);
+    const plan = planTornTailRemoval(loadSession(loadedBytes), loadedBytes, undefined);
+    assert.ok(plan.ok);
+    appendFileSync(file, 'pe":"step/end"}\n'); // the writer finished its line after all
     const now = bytesOf(file);
-    assert.throws(() => appendToLoadedFile(file, b.bytes(), new Uint8Array([0x41])), FileChangedError);
+    assert.throws(() => removeTornTailFromFile(file, loadedBytes, plan), FileChangedError);
     const sameSize = new Uint8Array(now);
     sameSize[5] ^= 1;
-    assert.throws(() => appendToLoadedFile(file, sameSize, new Uint8Array([0x41])), /differs from what was loaded at byte 5/);
+    assert.throws(() => removeTornTailFromFile(file, sameSize, plan), /differs from what was loaded at byte 5/);
     assert.deepEqual(bytesOf(file), now);
+    assert.deepEqual(readdirSync(join(file, '..')), ['session.jsonl'], 'no backup was written');
   });
 
   it('usage: exactly one action; --force only with --apply', async () => {
