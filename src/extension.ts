@@ -7,6 +7,9 @@ import { SessionEditorProvider } from './host/sessionEditorProvider';
 import { ActiveSession } from './host/activeSession';
 import { createSessionLog, logSessionDocuments } from './host/output';
 import { registerSessions } from './host/sessions';
+import { registerEditorAssociations } from './host/editorAssociations';
+import { registerNavigation } from './host/navigation';
+import { registerStatusBar } from './host/statusBar';
 import type { SessionCatalog } from './host/sessions/sessionCatalog';
 
 export interface SessionSurfaceApi {
@@ -25,6 +28,9 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const active = new ActiveSession(provider);
   context.subscriptions.push(log, active, logSessionDocuments(provider, log));
   const sessions = registerSessions(context, provider, active, log);
+  registerEditorAssociations(context);
+  registerNavigation(context, active);
+  registerStatusBar(context, active);
   return { provider, problems, sessions };
 }
 

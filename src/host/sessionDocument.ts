@@ -14,6 +14,7 @@ import { readRange, readWholeFile, statFile } from './fileAccess';
 import { FileFollower } from './fileFollower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './fileIdentity';
 import { buildSnapshot, countTurns } from './snapshot';
+import { readLimits } from './settings';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -151,6 +152,7 @@ export class SessionDocument implements vscode.CustomDocument {
         // Plain or zstd, told apart by content; the core decodes zstd frame by frame.
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
+          limits: readLimits(),
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });
         return { parsed: source.log as SessionLogView, source, bytes };

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { isWebviewToHost, PROTOCOL_VERSION, type WebviewToHost } from '../protocol/messages';
 import type { SessionDocument } from './sessionDocument';
 import { sessionWebviewHtml, webviewOptions } from './webviewHtml';
+import { onWebviewNotification } from './webviewChannel';
 
 export interface RenderReport {
   uri: string;
@@ -32,6 +33,7 @@ export class SessionPanel implements vscode.Disposable {
       document.onDidChange(() => this.schedulePost()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.schedulePost()),
       panel.onDidDispose(() => this.dispose()),
+      onWebviewNotification((n) => { if (this.ready && n.uri === document.uri.toString()) void panel.webview.postMessage(n.message); }),
     );
   }
 
