@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SAMPLES, startSuite, until } from '../harness.mjs';
+import { waitForExtension } from '../extension-ready.mjs';
 import { closeAllEditors, focusWorkbench, quickOpen, runCommand } from '../workbench.mjs';
 import { openViaCommand, readSessionView, waitForHeader } from '../session-editor.mjs';
 
@@ -15,6 +16,7 @@ before(async () => {
   mkdirSync(join(suite.workspace, 'agent'), { recursive: true });
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), join(suite.workspace, 'agent', 'session.jsonl'));
   ({ page } = await suite.openPage());
+  await waitForExtension(page);
 });
 after(async () => { await suite?.stop(); });
 afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });

@@ -31,11 +31,14 @@ const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/dist\/(extension|webview)\.js$/,
   /^extension\/media\/[^/]+\.(css|png|svg)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.(md|png|svg)$/,
+  /^extension\/l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
+  /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,
   /^extension\/licen[cs]e(\.md|\.txt)?$/i,
 ];
 
-test('the .vsix holds only bundles, media, package.json, README, CHANGELOG and licence', { timeout: 180_000 }, () => {
+test('the .vsix holds only bundles, media, l10n bundles, package.json (+ nls), README, CHANGELOG and licence', { timeout: 180_000 }, () => {
   mkdirSync(RUN_DIR, { recursive: true });
   const vsix = join(RUN_DIR, 'session-surface-studio.vsix');
   execFileSync(process.execPath, [join(REPO, 'scripts', 'package.mjs'), '--out', vsix], { cwd: REPO, stdio: 'pipe' });
@@ -43,7 +46,8 @@ test('the .vsix holds only bundles, media, package.json, README, CHANGELOG and l
   console.log(`# vsix: ${names.join(', ')}`);
   const unexpected = names.filter((n) => !ALLOWED.some((re) => re.test(n)));
   assert.deepEqual(unexpected, [], 'files outside the allowed set');
-  for (const needed of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/webview.js', 'extension/media/session.css']) {
+  for (const needed of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/webview.js', 'extension/media/session.css',
+    'extension/l10n/bundle.l10n.json', 'extension/l10n/bundle.l10n.zh-cn.json', 'extension/package.nls.json', 'extension/package.nls.zh-cn.json']) {
     assert.ok(names.includes(needed), `${needed} is packaged`);
   }
 });

@@ -7,6 +7,7 @@ import { isWebviewToHost, PROTOCOL_VERSION, type WebviewToHost } from '../protoc
 import type { SessionDocument } from './sessionDocument';
 import { sessionWebviewHtml, webviewOptions } from './webviewHtml';
 import { onWebviewNotification } from './webviewChannel';
+import { webviewStrings } from './webviewStrings';
 
 export interface RenderReport {
   uri: string;
@@ -48,6 +49,7 @@ export class SessionPanel implements vscode.Disposable {
         }
         this.ready = true;
         this.document.webviewReady();
+        void this.panel.webview.postMessage(webviewStrings());
         this.post();
         return;
       case 'reload':
