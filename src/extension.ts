@@ -10,6 +10,7 @@ import { registerSessions } from './host/sessions';
 import { registerEditorAssociations } from './host/editorAssociations';
 import { registerNavigation } from './host/navigation';
 import { registerStatusBar } from './host/statusBar';
+import { registerSampleSession } from './host/sampleSession';
 import type { SessionCatalog } from './host/sessions/sessionCatalog';
 
 export interface SessionSurfaceApi {
@@ -31,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   registerEditorAssociations(context);
   registerNavigation(context, active);
   registerStatusBar(context, active);
+  registerSampleSession(context);
   return { provider, problems, sessions };
 }
 

@@ -15,13 +15,22 @@ before(async () => {
   suite = await startSuite('home-editor', { files: [join(SAMPLES, 'session-with-errors.jsonl')] });
   mkdirSync(join(suite.workspace, 'agent'), { recursive: true });
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), join(suite.workspace, 'agent', 'session.jsonl'));
+  // Never opened before the setting is turned off (VS Code remembers the editor a file last opened in).
+  copyFileSync(join(SAMPLES, 'session-small.jsonl'), join(suite.workspace, 'agent', 'session-later.jsonl'));
   ({ page } = await suite.openPage());
   await waitForExtension(page);
 });
 after(async () => { await suite?.stop(); });
 afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
 
-const userSettings = () => JSON.parse(readFileSync(join(suite.server.userData, 'User', 'settings.json'), 'utf8'));
+/** The user settings file; {} while VS Code is half-way through writing it. */
+function userSettings() {
+  try {
+    return JSON.parse(readFileSync(join(suite.server.userData, 'User', 'settings.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+}
 
 /** Flips a boolean setting in the Settings editor, as a user would. */
 async function toggleSetting(id) {
@@ -55,8 +64,8 @@ test('the setting makes the session editor the default for session logs, and tur
   await toggleSetting('sessionSurface.openLogsInSessionEditor');
   await until(() => !userSettings()['workbench.editorAssociations']?.['**/session*.jsonl'], 30_000, 'our associations removed');
   await closeAllEditors(page);
-  await quickOpen(page, 'session.jsonl');
-  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 15_000 });
+  await quickOpen(page, 'session-later.jsonl');
+  await page.locator('.editor-instance .monaco-editor').first().waitFor({ timeout: 30_000 });
   assert.equal(await page.locator('iframe.webview').count(), 0, 'back to the text editor');
 });
 

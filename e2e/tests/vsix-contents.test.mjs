@@ -31,7 +31,7 @@ const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/dist\/(extension|webview)\.js$/,
   /^extension\/media\/[^/]+\.(css|png|svg)$/,
-  /^extension\/media\/walkthrough\/[^/]+\.(md|png|svg)$/,
+  /^extension\/media\/walkthrough\/[^/]+\.(md|png|svg|jsonl)$/,
   /^extension\/l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
   /^extension\/(readme|changelog)\.md$/i,

@@ -80,6 +80,8 @@ export function registerNavigation(context: vscode.ExtensionContext, active: Act
           title: vscode.l10n.t('Go to Seq'),
           prompt: vscode.l10n.t('Event seq, 0 to {0}', count - 1),
           placeHolder: vscode.l10n.t('seq'),
+          // The session webview takes the focus back as the palette closes; keep the box open.
+          ignoreFocusOut: true,
           validateInput: (text) => {
             const n = Number(text.trim());
             return text.trim() !== '' && Number.isInteger(n) && n >= 0 && n < count ? undefined : vscode.l10n.t('A whole number from 0 to {0}', count - 1);
