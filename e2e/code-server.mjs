@@ -39,13 +39,15 @@ export function isolatedEnv(dir) {
 }
 
 /**
- * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object, args?: string[], extensions?: string[] }} options
+ * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object, args?: string[], extensions?: string[], userDataFiles?: Record<string, string> }} options
  * `trusted: false` turns workspace trust on, so the workspace opens in Restricted Mode.
  */
-export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {}, args: extraArgs = [], extensions = [] }) {
+export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {}, args: extraArgs = [], extensions = [], userDataFiles = {} }) {
   const userData = join(runDir, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(join(runDir, 'extensions'), { recursive: true });
+  // Files placed in the user-data folder before the server starts (e.g. languagepacks.json).
+  for (const [name, text] of Object.entries(userDataFiles)) writeFileSync(join(userData, name), text);
   // Extensions installed before the server starts (folders named publisher.name-version).
   for (const folder of extensions) cpSync(folder, join(runDir, 'extensions', basename(folder)), { recursive: true });
   const trustSettings = trusted

@@ -4,9 +4,9 @@
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { RUN_DIR, SAMPLES, startSuite, until } from '../harness.mjs';
-import { writeLanguagePack } from '../language-pack.mjs';
+import { languagePacksJson, writeLanguagePack } from '../language-pack.mjs';
 import { focusWorkbench, webviewFrame } from '../workbench.mjs';
 import { answerFileDialog } from '../workbench.mjs';
 import { waitForHeader } from '../session-editor.mjs';
@@ -16,10 +16,12 @@ let page;
 before(async () => {
   const packs = join(RUN_DIR, 'home-locale-packs');
   mkdirSync(packs, { recursive: true });
+  const pack = writeLanguagePack(packs);
   suite = await startSuite('home-locale', {
     files: [join(SAMPLES, 'session-with-errors.jsonl')],
     args: ['--locale', 'zh-cn'],
-    extensions: [writeLanguagePack(packs)],
+    extensions: [pack],
+    userDataFiles: { 'languagepacks.json': languagePacksJson(join(RUN_DIR, 'home-locale', 'server', 'extensions', basename(pack))) },
   });
   ({ page } = await suite.openPage());
 });

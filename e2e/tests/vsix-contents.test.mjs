@@ -29,7 +29,7 @@ export function zipEntries(buffer) {
 const ALLOWED = [
   /^extension\.vsixmanifest$/, /^\[Content_Types\]\.xml$/,
   /^extension\/package\.json$/,
-  /^extension\/dist\/(extension|webview)\.js$/,
+  /^extension\/dist\/(extension|webview|web\/extension)\.js$/,
   /^extension\/media\/[^/]+\.(css|png|svg)$/,
   /^extension\/media\/walkthrough\/[^/]+\.(md|png|svg|jsonl)$/,
   /^extension\/l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
@@ -46,7 +46,7 @@ test('the .vsix holds only bundles, media, l10n bundles, package.json (+ nls), R
   console.log(`# vsix: ${names.join(', ')}`);
   const unexpected = names.filter((n) => !ALLOWED.some((re) => re.test(n)));
   assert.deepEqual(unexpected, [], 'files outside the allowed set');
-  for (const needed of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/webview.js', 'extension/media/session.css',
+  for (const needed of ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/webview.js', 'extension/dist/web/extension.js', 'extension/media/session.css',
     'extension/l10n/bundle.l10n.json', 'extension/l10n/bundle.l10n.zh-cn.json', 'extension/package.nls.json', 'extension/package.nls.zh-cn.json']) {
     assert.ok(names.includes(needed), `${needed} is packaged`);
   }
