@@ -1,5 +1,6 @@
 // Entry point of the extension host side: registers the session editor, its commands and the
-// Problems-panel diagnostics. The returned object is a small read-only API used by the in-host tests.
+// Problems-panel diagnostics. The returned object is a small read-only API for the in-host tests, returned
+// only when the extension runs under tests.
 import * as vscode from 'vscode';
 import { registerCommands } from './host/commands';
 import { SessionProblems } from './host/problems';
@@ -19,7 +20,7 @@ export interface SessionSurfaceApi {
   readonly sessions: SessionCatalog;
 }
 
-export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
+export function activate(context: vscode.ExtensionContext): SessionSurfaceApi | undefined {
   const provider = new SessionEditorProvider(context.extensionUri);
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
@@ -33,7 +34,8 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   registerNavigation(context, active);
   registerStatusBar(context, active);
   registerSampleSession(context);
-  return { provider, problems, sessions };
+  // The read-only API is a test hook: only extension tests (ExtensionMode.Test) get it.
+  return context.extensionMode === vscode.ExtensionMode.Test ? { provider, problems, sessions } : undefined;
 }
 
 export function deactivate(): void {
