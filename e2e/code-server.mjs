@@ -3,8 +3,8 @@
 // process group. The extension under development is not installed: the workbench URL loads it from
 // the working tree (see workbench.mjs), which needs the smoke-test driver option.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { CODE_SERVER_ENTRY, NODE24 } from './toolchain.mjs';
 
 const QUIET_SETTINGS = {
@@ -40,13 +40,17 @@ export function isolatedEnv(dir) {
 }
 
 /**
- * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object, args?: string[] }} options
+ * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object, args?: string[], extensions?: string[], userDataFiles?: Record<string, string> }} options
  * `trusted: false` turns workspace trust on, so the workspace opens in Restricted Mode.
  */
-export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {}, args: extraArgs = [] }) {
+export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {}, args: extraArgs = [], extensions = [], userDataFiles = {} }) {
   const userData = join(runDir, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(join(runDir, 'extensions'), { recursive: true });
+  // Files placed in the user-data folder before the server starts (e.g. languagepacks.json).
+  for (const [name, text] of Object.entries(userDataFiles)) writeFileSync(join(userData, name), text);
+  // Extensions installed before the server starts (folders named publisher.name-version).
+  for (const folder of extensions) cpSync(folder, join(runDir, 'extensions', basename(folder)), { recursive: true });
   const trustSettings = trusted
     ? { 'security.workspace.trust.enabled': false }
     : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' };

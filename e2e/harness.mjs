@@ -41,7 +41,7 @@ export function freePort() {
  * is read-only and tests append to and truncate their files), with extra user `settings` and extra
  * code-server command-line `args` (e.g. `--locale`).
  */
-export async function startSuite(name, { trusted = true, files = [], settings = {}, args = [] } = {}) {
+export async function startSuite(name, { trusted = true, files = [], settings = {}, args = [], extensions = [], userDataFiles = {} } = {}) {
   const dir = join(RUN_DIR, name);
   rmSync(dir, { recursive: true, force: true });
   const workspace = join(dir, 'workspace');
@@ -50,7 +50,7 @@ export async function startSuite(name, { trusted = true, files = [], settings = 
   const artifacts = join(ARTIFACTS, name);
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
-  const server = await startCodeServer({ runDir: join(dir, 'server'), port: await freePort(), workspace, trusted, settings, args });
+  const server = await startCodeServer({ runDir: join(dir, 'server'), port: await freePort(), workspace, trusted, settings, args, extensions, userDataFiles });
   // chromium writes ~/.config and ~/.cache: keep them in the run folder too.
   Object.assign(process.env, isolatedEnv(join(dir, 'browser')));
   const browser = await launchBrowser();

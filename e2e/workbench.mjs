@@ -23,7 +23,7 @@ export function workbenchUrl({ origin, folder, extensionPath, testsPath }) {
 }
 
 export async function openWorkbench(page, url) {
-  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 120_000 }); // a busy 2-core machine serves the workbench slowly
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view').first().waitFor({ timeout: 60_000 });
 }

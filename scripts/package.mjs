@@ -9,7 +9,7 @@
 // a staging folder holding the built files and package.json without `files`; .vscodeignore stays the
 // .vsix's allow-list (e2e/tests/vsix-contents.test.mjs checks it).
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,8 @@ const stage = mkdtempSync(join(tmpdir(), 'session-surface-vsix-'));
 try {
   const { files: _npmFiles, ...extensionManifest } = manifest;
   writeFileSync(join(stage, 'package.json'), JSON.stringify(extensionManifest, null, 2) + '\n');
-  for (const entry of ['.vscodeignore', 'dist', 'media', 'README.md', 'CHANGELOG.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt']) {
+  const nls = readdirSync(repo).filter((name) => /^package\.nls(\.[a-z-]+)?\.json$/.test(name));
+  for (const entry of ['.vscodeignore', 'dist', 'media', 'l10n', ...nls, 'README.md', 'CHANGELOG.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt']) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry), { recursive: true });
   }
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');

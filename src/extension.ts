@@ -11,6 +11,10 @@ import { SessionEditorProvider } from './host/session-editor-provider';
 import { ActiveSession } from './host/active-session';
 import { createSessionLog, logSessionDocuments } from './host/output';
 import { registerSessions } from './host/sessions';
+import { registerEditorAssociations } from './host/editor-associations';
+import { registerNavigation } from './host/navigation';
+import { registerStatusBar } from './host/status-bar';
+import { registerSampleSession } from './host/sample-session';
 import type { SessionCatalog } from './host/sessions/session-catalog';
 
 export interface SessionSurfaceApi {
@@ -29,7 +33,7 @@ function isTestMode(context: vscode.ExtensionContext): boolean {
   return context.extensionMode === vscode.ExtensionMode.Test || process.env.SESSION_SURFACE_TEST_MODE === '1';
 }
 
-export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
+export function activate(context: vscode.ExtensionContext): SessionSurfaceApi | undefined {
   const provider = new SessionEditorProvider(context.extensionUri, isTestMode(context));
   SessionEditorProvider.register(context, provider);
   registerCommands(context, provider);
@@ -43,7 +47,12 @@ export function activate(context: vscode.ExtensionContext): SessionSurfaceApi {
   const active = new ActiveSession(provider);
   context.subscriptions.push(log, active, logSessionDocuments(provider, log));
   const sessions = registerSessions(context, provider, active, log);
-  return { provider, problems, sessions, crashRepairOutcomes };
+  registerEditorAssociations(context);
+  registerNavigation(context, active);
+  registerStatusBar(context, active);
+  registerSampleSession(context);
+  // The read-only API is a test hook: only test mode gets it.
+  return isTestMode(context) ? { provider, problems, sessions, crashRepairOutcomes } : undefined;
 }
 
 export function deactivate(): void {

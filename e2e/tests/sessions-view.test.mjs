@@ -10,6 +10,7 @@ import { RUN_DIR, startSuite, until } from '../harness.mjs';
 import { closeAllEditors, runCommand } from '../workbench.mjs';
 import { readSessionView, waitForHeader } from '../session-editor.mjs';
 import { SHOWCASE, writeShowcase } from '../sessions-folder-generator.mjs';
+import { showSessionsView } from '../extension-ready.mjs';
 
 const NAME = 'sessions-view';
 const DATA = join(RUN_DIR, `${NAME}-data`);
@@ -31,13 +32,6 @@ afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED')
 
 const view = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Sessions/i }) }).last();
 
-async function showSessionsView() {
-  const item = page.locator('.activitybar .action-item a[aria-label^="dsh Sessions"], .activitybar .action-item[aria-label^="dsh Sessions"]').first();
-  await item.waitFor({ timeout: 60_000 });
-  const checked = await page.locator('.activitybar .action-item.checked a[aria-label^="dsh Sessions"]').count();
-  if (!checked) await item.click();
-}
-
 /** The rows of the tree: label, description, depth. */
 async function rows() {
   return page.locator('.monaco-list-row[aria-level]').evaluateAll((els) => els
@@ -50,7 +44,7 @@ async function rows() {
 }
 
 test('lists the sessions folder: this folder and all folders, newest first, states, a subagent under its parent', { timeout: 180_000 }, async () => {
-  await showSessionsView();
+  await showSessionsView(page);
   const shown = await until(async () => {
     const r = await rows();
     return r.filter((x) => x.label?.startsWith('Crashed')).length >= 2 && r.some((x) => x.label?.startsWith('Elsewhere')) ? r : undefined;
@@ -80,7 +74,7 @@ test('lists the sessions folder: this folder and all folders, newest first, stat
 
 test('clicking a session opens it in the session editor; the child leads to its parent', { timeout: 180_000 }, async () => {
   await closeAllEditors(page);
-  await showSessionsView();
+  await showSessionsView(page);
   await view().locator('.monaco-list-row', { hasText: 'Compressed: summarise the logs' }).first().click();
   await waitForHeader(page);
   const zstd = await readSessionView(page);
@@ -104,7 +98,7 @@ test('a missing sessions folder shows where dsh writes its logs', { timeout: 120
   // The folder goes away (as on a machine where dsh never ran); a refresh finds it missing.
   renameSync(ROOT, `${ROOT}.away`);
   try {
-    await showSessionsView();
+    await showSessionsView(page);
     await runCommand(page, 'Session Surface: Refresh Sessions');
     const welcome = page.locator('.welcome-view-content', { hasText: '.dsh/sessions' });
     await welcome.waitFor({ timeout: 60_000 });

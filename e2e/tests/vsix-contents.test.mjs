@@ -11,20 +11,24 @@ import { REPO } from '../toolchain.mjs';
 
 const ALLOWED = [
   /^package\.json$/,
-  /^dist\/(extension|webview)\.js$/,
+  /^dist\/(extension|webview|web\/extension)\.js$/,
   /^dist\/codicons\/codicon\.(css|ttf)$/,
   /^media\/[^/]+\.(css|png|svg)$/,
+  /^media\/walkthrough\/[^/]+\.(md|png|svg|jsonl)$/,
+  /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
+  /^package\.nls(\.[a-z-]+)?\.json$/,
   /^(readme|changelog)\.md$/i,
   /^licen[cs]e(\.md|\.txt)?$/i,
 ];
 
-test('the .vsix holds only bundles, media, package.json, README, CHANGELOG and licence', { timeout: 180_000 }, () => {
+test('the .vsix holds only bundles, media, l10n bundles, package.json (+ nls), README, CHANGELOG and licence', { timeout: 180_000 }, () => {
   const listing = execFileSync(process.execPath, [join(REPO, 'scripts', 'package.mjs'), '--list'], { cwd: REPO, encoding: 'utf8' });
   const names = listing.split('\n').map((line) => line.trim()).filter(Boolean);
   console.log(`# vsix: ${names.join(', ')}`);
   const unexpected = names.filter((n) => !ALLOWED.some((re) => re.test(n)));
   assert.deepEqual(unexpected, [], 'files outside the allowed set');
-  for (const needed of ['package.json', 'dist/extension.js', 'dist/webview.js', 'media/session.css']) {
+  for (const needed of ['package.json', 'dist/extension.js', 'dist/webview.js', 'dist/web/extension.js', 'media/session.css',
+    'l10n/bundle.l10n.json', 'l10n/bundle.l10n.zh-cn.json', 'package.nls.json', 'package.nls.zh-cn.json']) {
     assert.ok(names.includes(needed), `${needed} is packaged`);
   }
 

@@ -22,9 +22,9 @@ export function registerCommands(context: vscode.ExtensionContext, provider: Ses
         canSelectMany: false,
         canSelectFiles: true,
         canSelectFolders: false,
-        openLabel: 'Open Session',
-        title: 'Open a dsh session log',
-        filters: { 'Session logs': ['jsonl', 'zstd'], 'All files': ['*'] },
+        openLabel: vscode.l10n.t('Open Session'),
+        title: vscode.l10n.t('Open a dsh session log'),
+        filters: { [vscode.l10n.t('Session logs')]: ['jsonl', 'zstd'], [vscode.l10n.t('All files')]: ['*'] },
         defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
       }))?.[0];
       if (target) await openWithSessionEditor(target);
@@ -35,7 +35,7 @@ export function registerCommands(context: vscode.ExtensionContext, provider: Ses
       const target = uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri;
       if (!target) return vscode.commands.executeCommand(COMMANDS.openSession);
       if (!SESSION_FILE.test(target.path)) {
-        void vscode.window.showWarningMessage('Session Surface opens dsh session logs (*.jsonl, *.jsonl.zstd).');
+        void vscode.window.showWarningMessage(vscode.l10n.t('Session Surface opens dsh session logs (*.jsonl, *.jsonl.zstd).'));
         return;
       }
       await openWithSessionEditor(target);

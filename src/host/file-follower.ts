@@ -5,6 +5,7 @@
 // while it runs schedules exactly one more.
 import { watch, type FSWatcher } from 'node:fs';
 import type * as vscode from 'vscode';
+import { followLiveLogs } from './settings';
 
 export const POLL_INTERVAL_MS = 700;
 const WATCH_DEBOUNCE_MS = 50;
@@ -38,7 +39,8 @@ export class FileFollower implements vscode.Disposable {
   }
 
   private async run(): Promise<void> {
-    if (this.disposed) return;
+    // With following turned off the file is left alone; turned on again, the next poll catches up.
+    if (this.disposed || !followLiveLogs()) return;
     if (this.running) {
       this.again = true;
       return;

@@ -15,6 +15,7 @@ import { logDiagnostics } from '../present';
 import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './log-text';
 import type { SessionDocument } from './session-document';
 import type { SessionEditorProvider } from './session-editor-provider';
+import { affects, passesThreshold, problemsThreshold, readLimits } from './settings';
 
 const SOURCE = 'session log';
 const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {
@@ -45,6 +46,9 @@ export class SessionProblems implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.scheduleText(e.document, e.document.getText().length > 5e6 ? 1500 : 300)),
       vscode.workspace.onDidCloseTextDocument((d) => this.textClosed(d)),
       provider.onDidOpenDocument((doc) => this.follow(doc)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (affects(e, 'problemsSeverity') || affects(e, 'maxLineBytes') || affects(e, 'maxTextBytes')) this.republishAll();
+      }),
     );
     for (const d of vscode.workspace.textDocuments) this.scheduleText(d, 0);
     for (const doc of provider.documents.values()) this.follow(doc);
@@ -66,7 +70,7 @@ export class SessionProblems implements vscode.Disposable {
     const key = document.uri.toString();
     let diagnostics: CoreDiagnostic[];
     try {
-      diagnostics = logDiagnostics(loadSession(new TextEncoder().encode(document.getText()), { fileName: path.posix.basename(document.uri.path) }));
+      diagnostics = logDiagnostics(loadSession(new TextEncoder().encode(document.getText()), { fileName: path.posix.basename(document.uri.path), limits: readLimits() }));
     } catch (err) {
       this.fromText.add(key);
       this.collection.set(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0),
@@ -124,6 +128,12 @@ export class SessionProblems implements vscode.Disposable {
     this.collection.set(target, toVsDiagnostics(target, doc.diagnostics, lineRange));
   }
 
+  /** Publishes everything again (the severity threshold or the read limits changed). */
+  private republishAll(): void {
+    for (const d of vscode.workspace.textDocuments) if (this.fromText.has(d.uri.toString())) this.scheduleText(d, 0);
+    for (const doc of this.provider.documents.values()) this.publishSession(doc);
+  }
+
   /** Diagnostics currently published for a URI (for tests and commands). */
   get(uri: vscode.Uri): readonly vscode.Diagnostic[] {
     return this.collection.get(uri) ?? [];
@@ -141,7 +151,8 @@ export function toVsDiagnostics(
   diagnostics: readonly CoreDiagnostic[],
   lineRange: (line: number, length?: number) => vscode.Range,
 ): vscode.Diagnostic[] {
-  return diagnostics.map((d) => {
+  const threshold = problemsThreshold();
+  return diagnostics.filter((d) => passesThreshold(d.severity, threshold)).map((d) => {
     const line = d.line ?? 1;
     const out = new vscode.Diagnostic(lineRange(line, d.length), d.message, SEVERITY[d.severity] ?? vscode.DiagnosticSeverity.Error);
     out.source = SOURCE;

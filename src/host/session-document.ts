@@ -12,6 +12,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
+import { readLimits } from './settings';
 import { zlibZstd } from '../node/zlib-zstd';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
@@ -224,6 +225,7 @@ export class SessionDocument implements vscode.CustomDocument {
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
           zstdCodec: zlibZstd(),
+          limits: readLimits(),
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });
         return { source, bytes };

@@ -5,6 +5,8 @@
 // before `ready` would be lost, so the panel waits for it (and for the `ready` a webview sends again
 // after VS Code reloads a hidden one).
 import * as vscode from 'vscode';
+import { onWebviewNotification } from './webview-channel';
+import { webviewStrings } from './webview-strings';
 import { isWebviewToHost, PROTOCOL_VERSION, type HostToWebview, type WebviewToHost } from '../protocol/messages';
 import type { SessionDocument } from './session-document';
 import { sessionWebviewHtml, webviewOptions } from './webview-html';
@@ -52,6 +54,9 @@ export class SessionPanel implements vscode.Disposable {
       document.onDidNotify((m) => this.forward(m)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postCurrent()),
       panel.onDidDispose(() => this.dispose()),
+      onWebviewNotification((n) => {
+        if (this.ready && n.uri === document.uri.toString()) void panel.webview.postMessage(n.message);
+      }),
     );
   }
 
@@ -70,6 +75,7 @@ export class SessionPanel implements vscode.Disposable {
           return;
         }
         this.ready = true;
+        void this.panel.webview.postMessage(webviewStrings());
         this.postCurrent();
         return;
       case 'reload':

@@ -3,6 +3,7 @@
 // from typed messages; no session data is ever put into this HTML.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { displayLanguage } from './webview-strings';
 
 /** The only folders the webview may load from: the built bundles and the static media. */
 export function webviewRoots(extensionUri: vscode.Uri): vscode.Uri[] {
@@ -30,7 +31,7 @@ export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode
     `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${displayLanguage()}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">

@@ -155,9 +155,38 @@ export interface LoadFailedMessage {
   message: string;
 }
 
+/**
+ * Bring an event (by seq) or a file line into view and mark it as the current place. Sent by the
+ * keyboard commands of the session editor: Go to Seq…, Next/Previous Problem.
+ */
+export interface RevealMessage {
+  type: 'reveal';
+  seq?: number;
+  line?: number;
+  reason: 'goToSeq' | 'nextProblem' | 'previousProblem';
+}
+
+/**
+ * The user-visible strings of the webview in VS Code's display language, sent before the first
+ * snapshot and whenever they change. `language` is VS Code's display language (`vscode.env.language`,
+ * e.g. `en`, `zh-cn`): the webview sets its `lang` attribute from it and formats numbers and dates with
+ * it. `strings` maps an English source string to its translation; a missing key shows the English.
+ */
+export interface StringsMessage {
+  type: 'strings';
+  language: string;
+  strings: Record<string, string>;
+}
+
 export type HostToWebview =
   | LoadingMessage | SummaryMessage | AppendedMessage | SearchProgressMessage | SnapshotMessage | LoadFailedMessage
   | ResponseMessage;
+
+/**
+ * Notifications the host sends besides the document's state (a webview that does not know one yet
+ * ignores it: `isHostToWebview` does not accept them; `isHostNotification` does).
+ */
+export type HostNotification = RevealMessage | StringsMessage;
 
 // ---- webview -> host ------------------------------------------------------------------------
 
@@ -230,6 +259,15 @@ export function isHostToWebview(v: unknown): v is HostToWebview {
     case 'snapshot': return isObject(v.snapshot);
     case 'loadFailed': return typeof v.message === 'string' && typeof v.fileName === 'string';
     case 'response': return isResponseMessage(v);
+    default: return false;
+  }
+}
+
+export function isHostNotification(v: unknown): v is HostNotification {
+  if (!isObject(v)) return false;
+  switch (v.type) {
+    case 'reveal': return typeof v.seq === 'number' || typeof v.line === 'number';
+    case 'strings': return typeof v.language === 'string' && isObject(v.strings);
     default: return false;
   }
 }

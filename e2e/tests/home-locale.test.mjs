@@ -1,0 +1,58 @@
+// The Chinese UI of the extension's own contributions under `code-server --locale zh-cn`: the Sessions
+// view's container and welcome text (package.nls.zh-cn.json), host strings from l10n/bundle.l10n.zh-cn.json
+// (the status bar verdict), command titles in the palette, and the webview's lang attribute.
+import { after, afterEach, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { RUN_DIR, SAMPLES, startSuite, until } from '../harness.mjs';
+import { languagePacksJson, writeLanguagePack } from '../language-pack.mjs';
+import { focusWorkbench, webviewFrame } from '../workbench.mjs';
+import { answerFileDialog } from '../workbench.mjs';
+import { waitForHeader } from '../session-editor.mjs';
+
+let suite;
+let page;
+before(async () => {
+  const packs = join(RUN_DIR, 'home-locale-packs');
+  mkdirSync(packs, { recursive: true });
+  const pack = writeLanguagePack(packs);
+  suite = await startSuite('home-locale', {
+    files: [join(SAMPLES, 'session-with-errors.jsonl')],
+    args: ['--locale', 'zh-cn'],
+    extensions: [pack],
+    userDataFiles: { 'languagepacks.json': languagePacksJson(join(RUN_DIR, 'home-locale', 'server', 'extensions', basename(pack))) },
+  });
+  ({ page } = await suite.openPage());
+});
+after(async () => { await suite?.stop(); });
+afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+
+test('the Sessions view speaks Chinese: container title and the welcome text for a missing folder', { timeout: 300_000 }, async () => {
+  const item = page.locator('.activitybar .action-item a[aria-label^="dsh 会话"]').first();
+  await item.waitFor({ timeout: 240_000 });
+  await item.click();
+  const welcome = page.locator('.welcome-view-content', { hasText: '未找到 dsh 会话文件夹' });
+  await welcome.waitFor({ timeout: 240_000 });
+  assert.match(await welcome.textContent(), /选择会话文件夹/);
+  await suite.shot(page, 'sessions-view-zh');
+});
+
+test('palette titles, the status bar and the webview follow the display language', { timeout: 300_000 }, async () => {
+  await focusWorkbench(page);
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 30_000 });
+  await input.fill('>Session Surface: 打开会话');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: '打开会话…' }).first();
+  await row.waitFor({ timeout: 60_000 });
+  await suite.shot(page, 'palette-zh');
+  await row.click();
+  await answerFileDialog(page, join(suite.workspace, 'session-with-errors.jsonl'));
+  await waitForHeader(page, 120_000);
+  const status = page.locator('.statusbar-item', { hasText: 'dsh 拒绝此日志' }).first();
+  await status.waitFor({ timeout: 60_000 });
+  const lang = await until(async () => webviewFrame(page).locator('html').getAttribute('lang'), 30_000, 'the webview has a lang');
+  assert.equal(lang, 'zh-cn');
+  await suite.shot(page, 'status-bar-zh');
+});

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// Keeps the host's string bundles in step with the code:
+//   node scripts/l10n-bundle.mjs          writes l10n/bundle.l10n.json (every vscode.l10n.t source string
+//                                         of src/ and the webview strings table) and reports strings that
+//                                         l10n/bundle.l10n.zh-cn.json lacks or no longer uses
+//   node scripts/l10n-bundle.mjs --check  writes nothing; exits 1 when either bundle is out of step
+// Also checks that package.nls.zh-cn.json has exactly the keys of package.nls.json.
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = dirname(dirname(fileURLToPath(import.meta.url)));
+const check = process.argv.includes('--check');
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : /\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** The string literal arguments of l10n.t(…) calls ('…', "…" or `…` without ${}). */
+function sourceStrings(text) {
+  const found = [];
+  const call = /l10n\.t\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+  for (let m; (m = call.exec(text));) {
+    if (m[1] === '`' && m[2].includes('${')) continue;
+    found.push(JSON.parse('"' + m[2].replace(/\\'/g, "'").replace(/"/g, '\\"').replace(/\\`/g, '`') + '"'));
+  }
+  return found;
+}
+
+const strings = new Set();
+for (const file of files(join(repo, 'src'))) for (const s of sourceStrings(readFileSync(file, 'utf8'))) strings.add(s);
+// The webview's strings: the table the host translates and sends (src/protocol/webview-strings.ts).
+const table = join(repo, 'src', 'protocol', 'webview-strings.ts');
+if (existsSync(table)) {
+  const text = readFileSync(table, 'utf8');
+  const body = text.slice(text.indexOf('['), text.lastIndexOf(']'));
+  for (const m of body.matchAll(/'((?:\\.|[^'\\])*)'/g)) strings.add(JSON.parse('"' + m[1].replace(/\\'/g, "'").replace(/"/g, '\\"') + '"'));
+}
+
+const sorted = [...strings].sort();
+const english = Object.fromEntries(sorted.map((s) => [s, s]));
+const bundleFile = join(repo, 'l10n', 'bundle.l10n.json');
+const current = existsSync(bundleFile) ? readFileSync(bundleFile, 'utf8') : '';
+const next = JSON.stringify(english, null, 2) + '\n';
+let ok = true;
+if (current !== next) {
+  if (check) {
+    console.error('l10n/bundle.l10n.json is out of date: run node scripts/l10n-bundle.mjs');
+    ok = false;
+  } else {
+    writeFileSync(bundleFile, next);
+    console.log(`wrote ${bundleFile} (${sorted.length} strings)`);
+  }
+}
+const zh = JSON.parse(readFileSync(join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8'));
+const missing = sorted.filter((s) => !(s in zh));
+const unused = Object.keys(zh).filter((s) => !strings.has(s));
+if (missing.length) { ok = false; console.error(`bundle.l10n.zh-cn.json lacks ${missing.length}:\n${missing.map((s) => `  ${JSON.stringify(s)}`).join('\n')}`); }
+if (unused.length) { ok = false; console.error(`bundle.l10n.zh-cn.json has ${unused.length} unused:\n${unused.map((s) => `  ${JSON.stringify(s)}`).join('\n')}`); }
+const nls = Object.keys(JSON.parse(readFileSync(join(repo, 'package.nls.json'), 'utf8'))).sort();
+const nlsZh = Object.keys(JSON.parse(readFileSync(join(repo, 'package.nls.zh-cn.json'), 'utf8'))).sort();
+if (JSON.stringify(nls) !== JSON.stringify(nlsZh)) { ok = false; console.error(`package.nls.zh-cn.json keys differ from package.nls.json: ${nls.filter((k) => !nlsZh.includes(k)).concat(nlsZh.filter((k) => !nls.includes(k))).join(', ')}`); }
+const pkg = readFileSync(join(repo, 'package.json'), 'utf8');
+const unknownKeys = [...pkg.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]).filter((k) => !nls.includes(k));
+if (unknownKeys.length) { ok = false; console.error(`package.json uses keys package.nls.json lacks: ${unknownKeys.join(', ')}`); }
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,110 @@
+// The status bar entry of the focused session editor: dsh's verdict and whether the log is live.
+// Clicking it shows the session's health: verdict, live state, counts and its problems (a problem
+// picked there is revealed like Next Problem does).
+import * as vscode from 'vscode';
+import type { SessionSummary } from '../protocol/summary';
+import type { ActiveSession } from './active-session';
+import { NAVIGATION_COMMANDS } from './navigation';
+import type { SessionDocument } from './session-document';
+import { formatCount } from './sessions/format';
+
+export const SHOW_HEALTH_COMMAND = 'sessionSurface.showSessionHealth';
+/** Redraws at most this often while a live log grows. */
+const THROTTLE_MS = 400;
+
+function verdictText(s: SessionSummary): { icon: string; text: string } {
+  if (!s.verdict.ok) return { icon: '$(error)', text: vscode.l10n.t('dsh refuses this log') };
+  if (s.counts.errors + s.counts.warnings > 0) return { icon: '$(warning)', text: vscode.l10n.t('dsh opens this log') };
+  return { icon: '$(pass)', text: vscode.l10n.t('dsh opens this log') };
+}
+
+function liveText(s: SessionSummary): string | undefined {
+  if (s.file.state !== 'following') return vscode.l10n.t('file changed on disk');
+  if (s.live === 'live') return vscode.l10n.t('live');
+  return undefined;
+}
+
+export function registerStatusBar(context: vscode.ExtensionContext, active: ActiveSession): void {
+  const item = vscode.window.createStatusBarItem('sessionSurface.verdict', vscode.StatusBarAlignment.Left, 50);
+  item.name = vscode.l10n.t('Session Surface: verdict');
+  item.command = SHOW_HEALTH_COMMAND;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last = 0;
+
+  const draw = () => {
+    timer = undefined;
+    last = Date.now();
+    const doc = active.current;
+    if (!doc) {
+      item.hide();
+      return;
+    }
+    const state = doc.currentState;
+    if (state.kind === 'loading') {
+      item.text = `$(loading~spin) ${vscode.l10n.t('Reading {0}…', doc.fileName)}`;
+      item.tooltip = undefined;
+      item.backgroundColor = undefined;
+    } else if (state.kind === 'failed') {
+      item.text = `$(error) ${vscode.l10n.t('Could not read the log')}`;
+      item.tooltip = state.message;
+      item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+    } else {
+      const s = doc.summary();
+      if (!s) return item.hide();
+      const v = verdictText(s);
+      const live = liveText(s);
+      item.text = [`${v.icon} ${v.text}`, live && (s.live === 'live' ? `$(pulse) ${live}` : live)].filter(Boolean).join(' · ');
+      item.backgroundColor = s.verdict.ok ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
+      const md = new vscode.MarkdownString();
+      md.appendText(s.verdict.ok ? vscode.l10n.t('dsh opens this log.') : vscode.l10n.t('dsh refuses this log: {0}', s.verdict.text));
+      md.appendMarkdown('\n\n');
+      md.appendText(vscode.l10n.t('{0} events, {1} turns, {2} errors, {3} warnings', formatCount(s.counts.events), formatCount(s.counts.turns), formatCount(s.counts.errors), formatCount(s.counts.warnings)));
+      md.appendMarkdown('\n\n');
+      md.appendText(vscode.l10n.t('Click for the session health.'));
+      item.tooltip = md;
+    }
+    item.accessibilityInformation = { label: item.text.replace(/\$\([^)]*\)\s*/g, '') };
+    item.show();
+  };
+  const schedule = () => {
+    if (timer) return;
+    timer = setTimeout(draw, Math.max(0, THROTTLE_MS - (Date.now() - last)));
+  };
+
+  context.subscriptions.push(
+    item,
+    { dispose: () => clearTimeout(timer) },
+    active.onDidChange(schedule),
+    vscode.commands.registerCommand(SHOW_HEALTH_COMMAND, () => showHealth(active.current)),
+  );
+  draw();
+}
+
+type HealthItem = vscode.QuickPickItem & { seq?: number; line?: number };
+
+async function showHealth(doc: SessionDocument | undefined): Promise<void> {
+  const s = doc?.summary();
+  if (!doc || !s) return;
+  const items: HealthItem[] = [];
+  const v = verdictText(s);
+  items.push({ label: `${v.icon} ${v.text}`, detail: s.verdict.ok ? undefined : `${s.verdict.rule ?? s.verdict.stage}${s.verdict.line ? ` · ${vscode.l10n.t('line {0}', s.verdict.line)}` : ''}: ${s.verdict.text}`, line: s.verdict.line, seq: s.verdict.seq });
+  const live = liveText(s);
+  items.push({
+    label: `$(${s.live === 'live' ? 'pulse' : 'check-all'}) ${live ?? s.liveText}`,
+    detail: s.file.explanation,
+  });
+  items.push({ label: `$(list-ordered) ${vscode.l10n.t('{0} events, {1} turns', formatCount(s.counts.events), formatCount(s.counts.turns))}` });
+  const diagnostics = doc.diagnostics;
+  if (diagnostics.length) items.push({ label: vscode.l10n.t('Problems'), kind: vscode.QuickPickItemKind.Separator });
+  for (const d of diagnostics.slice(0, 200)) {
+    items.push({
+      label: `$(${d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'info'}) ${d.rule}`,
+      description: d.line ? vscode.l10n.t('line {0}', d.line) : undefined,
+      detail: d.message,
+      seq: d.seq,
+      line: d.line,
+    });
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Session health: {0}', doc.fileName), matchOnDetail: true });
+  if (picked?.seq !== undefined) await vscode.commands.executeCommand(NAVIGATION_COMMANDS.goToSeq, picked.seq);
+}

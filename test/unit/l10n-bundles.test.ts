@@ -1,0 +1,31 @@
+// Every user-visible string has its Simplified Chinese translation: the host's vscode.l10n.t strings and
+// the webview strings table (l10n/bundle.l10n*.json), and package.json's %keys% (package.nls*.json).
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { localize } from '../../src/protocol/webview-strings';
+import { repoRoot } from '../support/paths';
+
+const repo = repoRoot();
+
+describe('l10n bundles', () => {
+  it('are in step with the code, and zh-cn translates every string and package.json key', () => {
+    const run = spawnSync(process.execPath, [join(repo, 'scripts', 'l10n-bundle.mjs'), '--check'], { encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+  });
+
+  it('keep every {n} placeholder of the English in the translation', () => {
+    const zh = JSON.parse(readFileSync(join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<string, string>;
+    for (const [en, translated] of Object.entries(zh)) {
+      const holes = (s: string) => (s.match(/\{\d+\}/g) ?? []).sort().join();
+      assert.equal(holes(translated), holes(en), en);
+    }
+  });
+
+  it('fill placeholders and fall back to the English in the webview', () => {
+    assert.equal(localize({ 'Session {0}': '会话 {0}' }, 'Session {0}', 'abc'), '会话 abc');
+    assert.equal(localize(undefined, 'Session {0}', 7), 'Session 7');
+    assert.equal(localize({}, 'Verdict'), 'Verdict');
+  });
+});
