@@ -50,14 +50,15 @@ export async function runCommand(page, title, timeout = 60_000) {
       continue;
     }
     await input.fill('>' + title);
-    const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title });
+    // Fuzzy matching may rank a longer title first ("File: Compare Active File with Saved" for "File:
+    // Save"): pick the row whose label is exactly the title, wherever it stands.
+    const exact = page.locator('.quick-input-list .monaco-list-row').filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
+    }).first();
     try {
-      await row.waitFor({ timeout: 3_000 });
-      const label = (await row.locator('.label-name').first().textContent())?.trim();
-      if (label === title) {
-        await page.keyboard.press('Enter');
-        return;
-      }
+      await exact.waitFor({ timeout: 3_000 });
+      await exact.click();
+      return;
     } catch { /* not registered yet */ }
     if (Date.now() > deadline) throw new Error(`command "${title}" not in the palette after ${timeout} ms`);
     await page.keyboard.press('Escape');
@@ -75,6 +76,8 @@ export async function focusWorkbench(page) {
     if (active && active.tagName === 'IFRAME') active.blur();
   });
 }
+
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Picks a row of an open quick pick by its exact label. */
 export async function pickQuickItem(page, label, timeout = 15_000) {

@@ -30,7 +30,9 @@ export interface SessionSurfaceApi {
  * extension test runner or when SESSION_SURFACE_TEST_MODE=1 (set by the end-to-end harness).
  */
 function isTestMode(context: vscode.ExtensionContext): boolean {
-  return context.extensionMode === vscode.ExtensionMode.Test || process.env.SESSION_SURFACE_TEST_MODE === '1';
+  // The browser extension host (a web worker) has no `process`.
+  const env = typeof process === 'undefined' ? undefined : process.env;
+  return context.extensionMode === vscode.ExtensionMode.Test || env?.SESSION_SURFACE_TEST_MODE === '1';
 }
 
 export function activate(context: vscode.ExtensionContext): SessionSurfaceApi | undefined {

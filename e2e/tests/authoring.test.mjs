@@ -81,8 +81,10 @@ async function compactThroughUi(start, end, summary) {
   await applyPreview();
 }
 
-async function save() {
-  await focusWorkbench(page);
+/** Saves the (dirty) session editor of `name`: the preview opens beside it and takes the focus. */
+async function save(name) {
+  await dirtyTab(name).first().waitFor({ state: 'attached', timeout: 30_000 });
+  await runCommand(page, 'View: Focus First Editor Group');
   await runCommand(page, 'File: Save');
 }
 
@@ -103,7 +105,7 @@ test('compact a range of a real log through the UI, save: original bytes plus th
   await dirtyTab(REAL).waitFor({ timeout: 30_000 });
   assert.deepEqual(readFileSync(file), original, 'nothing is written before Save');
   await suite.shot(page, 'dirty-after-apply');
-  await save();
+  await save(REAL);
   await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends');
   await until(async () => (await dirtyTab(REAL).count()) === 0, 30_000, 'the tab is clean after saving');
   const bytes = readFileSync(file);
@@ -132,7 +134,7 @@ test('an append by another process between edit and save is detected; the compac
     { type: 'turn/end', seq: lastSeq + 2, time: 1786553843401, data: { turn: 2, reason: { kind: 'completed' } } },
   ].map((e) => JSON.stringify(e) + '\n').join('');
   appendFileSync(file, foreign);
-  await save();
+  await save(REAL);
   const append = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Append' });
   await append.waitFor({ timeout: 30_000 });
   await suite.shot(page, 'grew-while-editing');
@@ -156,7 +158,7 @@ test('the same on a .jsonl.zstd log: one new frame, and a prune through the UI',
   await compactThroughUi(first, first, 'A greeting.');
   await dirtyTab('session-small.jsonl.zstd').waitFor({ timeout: 30_000 });
   assert.deepEqual(readFileSync(file), original);
-  await save();
+  await save('session-small.jsonl.zstd');
   await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends a frame');
   const bytes = readFileSync(file);
   assert.deepEqual(bytes.subarray(0, original.length), original);
@@ -181,7 +183,7 @@ test('the same on a .jsonl.zstd log: one new frame, and a prune through the UI',
   await page.keyboard.press('Enter');
   await applyPreview();
   await dirtyTab('session-small.jsonl').waitFor({ timeout: 30_000 });
-  await save();
+  await save('session-small.jsonl');
   await until(() => readFileSync(plain).length > plainOriginal.length, 30_000, 'the prune is appended');
   const pruned = appendedLines(plain, plainOriginal);
   assert.deepEqual(pruned.map((l) => l.type), ['compaction/prune', 'tool/result']);
