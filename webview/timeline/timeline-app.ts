@@ -104,7 +104,12 @@ export class TimelineApp extends LitElement {
   onAppended(m: AppendedMessage): void {
     if (!this.summary) return;
     const liveChanged = this.summary.liveText !== m.liveText;
-    this.summary = { ...this.summary, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
+    // The appended note carries numbers; the header shows them as worded facts, so word the counts
+    // that an append changes in the summary's own locale.
+    const numbers = new Intl.NumberFormat(this.summary.locale);
+    const counted: Record<string, number> = { events: m.counts.events, turns: m.counts.turns, packedRows: m.counts.packedRows };
+    const facts = this.summary.facts.map((f) => (f.name in counted ? { ...f, value: numbers.format(counted[f.name]), full: undefined } : f));
+    this.summary = { ...this.summary, facts, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
     if (liveChanged) this.announcer.say(m.liveText);
     if (m.surfaceChanged) void this.loadBrackets();
     this.cache.stale(generationKey(m.generation));
