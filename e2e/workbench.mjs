@@ -114,7 +114,7 @@ export async function quickOpen(page, fileName, timeout = 60_000) {
     }
   }
   await exact.click();
-  await page.locator(`.tabs-container .tab`, { hasText: fileName }).first().waitFor({ timeout: 15_000 });
+  await page.locator(`.tabs-container .tab`, { hasText: fileName }).first().waitFor({ timeout: 45_000 });
 }
 
 /** Answers VS Code's simple file dialog (used by showOpenDialog in code-server) with an absolute path. */
