@@ -28,7 +28,7 @@ before(async () => {
 });
 after(async () => { await suite?.stop(); });
 
-test('the hostile-content sample executes nothing, renders inert and bounded, and the CSP reports nothing', { timeout: 240_000, skip: 'after Reload from Disk the Model view of this sample shows no rows in code-server within 60 s (open defect); the first draw of the same sample is checked above the reload' }, async () => {
+test('the hostile-content sample executes nothing, renders inert and bounded, and the CSP reports nothing', { timeout: 240_000, skip: 'after Reload from Disk the Model view of this sample shows no rows in code-server within 60 s; an open defect of the reload path' }, async () => {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, 'session-hostile.jsonl'));
   // The first webview of a fresh code-server boots slowly on a busy machine.
