@@ -127,7 +127,7 @@ export async function answerFileDialog(page, absolutePath) {
   // It ignores Enter while it is still listing the folder: wait for the file's row, and press again
   // if the dialog is still there.
   const name = absolutePath.split('/').pop();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 45_000 });
   const deadline = Date.now() + 20_000;
   for (;;) {
     await page.keyboard.press('Enter');
