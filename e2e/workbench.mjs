@@ -49,7 +49,16 @@ export async function runCommand(page, title, timeout = 60_000) {
       await page.waitForTimeout(500);
       continue;
     }
-    await input.fill('>' + title);
+    try {
+      await input.fill('>' + title, { timeout: 5_000 });
+    } catch {
+      // The workbench marks the palette inert while a modal dialog or another quick input is still
+      // closing: dismiss it and open the palette again.
+      if (Date.now() > deadline) throw new Error(`the command palette stayed inert for ${timeout} ms`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+      continue;
+    }
     // Fuzzy matching may rank a longer title first ("File: Compare Active File with Saved" for "File:
     // Save"): pick the row whose label is exactly the title, wherever it stands.
     const exact = page.locator('.quick-input-list .monaco-list-row').filter({
