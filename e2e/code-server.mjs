@@ -20,6 +20,9 @@ const QUIET_SETTINGS = {
   'chat.disableAIFeatures': true,
   'git.enabled': false,
   'files.simpleDialog.enable': true,
+  // VS Code in a browser saves dirty editors a second after each change by default; the desktop
+  // default is off. The tests decide when a session's pending edits are saved.
+  'files.autoSave': 'off',
   // Large sample logs must not trip the "are you sure" prompt of the text editor in tests.
   'workbench.editor.enablePreview': false,
 };

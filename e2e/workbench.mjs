@@ -126,26 +126,34 @@ export async function quickOpen(page, fileName, timeout = 60_000) {
   await page.locator(`.tabs-container .tab`, { hasText: fileName }).first().waitFor({ timeout: 45_000 });
 }
 
-/** Answers VS Code's simple file dialog (used by showOpenDialog in code-server) with an absolute path. */
-export async function answerFileDialog(page, absolutePath) {
+/**
+ * Answers VS Code's simple file dialog (used by showOpenDialog in code-server) with an absolute path.
+ * The dialog fills in its start folder asynchronously and may rewrite the value while it lists a
+ * folder, so the path is typed again whenever it is not what the input holds, and Enter is pressed
+ * until the dialog closes. With the path typed in full the dialog accepts it whether or not its
+ * listing has caught up.
+ */
+export async function answerFileDialog(page, absolutePath, timeout = 60_000) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
-  // The dialog fills in its start folder asynchronously; typing before that gets overwritten.
-  await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.endsWith('/'), null, { timeout: 15_000 });
-  await input.fill(absolutePath);
-  // It ignores Enter while it is still listing the folder: wait for the file's row, and press again
-  // if the dialog is still there.
-  const name = absolutePath.split('/').pop();
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 45_000 });
-  const deadline = Date.now() + 20_000;
+  await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.endsWith('/'), null, { timeout: 15_000 })
+    .catch(() => { /* typed over below either way */ });
+  const deadline = Date.now() + timeout;
   for (;;) {
-    await page.keyboard.press('Enter');
     try {
-      await input.waitFor({ state: 'hidden', timeout: 2_000 });
+      if ((await input.inputValue({ timeout: 2_000 })) !== absolutePath) await input.fill(absolutePath, { timeout: 2_000 });
+      await page.waitForTimeout(300);
+      if ((await input.inputValue({ timeout: 2_000 })) !== absolutePath) throw new Error('the dialog rewrote the typed path');
+      await input.press('Enter', { timeout: 2_000 });
+      await input.waitFor({ state: 'hidden', timeout: 3_000 });
       return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`file dialog did not accept ${absolutePath}`);
-      if ((await input.inputValue()) !== absolutePath) await input.fill(absolutePath);
+    } catch (err) {
+      if (!(await input.isVisible())) return;
+      if (Date.now() > deadline) {
+        const value = await input.inputValue().catch(() => '?');
+        const message = await page.locator('.quick-input-message').textContent().catch(() => '');
+        throw new Error(`the file dialog did not accept ${absolutePath} within ${timeout} ms (value "${value}", message "${message}"): ${err.message}`);
+      }
     }
   }
 }

@@ -92,8 +92,6 @@ export interface SessionSnapshot {
   diagnosticsTruncated: boolean;
   /** Set when the workspace is not trusted: the editor is read-only and says why. */
   restrictedMode: boolean;
-  /** The editor never writes the log in this version; kept explicit so the UI can say so. */
-  readOnly: true;
   /** Milliseconds the core took to read the log. */
   loadMs: number;
 }

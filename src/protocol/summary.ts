@@ -122,7 +122,6 @@ export interface SessionSummary {
   file: FileStatus;
   /** Set when the workspace is not trusted: the editor is read-only and says why. */
   restrictedMode: boolean;
-  readOnly: true;
   /** Milliseconds the core took to read the log. */
   loadMs: number;
   /** The BCP 47 tag dates and numbers were formatted for (VS Code's display language). */
@@ -146,7 +145,6 @@ export const isSessionSummary: Validator<SessionSummary> = shape<SessionSummary>
   facts: arrayOf(isFieldView, 50),
   file: isFileStatus,
   restrictedMode: bool,
-  readOnly: literal(true),
   loadMs: num,
   locale: str,
   worstSeverity: optional(isSeverityMark),

@@ -38,6 +38,12 @@ export interface SaveOptions {
    * Without it, such a save is refused (the caller has not agreed to lines it has not seen).
    */
   confirmReplan?: (info: ReplanInfo) => boolean | Promise<boolean>;
+  /**
+   * Events another writer appended after the user reviewed the edits, which the caller already folded
+   * into the loaded log (an editor follows the file). They count as foreign growth: the edits were
+   * planned again over them, so the save asks just as for growth it finds itself.
+   */
+  foldedSinceReview?: { bytes: number; events: number };
   writer?: AppendWriter;
 }
 
@@ -134,7 +140,8 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
     read: (start, end) => readAt(handle, start, end),
   });
   let replanned: ReplanInfo | undefined;
-  let foreign: { bytes: number; events: number } | undefined;
+  const folded = options.foldedSinceReview;
+  let foreign: { bytes: number; events: number } | undefined = folded && folded.events > 0 ? { ...folded } : undefined;
   switch (change.kind) {
     case 'unchanged':
       break;
@@ -144,7 +151,8 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
       const before = target.loaded.log.eventCount;
       extendLoadedFile(target.loaded, appended);
       target.identity = extendIdentity(target.identity, appended, stat.mtimeMs);
-      foreign = { bytes: appended.length, events: target.loaded.log.eventCount - before };
+      const events = target.loaded.log.eventCount - before;
+      foreign = { bytes: appended.length + (foreign?.bytes ?? 0), events: events + (foreign?.events ?? 0) };
       break;
     }
     default:
@@ -168,7 +176,7 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
     edits.rebase(loaded.log.eventCount);
     const agreed = options.confirmReplan ? await options.confirmReplan(replanned) : false;
     if (!agreed) {
-      return refuse('declined', `${path} grew by ${foreign.bytes} bytes (${foreign.events} events) since it was loaded; the edits were planned again `
+      return refuse('declined', `${path} grew by ${foreign.bytes} bytes (${foreign.events} events) since the edits were made; they were planned again `
         + `as seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}, but writing them was not confirmed; nothing was written`, [], { replanned });
     }
   }

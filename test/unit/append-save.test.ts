@@ -9,11 +9,11 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { appendBytes, compactionEdit, loadSession, loadSessionFile, PendingEdits, pruneEdit, type SessionLog } from '../../src/core';
+import { appendBytes, compactionEdit, extendLoadedFile, loadSession, loadSessionFile, PendingEdits, pruneEdit, type SessionLog } from '../../src/core';
 import { encodeDshZstdLog, encodeZstdFrame, concatBytes, decodeZstdLog } from '../../src/core/zstd';
 import { saveEdits, type AppendWriter, type EditableLog } from '../../src/save/append-save';
 import { loadForEdit } from '../../src/save/load-for-edit';
-import { classifyChange } from '../../src/host/file-identity';
+import { classifyChange, extendIdentity } from '../../src/host/file-identity';
 import { LogBuilder } from '../support/build-log';
 
 const T = 1_786_000_999_000;
@@ -179,7 +179,7 @@ if (process.env[CHILD_ENV]) {
         assert.equal(outcome.ok, false);
         assert.ok(!outcome.ok);
         assert.equal(outcome.stage, 'declined');
-        assert.match(outcome.message, /grew by \d+ bytes \(10 events\) since it was loaded; the edits were planned again as seqs \d+–\d+, but writing them was not confirmed; nothing was written/);
+        assert.match(outcome.message, /grew by \d+ bytes \(10 events\) since the edits were made; they were planned again as seqs \d+–\d+, but writing them was not confirmed; nothing was written/);
         assert.deepEqual(bytesOf(path), concatBytes([original, new TextEncoder().encode(foreign)]));
         // The foreign events are now part of the loaded log, and the edit still pending (rebased).
         assert.equal(edits.count, 1);
@@ -204,6 +204,28 @@ if (process.env[CHILD_ENV]) {
         const reread = loadSession(bytesOf(path));
         assert.deepEqual(reread.verdict, { ok: true, stage: 'done' });
         assert.equal(reread.eventCount, loadedCount + 10 + 4);
+      });
+
+      it('events folded in after the edits were made (an editor follows the file) are asked about too', async () => {
+        const { path, original } = plainCopy();
+        const { target, edits } = await editable(path);
+        const loadedCount = target.loaded.log.eventCount;
+        compactFirstTurn(target.loaded.log, edits);
+        const foreign = new TextEncoder().encode(agentTurn());
+        appendFileSync(path, foreign);
+        // What the editor's follower does before the user saves: the file matches the loaded log again.
+        extendLoadedFile(target.loaded, foreign);
+        target.identity = extendIdentity(target.identity, foreign, statSync(path).mtimeMs);
+        const folded = { events: 10, bytes: foreign.length };
+        const declined = await saveEdits(path, target, edits, { foldedSinceReview: folded });
+        assert.ok(!declined.ok);
+        assert.equal(declined.stage, 'declined');
+        assert.deepEqual(bytesOf(path), concatBytes([original, foreign]), 'nothing written without a yes');
+        let asked: unknown;
+        const outcome = await saveEdits(path, target, edits, { foldedSinceReview: folded, confirmReplan: (info) => { asked = info; return true; } });
+        assert.ok(outcome.ok, JSON.stringify(outcome));
+        assert.deepEqual(asked, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
+        assert.deepEqual(bytesOf(path), concatBytes([original, foreign, appendBytes(outcome.lines)]));
       });
 
       it('zstd: the foreign frame is folded in and ours follows it', async () => {

@@ -22,9 +22,9 @@ export function renderHealth(s: SessionSummary, on: HealthHandlers): TemplateRes
       <span id="live-status" class="pill ${s.live}">${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(s.liveText, 160)}</span>
       ${problems ? html`<span class="pill ${s.worstSeverity ?? 'info'}" id="problem-count" data-count=${problems}>
         <span class="codicon codicon-${s.worstSeverity === 'info' ? 'info' : s.worstSeverity ?? 'info'}" aria-hidden="true"></span>${c.errors} errors, ${c.warnings} warnings</span>` : nothing}
-      <span id="read-only" class="pill ${s.restrictedMode ? 'warning' : 'muted'}">${s.restrictedMode
-        ? 'Restricted Mode: read-only — this workspace is not trusted, so the editor only reads the log'
-        : 'Read-only'}</span>
+      ${s.restrictedMode
+        ? html`<span id="read-only" class="pill warning">Restricted Mode: read-only — this workspace is not trusted, so the editor only reads the log</span>`
+        : html`<span id="append-only" class="pill muted" title="Saving adds new events at the end of the file; nothing already in it is changed">Append-only</span>`}
     </div>
     <dl id="count-fields" class="facts">${s.facts.map((f) => html`<div class="fact-pair"><dt>${f.label}</dt><dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd></div>`)}</dl>
     ${v.ok ? nothing : html`<div id="refusal-box" class="refusal">

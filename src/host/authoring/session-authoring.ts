@@ -33,6 +33,12 @@ export class SessionAuthoring implements vscode.Disposable {
   private epoch = 0;
   private readonly epochEnd = new Map<number, 'saved' | 'reverted'>();
   private plannedEvents: PendingEventView[] = [];
+  /**
+   * The log's size when the user last reviewed the pending edits (a preview they applied). Events the
+   * document folds in after that were written by someone else: saving must ask before writing the
+   * edits over them.
+   */
+  private reviewed: { events: number; bytes: number } | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Pending events changed (for the webview). */
   readonly onDidChangePending = this.changed.event;
@@ -102,6 +108,7 @@ export class SessionAuthoring implements vscode.Disposable {
   async apply(edit: PendingEdit): Promise<void> {
     const model = this.model();
     model.push(edit);
+    this.reviewed = { events: this.log().eventCount, bytes: this.document.editable?.identity.size ?? 0 };
     const epoch = this.epoch;
     await this.refresh();
     const label = editTitle(edit);
@@ -149,13 +156,16 @@ export class SessionAuthoring implements vscode.Disposable {
     if (why) throw new Error(why);
     const edits = this.edits;
     const saving = [...edits.list];
+    const reviewed = this.reviewed;
+    const now = { events: this.log().eventCount, bytes: this.document.editable?.identity.size ?? 0 };
+    const foldedSinceReview = reviewed ? { events: now.events - reviewed.events, bytes: now.bytes - reviewed.bytes } : undefined;
     const outcome: SaveOutcome = await this.document.appendWith((target) => saveEdits(this.document.uri.fsPath, target, edits, {
       confirmReplan: async (info) => {
         const choice = await vscode.window.showWarningMessage(
           `${this.document.fileName} grew while you edited it`,
           {
             modal: true,
-            detail: `Another writer appended ${info.foreignEvents} event(s) (${info.foreignBytes} bytes) since the log was loaded. `
+            detail: `Another writer appended ${info.foreignEvents} event(s) (${info.foreignBytes} bytes) after you made these edits. `
               + `Your ${saving.length} edit(s) were planned again on top of them and still hold; they would be appended as seqs `
               + `${info.firstSeq}–${info.firstSeq + info.lines.length - 1}. Append them now?`,
           },
@@ -163,6 +173,7 @@ export class SessionAuthoring implements vscode.Disposable {
         );
         return choice === 'Append';
       },
+      foldedSinceReview,
     }));
     if (!outcome.ok) {
       await this.refresh();
@@ -170,12 +181,14 @@ export class SessionAuthoring implements vscode.Disposable {
       throw new Error(`${outcome.message}${reasons ? `\n${reasons}` : ''}`);
     }
     this.epochEnd.set(this.epoch++, 'saved');
+    this.reviewed = undefined;
     await this.refresh();
   }
 
   /** Revert: forget every pending edit (the file was never touched by them). */
   async revert(): Promise<void> {
     this.edits = undefined;
+    this.reviewed = undefined;
     this.epochEnd.set(this.epoch++, 'reverted');
     await this.refresh();
   }

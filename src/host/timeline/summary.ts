@@ -82,7 +82,6 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
     facts,
     file: ctx.file,
     restrictedMode: ctx.restrictedMode,
-    readOnly: true,
     loadMs: ctx.loadMs,
     locale: fmt.locale,
     generation: ctx.generation,
