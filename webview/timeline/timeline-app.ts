@@ -6,7 +6,7 @@ import '@lit-labs/virtualizer';
 import type { LitVirtualizer } from '@lit-labs/virtualizer/LitVirtualizer.js';
 import { RangeChangedEvent, VisibilityChangedEvent } from '@lit-labs/virtualizer/events.js';
 import type {
-  AppendedMessage, EventDetail, LoadingMessage, Overview, ProvenanceView, RowFilter, SearchProgressMessage,
+  AppendedMessage, CrashReviewView, EventDetail, HealthTarget, LoadingMessage, Overview, ProvenanceView, RowFilter, SearchProgressMessage,
   SessionSummary, ShadowBracket, TimelineRow,
 } from '../../src/protocol/messages';
 import { Announcer } from './announcer';
@@ -21,7 +21,14 @@ import { SearchState } from './search-state';
 import { AsOfPanel } from './asof-panel';
 import { TimePanel } from './time-panel';
 import { loadViewState, saveViewState, type Order, type TimelineViewState } from './view-state';
-import { EVENT_TYPE_CHOICES } from './type-choices';
+import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from './type-choices';
+import { renderCrashBanner } from './crash-banner';
+import { renderGhostRows } from './ghost-rows';
+import { renderHealthLists } from './health-lists';
+import { t } from './strings';
+
+/** How often an open turn's review is asked again, so "live agent" turns into "crash" as time passes. */
+const REVIEW_REFRESH_MS = 20_000;
 
 const LIST_ID = 'timeline-list';
 const ORDERS: { order: Order; label: string; key: string }[] = [
@@ -61,6 +68,9 @@ export class TimelineApp extends LitElement {
   private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
+  private crash: CrashReviewView | undefined;
+  private crashTimer: ReturnType<typeof setTimeout> | undefined;
+  private crashInterval: ReturnType<typeof setInterval> | undefined;
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -98,6 +108,7 @@ export class TimelineApp extends LitElement {
     } else if (wasLive !== s.liveText) {
       this.announcer.say(s.liveText);
     }
+    void this.loadCrashReview();
     this.requestUpdate();
   }
 
@@ -117,7 +128,49 @@ export class TimelineApp extends LitElement {
     void this.refreshTotal();
     void this.loadOverview();
     this.asOf.onAppended();
+    this.scheduleCrashReview();
     this.requestUpdate();
+  }
+
+  // ---- crash review: the open turn, ghost closers, torn tail, repairs made, health entries ------------
+
+  private async loadCrashReview(): Promise<void> {
+    try {
+      const { result } = await this.client.request('crashReview', {});
+      this.crash = result;
+    } catch {
+      this.crash = undefined;
+    }
+    this.requestUpdate();
+  }
+
+  /** Appends come in bursts while an agent writes: ask for the review once they settle. */
+  private scheduleCrashReview(): void {
+    if (this.crashTimer) clearTimeout(this.crashTimer);
+    this.crashTimer = setTimeout(() => { this.crashTimer = undefined; void this.loadCrashReview(); }, 1000);
+  }
+
+  private runRepairAction(action: 'apply' | 'removeTornTail'): void {
+    void this.client.request('repairAction', { action }).catch(() => undefined);
+  }
+
+  /** A ghost row or the torn tail is not in the list: bring the list to its end and focus the element. */
+  private async focusOutsideList(selector: string): Promise<void> {
+    if (this.view.order === 'transcript' && selector.startsWith('#ghost-rows')) await this.setOrder('log');
+    this.scrollToIndex(this.total - 1, 'end');
+    await this.updateComplete;
+    const el = this.querySelector<HTMLElement>(selector);
+    el?.scrollIntoView({ block: 'nearest' });
+    el?.focus();
+  }
+
+  private goToHealthTarget(target: HealthTarget): void {
+    switch (target.kind) {
+      case 'event': void this.jumpTo(target.seq); break;
+      case 'ghost': void this.focusOutsideList(`#ghost-rows .ghost-row[data-seq="${target.seq}"]`); break;
+      case 'tornTail': void this.focusOutsideList('#torn-tail'); break;
+      case 'line': void this.reveal(target.line); break;
+    }
   }
 
   onSearchProgress(m: SearchProgressMessage): void {
@@ -127,7 +180,10 @@ export class TimelineApp extends LitElement {
   // ---- rows -----------------------------------------------------------------------------------
 
   private filter(): RowFilter {
-    return { types: this.view.filter.length ? this.view.filter : undefined, collapseChunkRuns: true, expandedRuns: [...this.expandedRuns] };
+    const types = this.view.filter.filter((f) => f !== REPAIRS_FILTER);
+    const filter: RowFilter = { types: types.length ? types : undefined, collapseChunkRuns: true, expandedRuns: [...this.expandedRuns] };
+    if (this.view.filter.includes(REPAIRS_FILTER)) filter.repairsOnly = true;
+    return filter;
   }
 
   private newCache(): RowCache<TimelineRow> {
@@ -461,10 +517,12 @@ export class TimelineApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('keydown', this.onGlobalKey);
+    this.crashInterval = setInterval(() => { if (this.crash?.openTurn) void this.loadCrashReview(); }, REVIEW_REFRESH_MS);
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('keydown', this.onGlobalKey);
+    clearInterval(this.crashInterval);
     super.disconnectedCallback();
   }
 
@@ -509,6 +567,10 @@ export class TimelineApp extends LitElement {
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
     return html`
       ${renderHealth(this.summary, { reload: () => void this.client.request('reload', {}), reveal: (line) => void this.reveal(line) })}
+      ${renderHealthLists(this.crash, { go: (target) => this.goToHealthTarget(target) })}
+      ${renderCrashBanner(this.crash?.openTurn, this.crash?.tornTail, {
+        jump: (seq) => void this.jumpTo(seq), apply: () => this.runRepairAction('apply'), removeTornTail: () => this.runRepairAction('removeTornTail'),
+      })}
       ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
@@ -522,6 +584,7 @@ export class TimelineApp extends LitElement {
               @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
               @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}></lit-virtualizer>`}
           </div>
+          ${this.crash?.openTurn && !this.view.filter.length ? renderGhostRows(this.view.order, this.crash.openTurn.ghosts, { jump: (seq) => void this.jumpTo(seq) }) : nothing}
           ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
             <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
         </div>
@@ -546,7 +609,8 @@ export class TimelineApp extends LitElement {
       <label class="filter">Type
         <select id="type-filter" @change=${(e: Event) => this.setTypeFilter((e.target as HTMLSelectElement).value)}>
           <option value="" ?selected=${!this.view.filter.length}>All types</option>
-          ${EVENT_TYPE_CHOICES.map((t) => html`<option value=${t} ?selected=${this.view.filter[0] === t}>${t}</option>`)}
+          ${EVENT_TYPE_CHOICES.map((type) => html`<option value=${type} ?selected=${this.view.filter[0] === type}>${type}</option>`)}
+          <option value=${REPAIRS_FILTER} ?selected=${this.view.filter[0] === REPAIRS_FILTER}>${t('Repairs (events a crash repair wrote)')}</option>
         </select></label>
       ${this.search.render()}
       <span class="nav">
