@@ -290,11 +290,17 @@ export class TimelineApp extends LitElement {
     return this.querySelector('lit-virtualizer');
   }
 
-  scrollToIndex(index: number, block: ScrollLogicalPosition = 'nearest'): void {
+  scrollToIndex(index: number, block: ScrollLogicalPosition = 'nearest', retry = true): void {
     if (index < 0 || index >= this.total) return;
     const v = this.virtualizer;
     if (!v) return;
-    v.element(index)?.scrollIntoView({ block });
+    try {
+      v.element(index)?.scrollIntoView({ block });
+    } catch {
+      // The virtualizer throws when the index is in its range but its child is not drawn yet; the
+      // next frame has it.
+      if (retry) requestAnimationFrame(() => this.scrollToIndex(index, block, false));
+    }
   }
 
   // ---- selection, inspector, provenance --------------------------------------------------------
@@ -575,6 +581,7 @@ export class TimelineApp extends LitElement {
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
           <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn</span><span>time</span><span>type</span><span>summary</span></div>
+          <div class="list-area">
           <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label="Events, ${ORDERS.find((o) => o.order === this.view.order)?.label}: ${this.total} rows"
               aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
@@ -584,9 +591,10 @@ export class TimelineApp extends LitElement {
               @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
               @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}></lit-virtualizer>`}
           </div>
-          ${this.crash?.openTurn && !this.view.filter.length ? renderGhostRows(this.view.order, this.crash.openTurn.ghosts, { jump: (seq) => void this.jumpTo(seq) }) : nothing}
           ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
             <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
+          </div>
+          ${this.crash?.openTurn && !this.view.filter.length ? renderGhostRows(this.view.order, this.crash.openTurn.ghosts, { jump: (seq) => void this.jumpTo(seq) }) : nothing}
         </div>
         <div id="overview-host" class="overview-column">${this.strip.element}</div>
         ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
