@@ -6,7 +6,7 @@ import '@lit-labs/virtualizer';
 import type { LitVirtualizer } from '@lit-labs/virtualizer/LitVirtualizer.js';
 import { RangeChangedEvent, VisibilityChangedEvent } from '@lit-labs/virtualizer/events.js';
 import type {
-  AppendedMessage, CrashReviewView, EventDetail, HealthTarget, LoadingMessage, Overview, ProvenanceView, RowFilter, SearchProgressMessage,
+  AppendedMessage, EventDetail, LoadingMessage, Overview, ProvenanceView, RowFilter, SearchProgressMessage,
   SessionSummary, ShadowBracket, TimelineRow,
 } from '../../src/protocol/messages';
 import { Announcer } from './announcer';
@@ -22,13 +22,8 @@ import { AsOfPanel } from './asof-panel';
 import { TimePanel } from './time-panel';
 import { loadViewState, saveViewState, type Order, type TimelineViewState } from './view-state';
 import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from './type-choices';
-import { renderCrashBanner } from './crash-banner';
-import { renderGhostRows } from './ghost-rows';
-import { renderHealthLists } from './health-lists';
+import { CrashReviewState } from './crash-review-state';
 import { t } from './strings';
-
-/** How often an open turn's review is asked again, so "live agent" turns into "crash" as time passes. */
-const REVIEW_REFRESH_MS = 20_000;
 
 const LIST_ID = 'timeline-list';
 const ORDERS: { order: Order; label: string; key: string }[] = [
@@ -68,9 +63,7 @@ export class TimelineApp extends LitElement {
   private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
-  private crash: CrashReviewView | undefined;
-  private crashTimer: ReturnType<typeof setTimeout> | undefined;
-  private crashInterval: ReturnType<typeof setInterval> | undefined;
+  private readonly crash = new CrashReviewState(this);
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -108,7 +101,7 @@ export class TimelineApp extends LitElement {
     } else if (wasLive !== s.liveText) {
       this.announcer.say(s.liveText);
     }
-    void this.loadCrashReview();
+    void this.crash.load();
     this.requestUpdate();
   }
 
@@ -128,49 +121,8 @@ export class TimelineApp extends LitElement {
     void this.refreshTotal();
     void this.loadOverview();
     this.asOf.onAppended();
-    this.scheduleCrashReview();
+    this.crash.onAppended();
     this.requestUpdate();
-  }
-
-  // ---- crash review: the open turn, ghost closers, torn tail, repairs made, health entries ------------
-
-  private async loadCrashReview(): Promise<void> {
-    try {
-      const { result } = await this.client.request('crashReview', {});
-      this.crash = result;
-    } catch {
-      this.crash = undefined;
-    }
-    this.requestUpdate();
-  }
-
-  /** Appends come in bursts while an agent writes: ask for the review once they settle. */
-  private scheduleCrashReview(): void {
-    if (this.crashTimer) clearTimeout(this.crashTimer);
-    this.crashTimer = setTimeout(() => { this.crashTimer = undefined; void this.loadCrashReview(); }, 1000);
-  }
-
-  private runRepairAction(action: 'apply' | 'removeTornTail'): void {
-    void this.client.request('repairAction', { action }).catch(() => undefined);
-  }
-
-  /** A ghost row or the torn tail is not in the list: bring the list to its end and focus the element. */
-  private async focusOutsideList(selector: string): Promise<void> {
-    if (this.view.order === 'transcript' && selector.startsWith('#ghost-rows')) await this.setOrder('log');
-    this.scrollToIndex(this.total - 1, 'end');
-    await this.updateComplete;
-    const el = this.querySelector<HTMLElement>(selector);
-    el?.scrollIntoView({ block: 'nearest' });
-    el?.focus();
-  }
-
-  private goToHealthTarget(target: HealthTarget): void {
-    switch (target.kind) {
-      case 'event': void this.jumpTo(target.seq); break;
-      case 'ghost': void this.focusOutsideList(`#ghost-rows .ghost-row[data-seq="${target.seq}"]`); break;
-      case 'tornTail': void this.focusOutsideList('#torn-tail'); break;
-      case 'line': void this.reveal(target.line); break;
-    }
   }
 
   onSearchProgress(m: SearchProgressMessage): void {
@@ -362,6 +314,15 @@ export class TimelineApp extends LitElement {
     await this.jumpTo(link.target);
   }
 
+  /** Brings the last row into view (ghost rows and the torn tail sit after it). */
+  scrollToEnd(): void {
+    this.scrollToIndex(this.total - 1, 'end');
+  }
+
+  async revealLine(line: number): Promise<void> {
+    await this.reveal(line);
+  }
+
   private async reveal(line: number): Promise<void> {
     await this.client.request('revealInTextEditor', { line }).catch(() => undefined);
   }
@@ -523,12 +484,12 @@ export class TimelineApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('keydown', this.onGlobalKey);
-    this.crashInterval = setInterval(() => { if (this.crash?.openTurn) void this.loadCrashReview(); }, REVIEW_REFRESH_MS);
+    this.crash.start();
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('keydown', this.onGlobalKey);
-    clearInterval(this.crashInterval);
+    this.crash.stop();
     super.disconnectedCallback();
   }
 
@@ -573,10 +534,8 @@ export class TimelineApp extends LitElement {
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
     return html`
       ${renderHealth(this.summary, { reload: () => void this.client.request('reload', {}), reveal: (line) => void this.reveal(line) })}
-      ${renderHealthLists(this.crash, { go: (target) => this.goToHealthTarget(target) })}
-      ${renderCrashBanner(this.crash?.openTurn, this.crash?.tornTail, {
-        jump: (seq) => void this.jumpTo(seq), apply: () => this.runRepairAction('apply'), removeTornTail: () => this.runRepairAction('removeTornTail'),
-      })}
+      ${this.crash.renderHealthLists()}
+      ${this.crash.renderBanner()}
       ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
@@ -594,7 +553,7 @@ export class TimelineApp extends LitElement {
           ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
             <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
           </div>
-          ${this.crash?.openTurn && !this.view.filter.length ? renderGhostRows(this.view.order, this.crash.openTurn.ghosts, { jump: (seq) => void this.jumpTo(seq) }) : nothing}
+          ${this.crash.renderGhosts(this.view.filter.length > 0)}
         </div>
         <div id="overview-host" class="overview-column">${this.strip.element}</div>
         ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
