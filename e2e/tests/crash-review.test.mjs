@@ -7,7 +7,7 @@
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SHARED, sharedFile, startSuite, until } from '../harness.mjs';
@@ -205,4 +205,19 @@ test('the repaired real log: its closers and seed are marked as repairs, the Rep
   assert.deepEqual(seqs.sort((a, b) => a - b), [...repair.closerSeqs, repair.endSeedSeq]);
   await shot('repairs-filter');
   await view().locator('#type-filter').selectOption('');
+});
+
+test('the banner and ghost rows in the dark and high-contrast themes (screenshots for people)', { timeout: 240_000 }, async (t) => {
+  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+  const settingsDir = join(suite.workspace, '.vscode');
+  mkdirSync(settingsDir, { recursive: true });
+  await open('crash-torn-line.jsonl');
+  await ghosts().first().waitFor({ timeout: 30_000 });
+  for (const [name, theme, cls] of [['dark', 'Default Dark Modern', /\bvs-dark\b/], ['high-contrast', 'Default High Contrast', /\bhc-black\b/]]) {
+    writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify({ 'workbench.colorTheme': theme }));
+    await until(async () => cls.test((await page.locator('.monaco-workbench').getAttribute('class')) ?? ''), 30_000, `the ${theme} theme`);
+    await page.waitForTimeout(1500);
+    await shot(`theme-${name}`);
+  }
+  writeFileSync(join(settingsDir, 'settings.json'), '{}');
 });
