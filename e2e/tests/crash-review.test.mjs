@@ -66,6 +66,15 @@ async function open(name) {
   await waitForTimeline(page, 180_000);
 }
 
+/** Opens a log whose tail is torn and waits for the torn-tail view of that kind. */
+async function openTorn(name, kind) {
+  await open(name);
+  const tail = view().locator('#torn-tail');
+  await tail.waitFor({ timeout: 30_000 });
+  assert.equal(await tail.getAttribute('data-kind'), kind);
+  return tail;
+}
+
 async function ghostRows() {
   return ghosts().evaluateAll((rows) => rows.map((r) => ({
     seq: Number(r.getAttribute('data-seq')), type: r.getAttribute('data-type'), code: r.getAttribute('data-code') ?? undefined,
@@ -152,10 +161,7 @@ test('cut before the tool/call, the file just touched: a live agent, and a TOOL_
 
 test('cut mid-line: the torn tail with its size and an inert preview, Remove Torn Tail… offered, ghost closers still shown', { timeout: 240_000 }, async (t) => {
   if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-  await open('crash-torn-line.jsonl');
-  const tail = view().locator('#torn-tail');
-  await tail.waitFor({ timeout: 30_000 });
-  assert.equal(await tail.getAttribute('data-kind'), 'torn-line');
+  const tail = await openTorn('crash-torn-line.jsonl', 'torn-line');
   assert.match(await view().locator('#torn-heading').textContent(), /Torn last line: \d+ bytes at line \d+ with no newline/);
   assert.match(await view().locator('#torn-preview').textContent(), /^\{"type":/);
   assert.match(await view().locator('#torn-kept').textContent(), /^kept: /);
@@ -171,10 +177,7 @@ test('cut mid-line: the torn tail with its size and an inert preview, Remove Tor
 
 test('cut mid-zstd-frame: the torn final frame with a hex preview, ghost closers from the complete frames', { timeout: 240_000 }, async (t) => {
   if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-  await open('crash-torn-frame.jsonl.zstd');
-  const tail = view().locator('#torn-tail');
-  await tail.waitFor({ timeout: 30_000 });
-  assert.equal(await tail.getAttribute('data-kind'), 'torn-frame');
+  await openTorn('crash-torn-frame.jsonl.zstd', 'torn-frame');
   assert.match(await view().locator('#torn-heading').textContent(), /Torn final zstd frame: \d+ bytes of compressed data at byte \d+/);
   assert.match(await view().locator('#torn-preview').textContent(), /^28 b5 2f fd/);
   await assertGhosts(join(suite.workspace, 'crash-torn-frame.jsonl.zstd'));
