@@ -4,7 +4,8 @@
 import { VscodeBadge } from '@vscode-elements/elements/dist/vscode-badge/index.js';
 import { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/index.js';
 import { VscodeProgressBar } from '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
-import { isHostToWebview, PROTOCOL_VERSION } from '../src/protocol/messages';
+import { isHostNotification, isHostToWebview, PROTOCOL_VERSION } from '../src/protocol/messages';
+import { setStrings } from './timeline/strings';
 import { TimelineApp } from './timeline/timeline-app';
 import { send } from './vscodeApi';
 
@@ -18,6 +19,12 @@ root.replaceChildren(app);
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const m = event.data;
+  if (isHostNotification(m)) {
+    // The strings table (VS Code's display language) and keyboard jumps (Go to Seq, problems, health).
+    if (m.type === 'strings') { setStrings(m.strings, m.language); app.requestUpdate(); }
+    else if (m.seq !== undefined) void app.jumpTo(m.seq);
+    return;
+  }
   if (!isHostToWebview(m)) return;
   switch (m.type) {
     case 'response': app.client.receive(m); break;

@@ -13,6 +13,7 @@ import { SHARED, sharedFile, startSuite, until } from '../harness.mjs';
 import { REPO } from '../toolchain.mjs';
 import { closeAllEditors, quickOpen, runCommand } from '../workbench.mjs';
 import { existsSync } from 'node:fs';
+import { cutAtFirstToolCall, openPageRetrying, text, zstdLog } from '../crash-tails.mjs';
 
 const REAL = 'acp-agent_snapshots_advanced-toolchain_session.hdrfix.jsonl';
 const APPLY = 'Session Surface: Apply Crash Repair';
@@ -20,39 +21,6 @@ const CLI = join(REPO, 'bin', 'session-surface.js');
 
 const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 const bytesOf = (file) => new Uint8Array(readFileSync(file));
-
-/** Cuts the log after its first tool/call (recorded) or after the assistant/message asking for it. */
-function cutAtFirstToolCall(lines, recorded) {
-  for (let i = 1; i < lines.length; i++) {
-    const event = JSON.parse(lines[i]);
-    if (event.type !== 'tool/call') continue;
-    let ask = i - 1;
-    while (ask > 0 && !JSON.stringify(JSON.parse(lines[ask]).data?.message?.content ?? '').includes(`"id":"${event.data.callId}"`)) ask--;
-    return { lines: lines.slice(0, recorded ? i + 1 : ask + 1), next: lines[recorded ? i + 1 : ask + 1], callId: event.data.callId };
-  }
-  throw new Error('no tool/call');
-}
-
-const text = (lines) => lines.map((l) => `${l}\n`).join('');
-
-/**
- * A dsh-style zstd log (the header line in its own frame, then the rest) written with stored blocks:
- * valid Zstandard any decoder reads, made without a compressor so the test runs on any Node.
- */
-function zstdLog(lines) {
-  const frame = (content) => {
-    const bytes = new TextEncoder().encode(content);
-    const parts = [Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0xa0 /* single segment, 4-byte size */), new Uint8Array(new Uint32Array([bytes.length]).buffer)];
-    for (let at = 0; at === 0 || at < bytes.length; at += 65536) {
-      const size = Math.min(65536, bytes.length - at);
-      const last = at + size >= bytes.length ? 1 : 0;
-      const header = (size << 3) | last;
-      parts.push(Uint8Array.of(header & 0xff, (header >> 8) & 0xff, header >> 16), bytes.subarray(at, at + size));
-    }
-    return Buffer.concat(parts);
-  };
-  return Buffer.concat([frame(`${lines[0]}\n`), frame(text(lines.slice(1)))]);
-}
 
 let suite;
 let page;
@@ -75,16 +43,7 @@ before(async () => {
   // A crashed agent's file has been still for a while (the command asks first when it still changes).
   const past = new Date(Date.now() - 10 * 60_000);
   for (const name of Object.keys(files)) utimesSync(join(suite.workspace, name), past, past);
-  // On a loaded machine the first navigation can exceed playwright's 30 s: try a fresh page again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      ({ page } = await suite.openPage());
-      break;
-    } catch (error) {
-      if (attempt === 3) throw error;
-      console.log(`# workbench did not load (${error.message.split('\n')[0]}); trying again`);
-    }
-  }
+  page = await openPageRetrying(suite);
 });
 after(async () => { await suite?.stop(); });
 afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });

@@ -24,6 +24,7 @@ import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
 import { summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
+import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -261,6 +262,12 @@ export class SessionDocument implements vscode.CustomDocument {
       summaryContext: this.summaryContext(uri),
       reveal: (line) => this.options.reveal(uri, line, source.zstd !== undefined),
       reload: () => { void this.reload(); },
+      readFileBytes: () => readWholeFile(uri).catch(() => undefined),
+      // The command asks in a modal before it writes; the webview does not wait for the answer.
+      runRepairAction: async (action) => {
+        void vscode.commands.executeCommand(action === 'apply' ? CRASH_REPAIR_COMMANDS.apply : CRASH_REPAIR_COMMANDS.removeTornTail, uri);
+        return true;
+      },
     });
   }
 

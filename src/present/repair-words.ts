@@ -86,3 +86,17 @@ export function repairMadeLine(repair: RepairMade): string {
   const seed = repair.endSeedSeq !== undefined ? `, reopened at seq ${repair.endSeedSeq} (session/end-seed)` : '';
   return `turn ${repair.turn ?? '?'} closed by crash repair at seqs ${repair.closerSeqs[0]}–${repair.turnEndSeq}${results.length ? `: ${results.join('; ')}` : ': no pending calls'}${seed}`;
 }
+
+/** What a ghost closer row leads to: the call it answers, in a few words. */
+export function closerLinkWords(closer: CloserReview): string | undefined {
+  if (closer.type !== 'tool/result') return undefined;
+  if (closer.callSeq !== undefined) return `answers tool/call seq ${closer.callSeq}`;
+  if (closer.messageSeq !== undefined) return `answers the call asked for at seq ${closer.messageSeq} (never started)`;
+  return undefined;
+}
+
+/** The good prefix a torn tail leaves: how much text and how many events stay. */
+export function keptPrefixWords(tail: TornTail, events: number): string {
+  const lastLine = tail.line - 1;
+  return `kept: ${bytesWords(tail.keptTextBytes)} of text, lines 1–${lastLine} (${events} event${events === 1 ? '' : 's'}); everything from line ${tail.line} on is not part of the session`;
+}

@@ -16,6 +16,7 @@ import {
 import { isGeneration, type Generation } from './timeline';
 import { arrayOf, bool, count, isObject, literal, num, optional, shape, str } from './validate';
 
+export * from './crash';
 export * from './requests';
 export * from './summary';
 export * from './timeline';
@@ -265,7 +266,7 @@ export function isHostNotification(v: unknown): v is HostNotification {
   if (!isObject(v)) return false;
   switch (v.type) {
     case 'reveal': return typeof v.seq === 'number' || typeof v.line === 'number';
-    case 'strings': return typeof v.language === 'string' && isObject(v.strings);
+    case 'strings': return typeof v.language === 'string' && isObject(v.strings) && Object.values(v.strings).every((x) => typeof x === 'string');
     default: return false;
   }
 }

@@ -12,6 +12,7 @@ import {
   type RowFilter, type RowOrder, type RowWindow, type SearchMatch, type SearchQuery, type SearchResult,
   type ShadowBracket, type SurfaceAsOf, type TimeSpans, type UsageTable,
 } from './timeline';
+import { isCrashReviewView, isRepairAction, type CrashReviewView, type RepairAction } from './crash';
 import { arrayOf, bool, count, isObject, line, literal, num, optional, shape, str, type Validator } from './validate';
 
 /** Most rows one `rows` request may ask for. */
@@ -54,6 +55,10 @@ export interface RequestTable {
   revealInTextEditor: { params: { seq?: number; line?: number }; result: { opened: boolean } };
   /** Reads the file again from the start (after a truncation, a rewrite, a deletion). */
   reload: { params: Record<string, never>; result: { reloading: true } };
+  /** The open final turn with its ghost closers, the torn tail, repairs already made, health entries. */
+  crashReview: { params: Record<string, never>; result: CrashReviewView };
+  /** Runs Apply Crash Repair or Remove Torn Tail on this log (each asks first); never automatic. */
+  repairAction: { params: { action: RepairAction }; result: { started: boolean } };
 }
 
 export type Method = keyof RequestTable;
@@ -82,6 +87,8 @@ export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   revealInTextEditor: (v): v is { seq?: number; line?: number } =>
     shape({ seq: optional(count), line: optional(line) })(v) && ((v as { seq?: number }).seq !== undefined || (v as { line?: number }).line !== undefined),
   reload: none,
+  crashReview: none,
+  repairAction: shape({ action: isRepairAction }),
 };
 
 export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
@@ -103,6 +110,8 @@ export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
   shadowBrackets: shape({ brackets: arrayOf(isShadowBracket) }),
   revealInTextEditor: shape({ opened: bool }),
   reload: shape({ reloading: literal(true) }),
+  crashReview: isCrashReviewView,
+  repairAction: shape({ started: bool }),
 };
 
 const METHODS = new Set(Object.keys(PARAMS));

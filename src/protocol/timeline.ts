@@ -41,11 +41,14 @@ export interface RowFilter {
   collapseChunkRuns?: boolean;
   /** First seqs of chunk runs shown expanded although `collapseChunkRuns` is set. */
   expandedRuns?: number[];
+  /** Only the events a crash repair wrote (its closers and the seed after them). */
+  repairsOnly?: boolean;
 }
 export const isRowFilter: Validator<RowFilter> = shape<RowFilter>({
   types: optional(arrayOf(str, 200)),
   collapseChunkRuns: optional(bool),
   expandedRuns: optional(arrayOf(count, 10_000)),
+  repairsOnly: optional(bool),
 });
 
 /** Where an event stands relative to the surface (of the raw log, without closers). */
@@ -94,6 +97,8 @@ export interface TimelineRow {
   tokensText?: string;
   /** Most severe diagnostic on this event. */
   severity?: SeverityMark;
+  /** Written by a crash repair: one of its closers, or the seed dsh wrote on reopening after it. */
+  repair?: 'closer' | 'seed';
 }
 export const isTimelineRow: Validator<TimelineRow> = shape<TimelineRow>({
   kind: literal('event', 'chunkRun'),
@@ -117,6 +122,7 @@ export const isTimelineRow: Validator<TimelineRow> = shape<TimelineRow>({
   replacesCount: optional(count),
   tokensText: optional(str),
   severity: optional(isSeverityMark),
+  repair: optional(literal('closer', 'seed')),
 });
 
 export interface RowWindow {

@@ -3,6 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ShadowBracket, TimelineRow } from '../../src/protocol/timeline';
 import { oneLine } from './safe-text';
+import { t } from './strings';
 
 export interface RowContext {
   selectedSeq: number | undefined;
@@ -34,6 +35,7 @@ export function accessibleName(row: TimelineRow): string {
   if (row.surface === 'shadowed') parts.push(`shadowed${row.shadowedBy !== undefined ? ` by seq ${row.shadowedBy}` : ''}`);
   if (row.turn !== undefined) parts.push(`turn ${row.turn}${row.step !== undefined ? ` step ${row.step}` : ''}`);
   if (row.severity) parts.push(row.severity);
+  if (row.repair) parts.push(repairWords(row.repair));
   parts.push(oneLine(row.summary, 160));
   return parts.join(', ');
 }
@@ -59,12 +61,12 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',
     selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
     isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
-    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : ''].filter(Boolean).join(' ');
+    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : ''].filter(Boolean).join(' ');
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
   const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
       aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
       data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
-      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing}
+      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing}
       data-vscode-context=${authoringContext(row)}
       @click=${() => on.select(row.index, row.seq)}>
     <span class="band" aria-hidden="true"></span>
@@ -78,6 +80,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     <span class="cell time">${row.timeText ?? ''}</span>
     <span class="cell label">${row.label}</span>
     <span class="cell summary">${oneLine(row.summary)}</span>
+    ${row.repair ? html`<span class="cell repair-mark" title=${repairWords(row.repair)}><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span>` : nothing}
     ${row.shadowedBy !== undefined ? html`<span class="cell shadow-note">shadowed by ${row.shadowedBy}</span>` : nothing}
     ${row.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
     ${row.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
@@ -104,6 +107,10 @@ function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): Temp
       : html`<li class="muted">seq ${b.shadowedSeqs[i]} …</li>`)}
       ${b.shadowedCount > rows.length ? html`<li class="muted">and ${b.shadowedCount - rows.length} more</li>` : nothing}</ul>` : nothing}
   </div>`;
+}
+
+function repairWords(repair: 'closer' | 'seed'): string {
+  return repair === 'closer' ? t('written by a crash repair') : t('written when dsh reopened the session after a crash repair');
 }
 
 /** A chunk run row stands for all its chunks: it is linked when any of them is. */

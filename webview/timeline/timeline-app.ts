@@ -21,7 +21,9 @@ import { SearchState } from './search-state';
 import { AsOfPanel } from './asof-panel';
 import { TimePanel } from './time-panel';
 import { loadViewState, saveViewState, type Order, type TimelineViewState } from './view-state';
-import { EVENT_TYPE_CHOICES } from './type-choices';
+import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from './type-choices';
+import { CrashReviewState } from './crash-review-state';
+import { t } from './strings';
 
 const LIST_ID = 'timeline-list';
 const ORDERS: { order: Order; label: string; key: string }[] = [
@@ -61,6 +63,7 @@ export class TimelineApp extends LitElement {
   private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
+  private readonly crash = new CrashReviewState(this);
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -98,6 +101,7 @@ export class TimelineApp extends LitElement {
     } else if (wasLive !== s.liveText) {
       this.announcer.say(s.liveText);
     }
+    void this.crash.load();
     this.requestUpdate();
   }
 
@@ -117,6 +121,7 @@ export class TimelineApp extends LitElement {
     void this.refreshTotal();
     void this.loadOverview();
     this.asOf.onAppended();
+    this.crash.onAppended();
     this.requestUpdate();
   }
 
@@ -127,7 +132,10 @@ export class TimelineApp extends LitElement {
   // ---- rows -----------------------------------------------------------------------------------
 
   private filter(): RowFilter {
-    return { types: this.view.filter.length ? this.view.filter : undefined, collapseChunkRuns: true, expandedRuns: [...this.expandedRuns] };
+    const types = this.view.filter.filter((f) => f !== REPAIRS_FILTER);
+    const filter: RowFilter = { types: types.length ? types : undefined, collapseChunkRuns: true, expandedRuns: [...this.expandedRuns] };
+    if (this.view.filter.includes(REPAIRS_FILTER)) filter.repairsOnly = true;
+    return filter;
   }
 
   private newCache(): RowCache<TimelineRow> {
@@ -234,11 +242,17 @@ export class TimelineApp extends LitElement {
     return this.querySelector('lit-virtualizer');
   }
 
-  scrollToIndex(index: number, block: ScrollLogicalPosition = 'nearest'): void {
+  scrollToIndex(index: number, block: ScrollLogicalPosition = 'nearest', retry = true): void {
     if (index < 0 || index >= this.total) return;
     const v = this.virtualizer;
     if (!v) return;
-    v.element(index)?.scrollIntoView({ block });
+    try {
+      v.element(index)?.scrollIntoView({ block });
+    } catch {
+      // The virtualizer throws when the index is in its range but its child is not drawn yet; the
+      // next frame has it.
+      if (retry) requestAnimationFrame(() => this.scrollToIndex(index, block, false));
+    }
   }
 
   // ---- selection, inspector, provenance --------------------------------------------------------
@@ -298,6 +312,15 @@ export class TimelineApp extends LitElement {
     if (!links.length) { this.announcer.say('This event has no links to follow.'); return; }
     const link = links[this.linkCursor++ % links.length];
     await this.jumpTo(link.target);
+  }
+
+  /** Brings the last row into view (ghost rows and the torn tail sit after it). */
+  scrollToEnd(): void {
+    this.scrollToIndex(this.total - 1, 'end');
+  }
+
+  async revealLine(line: number): Promise<void> {
+    await this.reveal(line);
   }
 
   private async reveal(line: number): Promise<void> {
@@ -461,10 +484,12 @@ export class TimelineApp extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('keydown', this.onGlobalKey);
+    this.crash.start();
   }
 
   override disconnectedCallback(): void {
     window.removeEventListener('keydown', this.onGlobalKey);
+    this.crash.stop();
     super.disconnectedCallback();
   }
 
@@ -509,10 +534,13 @@ export class TimelineApp extends LitElement {
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
     return html`
       ${renderHealth(this.summary, { reload: () => void this.client.request('reload', {}), reveal: (line) => void this.reveal(line) })}
+      ${this.crash.renderHealthLists()}
+      ${this.crash.renderBanner()}
       ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
           <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn</span><span>time</span><span>type</span><span>summary</span></div>
+          <div class="list-area">
           <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label="Events, ${ORDERS.find((o) => o.order === this.view.order)?.label}: ${this.total} rows"
               aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
@@ -524,6 +552,8 @@ export class TimelineApp extends LitElement {
           </div>
           ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
             <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
+          </div>
+          ${this.crash.renderGhosts(this.view.filter.length > 0)}
         </div>
         <div id="overview-host" class="overview-column">${this.strip.element}</div>
         ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
@@ -546,7 +576,8 @@ export class TimelineApp extends LitElement {
       <label class="filter">Type
         <select id="type-filter" @change=${(e: Event) => this.setTypeFilter((e.target as HTMLSelectElement).value)}>
           <option value="" ?selected=${!this.view.filter.length}>All types</option>
-          ${EVENT_TYPE_CHOICES.map((t) => html`<option value=${t} ?selected=${this.view.filter[0] === t}>${t}</option>`)}
+          ${EVENT_TYPE_CHOICES.map((type) => html`<option value=${type} ?selected=${this.view.filter[0] === type}>${type}</option>`)}
+          <option value=${REPAIRS_FILTER} ?selected=${this.view.filter[0] === REPAIRS_FILTER}>${t('Repairs (events a crash repair wrote)')}</option>
         </select></label>
       ${this.search.render()}
       <span class="nav">

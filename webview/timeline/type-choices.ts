@@ -5,3 +5,6 @@ export const EVENT_TYPE_CHOICES = [
   'turn/start', 'turn/end', 'step/start', 'step/end', 'request/header', 'request/header-delta', 'request/context',
   'compaction/start', 'compaction/summary', 'compaction/end', 'compaction/prune', 'session/end-seed',
 ];
+
+/** Not an event type: the filter value that keeps only the events crash repairs wrote. */
+export const REPAIRS_FILTER = 'repairs';

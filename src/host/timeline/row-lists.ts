@@ -18,6 +18,9 @@ export interface RowList {
 
 const CHUNK = 'assistant/chunk';
 
+/** An extra condition on the events a list keeps (the repairs filter). */
+type SeqTest = (seq: number) => boolean;
+
 /** The unfiltered Full log: row i is seq i. */
 class IdentityList implements RowList {
   constructor(private readonly log: SessionLog) {}
@@ -47,7 +50,7 @@ class FilteredLogList implements RowList {
   private readonly collapse: boolean;
   private readonly expanded: ReadonlySet<number>;
 
-  constructor(private readonly log: SessionLog, private readonly source: IntList | undefined, filter: RowFilter) {
+  constructor(private readonly log: SessionLog, private readonly source: IntList | undefined, filter: RowFilter, private readonly accept?: SeqTest) {
     this.types = filter.types && filter.types.length > 0 ? new Set(filter.types) : undefined;
     this.collapse = filter.collapseChunkRuns === true;
     this.expanded = new Set(filter.expandedRuns ?? []);
@@ -61,6 +64,7 @@ class FilteredLogList implements RowList {
       const seq = this.source ? this.source.get(i) : i;
       const type = this.log.eventType(seq) ?? '';
       if (this.types && !this.types.has(type)) continue;
+      if (this.accept && !this.accept(seq)) continue;
       if (this.collapse && type === CHUNK) {
         // A run is chunks that follow each other directly in the log; it is named by its first seq.
         if (this.lastChunk !== seq - 1) this.runStart = seq;
@@ -101,15 +105,21 @@ class ModelList implements RowList {
   private byType: { generation: number; scanned: number; rows: IntList } | undefined;
   private rowBySeq: { generation: number; length: number; map: Map<number, number> } | undefined;
 
-  constructor(private readonly log: SessionLog, private readonly index: TimelineIndex, private readonly types: ReadonlySet<string> | undefined) {}
+  constructor(
+    private readonly log: SessionLog,
+    private readonly index: TimelineIndex,
+    private readonly types: ReadonlySet<string> | undefined,
+    private readonly accept?: SeqTest,
+  ) {}
 
   private rows(): IntList {
     const all = this.index.messageRows();
-    if (!this.types) return all;
+    if (!this.types && !this.accept) return all;
     const generation = this.log.replaceGeneration();
     if (!this.byType || this.byType.generation !== generation) this.byType = { generation, scanned: 0, rows: new IntList() };
     for (let i = this.byType.scanned; i < all.length; i++) {
-      if (this.types.has(this.log.eventType(all.get(i)) ?? '')) this.byType.rows.push(all.get(i));
+      const seq = all.get(i);
+      if ((!this.types || this.types.has(this.log.eventType(seq) ?? '')) && (!this.accept || this.accept(seq))) this.byType.rows.push(seq);
     }
     this.byType.scanned = all.length;
     return this.byType.rows;
@@ -139,21 +149,28 @@ export class RowLists {
   private readonly cache = new Map<string, RowList>();
   private readonly identity: IdentityList;
 
-  constructor(private readonly log: SessionLog, private readonly index: TimelineIndex) {
+  constructor(private readonly log: SessionLog, private readonly index: TimelineIndex, private readonly isRepair: SeqTest = () => false) {
     this.identity = new IdentityList(log);
   }
 
+  /** Lists filtered to repairs are built again when a repair is found in a grown log. */
+  forgetRepairLists(): void {
+    for (const key of [...this.cache.keys()]) if (key.endsWith(',true]')) this.cache.delete(key);
+  }
+
   list(order: RowOrder, filter: RowFilter = {}): RowList {
-    const plain = !filter.types?.length && !filter.collapseChunkRuns;
+    const repairsOnly = filter.repairsOnly === true;
+    const plain = !filter.types?.length && !filter.collapseChunkRuns && !repairsOnly;
     if (order === 'log' && plain) return this.identity;
-    const key = JSON.stringify([order, filter.types ?? [], filter.collapseChunkRuns === true, filter.collapseChunkRuns ? filter.expandedRuns ?? [] : []]);
+    const key = JSON.stringify([order, filter.types ?? [], filter.collapseChunkRuns === true, filter.collapseChunkRuns ? filter.expandedRuns ?? [] : [], repairsOnly]);
     let list = this.cache.get(key);
     if (!list) {
       if (this.cache.size >= 16) this.cache.delete(this.cache.keys().next().value!);
       const types = filter.types?.length ? new Set(filter.types) : undefined;
+      const accept = repairsOnly ? this.isRepair : undefined;
       list = order === 'surface'
-        ? new ModelList(this.log, this.index, types)
-        : new FilteredLogList(this.log, order === 'transcript' ? this.index.transcript : undefined, filter);
+        ? new ModelList(this.log, this.index, types, accept)
+        : new FilteredLogList(this.log, order === 'transcript' ? this.index.transcript : undefined, filter, accept);
       this.cache.set(key, list);
     } else if (list instanceof FilteredLogList) {
       list.extend();

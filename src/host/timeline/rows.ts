@@ -13,6 +13,8 @@ export interface RowContext {
   fmt: Formatter;
   /** Most severe diagnostic per seq. */
   severityOf(seq: number): SeverityMark | undefined;
+  /** Whether a crash repair wrote the event (a closer, or the seed written on reopening). */
+  repairOf(seq: number): 'closer' | 'seed' | undefined;
 }
 
 /** The time an event records, when it is a number. */
@@ -76,6 +78,8 @@ export function buildRow(ctx: RowContext, index: number, seq: number, runEnd: nu
   if (tokens) row.tokensText = tokens;
   const severity = ctx.severityOf(seq);
   if (severity) row.severity = severity;
+  const repair = ctx.repairOf(seq);
+  if (repair) row.repair = repair;
   return row;
 }
 

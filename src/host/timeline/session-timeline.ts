@@ -8,6 +8,8 @@ import {
 } from '../../protocol/requests';
 import type { SessionSummary } from '../../protocol/summary';
 import type { SeverityMark } from '../../protocol/timeline';
+import { findRepairsMade } from '../../core/surface/repairs-made';
+import type { RepairAction } from '../../protocol/crash';
 import { diffAsOf, surfaceAsOf } from './as-of';
 import { shadowBrackets } from './brackets';
 import { eventDetail, problemView, provenanceView } from './detail';
@@ -16,6 +18,7 @@ import { RowLists } from './row-lists';
 import { rowWindow, type RowContext } from './rows';
 import { SearchService, type SearchProgress } from './search';
 import { SpanIndex } from './spans';
+import { crashReviewView, hasTornTail } from './crash-view';
 import { buildSummary, type SummaryContext } from './summary';
 import { TimelineIndex } from './timeline-index';
 
@@ -25,6 +28,10 @@ export interface TimelineHost {
   /** Opens the log as text at a 1-based file line. */
   reveal(line: number): Promise<boolean>;
   reload(): void;
+  /** The file's bytes as they are now (for a torn tail's preview); absent where they cannot be read. */
+  readFileBytes?(): Promise<Uint8Array | undefined>;
+  /** Runs Apply Crash Repair or Remove Torn Tail on this log; each command asks before it writes. */
+  runRepairAction?(action: RepairAction): Promise<boolean>;
 }
 
 export class RequestError extends Error {
@@ -48,6 +55,7 @@ export class SessionTimeline {
   private readonly search = new SearchService();
   private spans: SpanIndex | undefined;
   private diagnosticState: DiagnosticState | undefined;
+  private repairState: { events: number; marks: Map<number, 'closer' | 'seed'> } | undefined;
 
   constructor(
     readonly source: LoadedFile,
@@ -56,7 +64,7 @@ export class SessionTimeline {
     private readonly host: TimelineHost,
   ) {
     this.index = new TimelineIndex(source.log, load);
-    this.lists = new RowLists(source.log, this.index);
+    this.lists = new RowLists(source.log, this.index, (seq) => this.repairMarks().has(seq));
   }
 
   get log(): SessionLog {
@@ -125,13 +133,43 @@ export class SessionTimeline {
     return found;
   }
 
+  /** The events crash repairs wrote, by seq (found again when the log grew). */
+  repairMarks(): ReadonlyMap<number, 'closer' | 'seed'> {
+    const log = this.log;
+    if (this.repairState?.events === log.eventCount) return this.repairState.marks;
+    const marks = new Map<number, 'closer' | 'seed'>();
+    for (const repair of findRepairsMade(log)) {
+      for (const seq of repair.closerSeqs) marks.set(seq, 'closer');
+      if (repair.endSeedSeq !== undefined) marks.set(repair.endSeedSeq, 'seed');
+    }
+    // A repair found later changes which rows the repairs filter keeps.
+    if (this.repairState && this.repairState.marks.size !== marks.size) this.lists.forgetRepairLists();
+    this.repairState = { events: log.eventCount, marks };
+    return marks;
+  }
+
+  private async crashReview() {
+    const ctx = this.host.summaryContext();
+    const changedAt = Math.max(ctx.file.mtimeMs, ctx.file.lastAppendAt ?? 0);
+    const tail = hasTornTail(this.log, this.source.zstd);
+    const fileBytes = tail ? await this.host.readFileBytes?.() : undefined;
+    return crashReviewView({
+      log: this.log,
+      ...(this.source.zstd ? { zstd: this.source.zstd } : {}),
+      ...(fileBytes ? { fileBytes } : {}),
+      msSinceChange: Date.now() - changedAt,
+      seqOfLine: (line) => this.seqOfLine(line),
+    });
+  }
+
   summary(): SessionSummary {
     return buildSummary(this.log, { ...this.host.summaryContext(), generation: this.generation, diagnostics: this.diagnostics().list }, this.fmt);
   }
 
   private rowContext(): RowContext {
     const worst = this.lastDiagnosticState().worstBySeq;
-    return { log: this.log, index: this.index, lists: this.lists, fmt: this.fmt, severityOf: (seq) => worst.get(seq) };
+    const repairs = this.repairMarks();
+    return { log: this.log, index: this.index, lists: this.lists, fmt: this.fmt, severityOf: (seq) => worst.get(seq), repairOf: (seq) => repairs.get(seq) };
   }
 
   private checkSeq(seq: number): void {
@@ -247,6 +285,12 @@ export class SessionTimeline {
       case 'reload':
         this.host.reload();
         return { reloading: true };
+      case 'crashReview':
+        return this.crashReview();
+      case 'repairAction': {
+        const action = (p as Params<'repairAction'>).action;
+        return { started: this.host.runRepairAction ? await this.host.runRepairAction(action) : false };
+      }
     }
   }
 
