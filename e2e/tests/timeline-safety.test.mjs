@@ -2,7 +2,7 @@
 // overrides, a 1 MB string in messages, tool arguments and results) must render inert and bounded.
 // Nothing may run (no dialog, no injected global), no element may come from the log's text, and the
 // webview's Content-Security-Policy must report no violation while every event is drawn and inspected.
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,8 +27,9 @@ before(async () => {
   page.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) cspConsole.push(m.text()); });
 });
 after(async () => { await suite?.stop(); });
+afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
 
-test('the hostile-content sample executes nothing, renders inert and bounded, and the CSP reports nothing', { timeout: 240_000, skip: 'after Reload from Disk the Model view of this sample shows no rows in code-server within 60 s; an open defect of the reload path' }, async () => {
+test('the hostile-content sample executes nothing, renders inert and bounded, and the CSP reports nothing', { timeout: 240_000 }, async () => {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, 'session-hostile.jsonl'));
   // The first webview of a fresh code-server boots slowly on a busy machine.
@@ -55,8 +56,11 @@ test('the hostile-content sample executes nothing, renders inert and bounded, an
   await inspector(page).locator('.clamp-note').first().waitFor({ timeout: 15_000 });
   const facts = await frame.evaluate(() => ({
     pwned: 'pwned' in window || '__pwned' in window,
-    injected: document.querySelectorAll('img[src="x"], iframe, b, style:not([nonce]), a[href^="javascript:"]').length,
-    scripts: [...document.scripts].map((s) => s.src).filter((src) => !/webview\.js/.test(src)),
+    // VS Code's webview host adds its own default stylesheet (#_defaultStyles) without a nonce.
+    injected: [...document.querySelectorAll('img[src="x"], iframe, b, style:not([nonce]):not(#_defaultStyles), a[href^="javascript:"]')].map((e) => e.outerHTML.slice(0, 200)),
+    // Beside the bundle, the one inline script VS Code itself puts in every webview (its API bridge).
+    scripts: [...document.scripts].filter((s) => (s.src ? !/webview\.js/.test(s.src) : !/acquireVsCodeApi/.test(s.textContent ?? '')))
+      .map((s) => s.src || (s.textContent ?? '').slice(0, 120)),
     longestText: Math.max(...[...document.querySelectorAll('#app *')].map((e) => (e.childElementCount === 0 ? (e.textContent ?? '').length : 0))),
     rowNames: [...document.querySelectorAll('#timeline-list .row')].map((r) => r.getAttribute('aria-label') ?? ''),
     bodyText: document.body.innerText,
@@ -65,7 +69,7 @@ test('the hostile-content sample executes nothing, renders inert and bounded, an
   await suite.shot(page, 'hostile-inspected').catch(() => undefined);
   assert.deepEqual(dialogs, [], 'no dialog opened');
   assert.equal(facts.pwned, false, 'no script from the log ran');
-  assert.equal(facts.injected, 0, 'no element was made from the log\'s text');
+  assert.deepEqual(facts.injected, [], 'no element was made from the log\'s text');
   assert.deepEqual(facts.scripts, [], 'no script element beyond the bundle');
   assert.deepEqual(facts.violations, [], 'no securitypolicyviolation event');
   assert.deepEqual(cspConsole, [], 'no CSP message in the console');

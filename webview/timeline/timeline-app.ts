@@ -160,6 +160,9 @@ export class TimelineApp extends LitElement {
     // starts from its end instead, which needs the total first.
     if (this.view.following) void this.refreshTotal();
     else this.cache.ensure(0, 0);
+    // When the total does not change (a reload of the same file), the virtualizer reports no new
+    // range, so the rows on screen must be asked for here or they stay placeholders.
+    this.cache.ensure(this.lastVisible.first, this.lastVisible.last);
   }
 
   private async refreshTotal(): Promise<void> {
@@ -167,6 +170,7 @@ export class TimelineApp extends LitElement {
     const { result } = await this.client.request('rows', { order, start: Math.max(0, this.total - 50), count: 50, filter: this.filter() });
     if (order !== this.view.order) return;
     if (result.total !== this.total) this.setTotal(result.total);
+    if (this.view.following) this.cache.ensure(Math.max(0, this.total - 1 - (this.lastVisible.last - this.lastVisible.first)), this.total - 1);
     if (this.view.following && this.restoredScroll) this.scrollToIndex(this.total - 1, 'end');
   }
 
