@@ -22,6 +22,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (isHostNotification(m)) {
     // The strings table (VS Code's display language) and keyboard jumps (Go to Seq, problems, health).
     if (m.type === 'strings') { setStrings(m.strings, m.language); app.requestUpdate(); }
+    else if (m.type === 'pendingEdits') app.onPendingEdits(m.events);
     else if (m.seq !== undefined) void app.jumpTo(m.seq);
     return;
   }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { REPO } from '../toolchain.mjs';
 import { SAMPLES, SHARED, sharedFile, startSuite, until } from '../harness.mjs';
 import { closeAllEditors, focusWorkbench, pickQuickItem, runCommand } from '../workbench.mjs';
-import { openViaCommand, waitForHeader } from '../session-editor.mjs';
+import { openViaCommand, sessionView, waitForHeader } from '../session-editor.mjs';
 
 const REAL = 'acp-agent_snapshots_advanced-toolchain_session.hdrfix.jsonl';
 const CLI = join(REPO, 'bin', 'session-surface.js');
@@ -102,10 +102,16 @@ test('compact a range of a real log through the UI, save: original bytes plus th
   await compactThroughUi(4, 5, 'The user asked for the advanced flow; the runtime context was given.');
   await dirtyTab(REAL).waitFor({ timeout: 30_000 });
   assert.deepEqual(readFileSync(file), original, 'nothing is written before Save');
+  // The timeline draws the pending events apart from the log's rows, as not in the file yet.
+  const pendingRows = sessionView(page).locator('#pending-rows .pending-row');
+  await until(async () => (await pendingRows.count()) === 4, 30_000, 'four pending rows in the timeline');
+  assert.deepEqual(await pendingRows.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-seq')} ${r.getAttribute('data-type')}`)),
+    ['75 compaction/start', '76 compaction/summary', '77 user/message', '78 compaction/end']);
   await suite.shot(page, 'dirty-after-apply');
   await save();
   await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends');
   await until(async () => (await dirtyTab(REAL).count()) === 0, 30_000, 'the tab is clean after saving');
+  await until(async () => (await pendingRows.count()) === 0, 30_000, 'no pending rows once saved');
   const bytes = readFileSync(file);
   assert.deepEqual(bytes.subarray(0, original.length), original, 'the original bytes are untouched');
   const lines = appendedLines(file, original);

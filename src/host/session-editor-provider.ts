@@ -6,6 +6,7 @@ import { revealLineInTextEditor } from './log-text';
 import { SessionDocument } from './session-document';
 import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
 import { AuthoringRegistry } from './authoring/authoring-registry';
+import { typeIcon, typeLabel } from '../present/event-labels';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
 
@@ -73,6 +74,7 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
   }
 
   resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): void {
+    const authoring = this.authoring.for(document);
     const binding = new SessionPanel(document, panel, this.extensionUri, {
       testMode: this.testMode,
       onRendered: (r) => this.rendered.fire(r),
@@ -80,6 +82,9 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
         if (this.testReports.length < 10_000) this.testReports.push(r);
         this.testReported.fire(r);
       },
+    }, {
+      rows: () => authoring.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type), icon: typeIcon(e.type) })),
+      onDidChange: authoring.onDidChangePending,
     });
     if (panel.active) this.active = document;
     panel.onDidChangeViewState((e) => {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { onWebviewNotification } from './webview-channel';
 import { webviewStrings } from './webview-strings';
-import { isWebviewToHost, PROTOCOL_VERSION, type HostToWebview, type WebviewToHost } from '../protocol/messages';
+import { isWebviewToHost, PROTOCOL_VERSION, type HostToWebview, type PendingEventRow, type WebviewToHost } from '../protocol/messages';
 import type { SessionDocument } from './session-document';
 import { sessionWebviewHtml, webviewOptions } from './webview-html';
 
@@ -32,6 +32,12 @@ export interface PanelHooks {
   onTestReport(report: TestReport): void;
 }
 
+/** The document's pending edits, as the timeline draws them (events not in the file until Save). */
+export interface PendingSource {
+  rows(): PendingEventRow[];
+  onDidChange: vscode.Event<void>;
+}
+
 const isRequestEnvelope = (m: unknown): m is { type: 'request' } =>
   typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'request';
 
@@ -46,6 +52,7 @@ export class SessionPanel implements vscode.Disposable {
     private readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     private readonly hooks: PanelHooks,
+    private readonly pending?: PendingSource,
   ) {
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = sessionWebviewHtml(panel.webview, extensionUri, document.fileName, hooks.testMode);
@@ -54,6 +61,7 @@ export class SessionPanel implements vscode.Disposable {
       document.onDidNotify((m) => this.forward(m)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.postCurrent()),
       panel.onDidDispose(() => this.dispose()),
+      ...(pending ? [pending.onDidChange(() => this.postPending())] : []),
       onWebviewNotification((n) => {
         if (this.ready && n.uri === document.uri.toString()) void panel.webview.postMessage(n.message);
       }),
@@ -77,6 +85,7 @@ export class SessionPanel implements vscode.Disposable {
         this.ready = true;
         void this.panel.webview.postMessage(webviewStrings());
         this.postCurrent();
+        if (this.pending?.rows().length) this.postPending();
         return;
       case 'reload':
         void this.document.reload();
@@ -126,6 +135,10 @@ export class SessionPanel implements vscode.Disposable {
         if (m) this.post(m);
       }, 0);
     }
+  }
+
+  private postPending(): void {
+    if (this.ready && this.pending) void this.panel.webview.postMessage({ type: 'pendingEdits', events: this.pending.rows() });
   }
 
   private postCurrent(): void {

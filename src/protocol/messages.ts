@@ -177,6 +177,24 @@ export interface StringsMessage {
   strings: Record<string, string>;
 }
 
+/** An event a pending edit would append: planned, shown in the timeline, not in the file until Save. */
+export interface PendingEventRow {
+  seq: number;
+  type: string;
+  /** The type in words ("Compaction start"). */
+  label: string;
+  /** A codicon name without the `codicon-` prefix. */
+  icon: string;
+  /** The edit that plans it ("Compact seqs 3–10"). */
+  edit: string;
+}
+
+/** The document's pending edits changed (applied, undone, redone, saved, reverted, planned again). */
+export interface PendingEditsMessage {
+  type: 'pendingEdits';
+  events: PendingEventRow[];
+}
+
 export type HostToWebview =
   | LoadingMessage | SummaryMessage | AppendedMessage | SearchProgressMessage | SnapshotMessage | LoadFailedMessage
   | ResponseMessage;
@@ -185,7 +203,7 @@ export type HostToWebview =
  * Notifications the host sends besides the document's state (a webview that does not know one yet
  * ignores it: `isHostToWebview` does not accept them; `isHostNotification` does).
  */
-export type HostNotification = RevealMessage | StringsMessage;
+export type HostNotification = RevealMessage | StringsMessage | PendingEditsMessage;
 
 // ---- webview -> host ------------------------------------------------------------------------
 
@@ -267,6 +285,7 @@ export function isHostNotification(v: unknown): v is HostNotification {
   switch (v.type) {
     case 'reveal': return typeof v.seq === 'number' || typeof v.line === 'number';
     case 'strings': return typeof v.language === 'string' && isObject(v.strings) && Object.values(v.strings).every((x) => typeof x === 'string');
+    case 'pendingEdits': return arrayOf(shape<PendingEventRow>({ seq: count, type: str, label: str, icon: str, edit: str }), 100_000)(v.events);
     default: return false;
   }
 }

@@ -6,7 +6,7 @@ import '@lit-labs/virtualizer';
 import type { LitVirtualizer } from '@lit-labs/virtualizer/LitVirtualizer.js';
 import { RangeChangedEvent, VisibilityChangedEvent } from '@lit-labs/virtualizer/events.js';
 import type {
-  AppendedMessage, EventDetail, LoadingMessage, Overview, ProvenanceView, RowFilter, SearchProgressMessage,
+  AppendedMessage, EventDetail, LoadingMessage, Overview, PendingEventRow, ProvenanceView, RowFilter, SearchProgressMessage,
   SessionSummary, ShadowBracket, TimelineRow,
 } from '../../src/protocol/messages';
 import { Announcer } from './announcer';
@@ -23,6 +23,7 @@ import { TimePanel } from './time-panel';
 import { loadViewState, saveViewState, type Order, type TimelineViewState } from './view-state';
 import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from './type-choices';
 import { CrashReviewState } from './crash-review-state';
+import { renderPendingRows } from './pending-rows';
 import { t } from './strings';
 
 const LIST_ID = 'timeline-list';
@@ -64,6 +65,7 @@ export class TimelineApp extends LitElement {
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
   private readonly crash = new CrashReviewState(this);
+  private pendingEvents: readonly PendingEventRow[] = [];
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -122,6 +124,11 @@ export class TimelineApp extends LitElement {
     void this.loadOverview();
     this.asOf.onAppended();
     this.crash.onAppended();
+    this.requestUpdate();
+  }
+
+  onPendingEdits(events: readonly PendingEventRow[]): void {
+    this.pendingEvents = events;
     this.requestUpdate();
   }
 
@@ -558,6 +565,7 @@ export class TimelineApp extends LitElement {
             <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
           </div>
           ${this.crash.renderGhosts(this.view.filter.length > 0)}
+          ${renderPendingRows(this.view.order, this.pendingEvents)}
         </div>
         <div id="overview-host" class="overview-column">${this.strip.element}</div>
         ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
