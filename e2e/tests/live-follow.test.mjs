@@ -40,10 +40,13 @@ test('an open last turn shows as live; appended events show within 2 s; truncati
   appendFileSync(file, result + '\n');
   const firstMs = await waitForEventCount(page, 19, APPEND_DEADLINE_MS);
   console.log(`# appended event shown after ${firstMs} ms`);
+  // The timeline follows the end: the appended event's row is drawn too.
+  await sessionView(page).locator('#timeline-list .row[data-seq="18"]').waitFor({ timeout: APPEND_DEADLINE_MS });
   await suite.shot(page, 'after-one-append');
 
   appendFileSync(file, `${stepEnd}\n${turnEnd}\n`);
   const restMs = await waitForEventCount(page, 21, APPEND_DEADLINE_MS);
+  await sessionView(page).locator('#timeline-list .row[data-seq="20"]').waitFor({ timeout: APPEND_DEADLINE_MS });
   console.log(`# two more appended events shown after ${restMs} ms`);
   await sessionView(page).locator('#live-status', { hasText: 'Every turn is closed' }).waitFor({ timeout: APPEND_DEADLINE_MS });
   await suite.shot(page, 'after-turn-closed');

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { SAMPLES, SHARED, sharedFile, startSuite, until } from '../harness.mjs';
 import { REPO } from '../toolchain.mjs';
-import { closeAllEditors, focusWorkbench } from '../workbench.mjs';
+import { closeAllEditors, focusWorkbench, quickOpen } from '../workbench.mjs';
 import { openViaCommand, sessionView } from '../session-editor.mjs';
 import { STREAMED_MARKER, writeTimelineSamples } from '../timeline-samples.mjs';
 import {
@@ -151,6 +151,20 @@ test('Reveal in Text Editor opens the log at the event\'s line', { timeout: 120_
   const status = page.locator('.statusbar-item[id="status.editor.selection"]');
   await until(async () => /Ln 40,/.test((await status.textContent().catch(() => '')) ?? ''), 30_000, 'the text editor at line 40');
   await shot('reveal-line-40');
+});
+
+test('hidden and shown again, the timeline comes back in the same order, with the same event selected', { timeout: 180_000 }, async () => {
+  await open('session-compaction.jsonl');
+  await setOrder(page, 'surface');
+  await selectSeq(page, 38);
+  // Another editor in the same group hides the session webview, which VS Code then discards.
+  await quickOpen(page, 'session-small.jsonl');
+  await until(async () => (await page.locator('iframe.webview').count()) === 0 || !(await page.locator('iframe.webview').first().isVisible()), 30_000, 'the session webview hidden');
+  await page.locator('.tabs-container .tab', { hasText: 'session-compaction.jsonl' }).first().click();
+  await waitForTimeline(page);
+  await sessionView(page).locator('#timeline-list[data-order="surface"]').waitFor({ timeout: 30_000 });
+  await inspector(page).locator('#inspector-title', { hasText: /^seq 38 / }).waitFor({ timeout: 30_000 });
+  await shot('state-after-hide-show');
 });
 
 test('search finds a string that is off screen, with a match count, and scrolls to it', { timeout: 180_000 }, async () => {
