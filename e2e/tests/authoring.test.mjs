@@ -272,3 +272,43 @@ test('hot exit: a pending compaction survives a window reload and is saved after
   const checked = check(file);
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
 });
+
+test('a range chosen with Shift+click in the timeline is compacted from the rows\' context menu', { timeout: 300_000 }, async () => {
+  const name = 'range-by-rows.jsonl';
+  const file = join(suite.workspace, name);
+  copyFileSync(join(SAMPLES, 'session-small.jsonl'), file);
+  const original = readFileSync(file);
+  const surface = execFileSync(process.execPath, [CLI, 'surface', file], { encoding: 'utf8' });
+  // The first three surface nodes: the user's message, the answer with its tool call, the call's result.
+  const [first, , second] = [...surface.matchAll(/#\d+ seq (\d+)/g)].slice(0, 3).map((m) => Number(m[1]));
+  await closeAllEditors(page);
+  await openViaCommand(page, file);
+  const row = (seq) => sessionView(page).locator(`#timeline-list .row[data-seq="${seq}"]`).first();
+  await row(first).waitFor({ timeout: 60_000 });
+  await row(first).click();
+  await row(second).click({ modifiers: ['Shift'] });
+  await until(async () => (await sessionView(page).locator('#timeline-list .row.in-range').count()) >= 2, 15_000, 'the range is drawn');
+  await row(second).click({ button: 'right' });
+  // The menu can swallow a click that lands while it is still opening: click until it closes.
+  const item = page.locator('.context-view .action-label', { hasText: 'Compact Range…' }).first();
+  await until(async () => {
+    if (!(await item.isVisible())) return true;
+    await item.click({ timeout: 5_000 }).catch(() => {});
+    await page.waitForTimeout(500);
+    return !(await item.isVisible());
+  }, 30_000, 'Compact Range… chosen from the context menu');
+  // Start and end come from the rows: the command goes straight to the summary.
+  await pickQuickItem(page, 'Type the summary');
+  await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Compact Range: summary' }).waitFor();
+  await quickInput().fill('Chosen in the timeline.');
+  await page.keyboard.press('Enter');
+  await applyPreview();
+  await dirtyTab(name).waitFor({ timeout: 30_000 });
+  await suite.shot(page, 'range-by-rows-pending');
+  await focusSessionTab(name);
+  await runCommand(page, 'File: Save');
+  await until(() => readFileSync(file).length > original.length, 30_000, 'saved');
+  const lines = appendedLines(file, original);
+  assert.deepEqual(lines[2].surfaceOp, { op: 'replace', start: first, end: second });
+  assert.equal(check(file).status, 0);
+});

@@ -46,6 +46,7 @@ export const WEBVIEW_STRINGS = [
   'pending',
   'Pending edits — not in the file until Save',
   'Pending tool calls',
+  'Seqs {0}–{1} selected: Compact Range… in the context menu hides them',
   'Problems',
   'Read in',
   'Reload from disk',

@@ -14,10 +14,13 @@ export interface RowContext {
   expandedBrackets: ReadonlySet<number>;
   bracketRows: (bracket: ShadowBracket) => (TimelineRow | undefined)[];
   listId: string;
+  /** Seqs start..end chosen with Shift (the range a compaction from the context menu hides). */
+  range?: { start: number; end: number };
 }
 
 export interface RowHandlers {
-  select(index: number, seq: number): void;
+  /** `extend`: Shift was held, so the selection grows into a range from the previous one. */
+  select(index: number, seq: number, extend?: boolean): void;
   toggleRun(row: TimelineRow): void;
   toggleBracket(replacementSeq: number): void;
   jump(seq: number): void;
@@ -49,9 +52,13 @@ export function placeholderRow(index: number, listId: string): TemplateResult {
  * Context keys for the row's context menu (VS Code reads `data-vscode-context`): the seq the authoring
  * commands start from, whether the row is a surface node, and its type (Prune Tool Result… needs one).
  */
-function authoringContext(row: TimelineRow): string {
-  return JSON.stringify({ seq: row.seq, sessionSurfaceRowType: row.type, sessionSurfaceSurfaceNode: row.surface === 'node' });
+function authoringContext(row: TimelineRow, range: RowContext['range']): string {
+  const inRange = inRangeOf(row, range);
+  return JSON.stringify({ seq: row.seq, ...(inRange ? { start: range!.start, end: range!.end } : {}),
+    sessionSurfaceRowType: row.type, sessionSurfaceSurfaceNode: row.surface === 'node' });
 }
+
+const inRangeOf = (row: TimelineRow, range: RowContext['range']): boolean => !!range && row.seq >= range.start && row.seq <= range.end;
 
 export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): TemplateResult {
   const selected = ctx.selectedSeq !== undefined
@@ -61,14 +68,15 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',
     selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
     isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
-    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : ''].filter(Boolean).join(' ');
+    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : '', inRangeOf(row, ctx.range) ? 'in-range' : ''].filter(Boolean).join(' ');
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
   const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
       aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
       data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
       data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing}
-      data-vscode-context=${authoringContext(row)}
-      @click=${() => on.select(row.index, row.seq)}>
+      data-vscode-context=${authoringContext(row, ctx.range)}
+      @mousedown=${(e: MouseEvent) => { if (e.shiftKey) e.preventDefault(); /* Shift+click extends the range, not a text selection */ }}
+      @click=${(e: MouseEvent) => on.select(row.index, row.seq, e.shiftKey)}>
     <span class="band" aria-hidden="true"></span>
     <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>
     ${row.kind === 'chunkRun'

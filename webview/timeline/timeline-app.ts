@@ -66,6 +66,7 @@ export class TimelineApp extends LitElement {
   private lastVisible = { first: 0, last: 0 };
   private readonly crash = new CrashReviewState(this);
   private pendingEvents: readonly PendingEventRow[] = [];
+  private rangeAnchor: number | undefined;
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -287,8 +288,28 @@ export class TimelineApp extends LitElement {
     this.requestUpdate();
   }
 
+  /**
+   * Shift+click or Shift+Enter grows the selection into a range of seqs from where it was (the anchor);
+   * any other selection starts again. The rows' context menu then compacts exactly that range.
+   */
+  private extendRange(extend: boolean | undefined): void {
+    this.rangeAnchor = extend ? this.rangeAnchor ?? this.view.selectedSeq : undefined;
+    void this.updateComplete.then(() => {
+      const r = this.range();
+      if (r) this.announcer.say(t('Seqs {0}–{1} selected: Compact Range… in the context menu hides them', r.start, r.end));
+    });
+  }
+
+  private range(): { start: number; end: number } | undefined {
+    const a = this.rangeAnchor;
+    const b = this.view.selectedSeq;
+    if (a === undefined || b === undefined || a === b) return undefined;
+    return { start: Math.min(a, b), end: Math.max(a, b) };
+  }
+
   /** Moves to `seq` in the current order (the Full log when the order has no row for it). */
   async jumpTo(seq: number, { record = true, focusList = true } = {}): Promise<void> {
+    this.rangeAnchor = undefined;
     if (record && this.view.selectedSeq !== undefined && this.view.selectedSeq !== seq) this.history.visit(this.view.selectedSeq);
     let { result } = await this.client.request('rowOf', { order: this.view.order, seq, filter: this.filter() });
     if (result.index === undefined && (this.view.order !== 'log' || this.view.filter.length)) {
@@ -453,7 +474,8 @@ export class TimelineApp extends LitElement {
       case 'Home': this.moveActive(0); break;
       case 'End': this.moveActive(this.total - 1); break;
       case 'Enter':
-        if (row) void this.select(row.seq, { scroll: false, index: this.activeIndex }).then(() => this.openInspector());
+        this.extendRange(e.shiftKey);
+        if (row) void this.select(row.seq, { scroll: false, index: this.activeIndex }).then(() => { if (!e.shiftKey) this.openInspector(); });
         break;
       case 'ArrowRight':
         if (e.altKey) return;
@@ -525,11 +547,12 @@ export class TimelineApp extends LitElement {
       expandedBrackets: this.expandedBrackets,
       bracketRows: (b) => b.shadowedSeqs.slice(0, 200).map((s) => this.bracketRowCache.get(s)),
       listId: LIST_ID,
+      range: this.range(),
     };
   }
 
   private readonly handlers: RowHandlers = {
-    select: (index, seq) => { this.activeIndex = index; void this.select(seq, { scroll: false, index }); this.focusList(); },
+    select: (index, seq, extend) => { this.extendRange(extend); this.activeIndex = index; void this.select(seq, { scroll: false, index }); this.focusList(); },
     toggleRun: (row) => this.toggleRun(row),
     toggleBracket: (seq) => this.toggleBracket(seq),
     jump: (seq) => void this.jumpTo(seq),
