@@ -5,6 +5,7 @@ import { loadSessionFile, PendingEdits, type Diagnostic, type PendingEdit, type 
 import { saveEdits } from '../save/append-save';
 import { loadForEdit } from '../save/load-for-edit';
 import { FileReadError } from './open-log';
+import type { ReadLimits } from '../core/api';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ function printReasons(io: CliIo, file: string, reasons: readonly Diagnostic[]): 
 
 export interface EditRun {
   file: string;
+  limits: Partial<ReadLimits>;
   dryRun: boolean;
   allowReplan: boolean;
   /** Builds the edit on the loaded log (may throw UsageError for options the log makes meaningless). */
@@ -49,7 +51,7 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
   const { file } = run;
   let target;
   try {
-    target = await loadForEdit(file);
+    target = await loadForEdit(file, { limits: run.limits });
   } catch (error) {
     throw new FileReadError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
@@ -81,7 +83,7 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
   }
   for (const line of outcome.lines) io.out(line);
   // Read the whole file back as `check` does: the save must leave a log dsh loads.
-  const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file }).log;
+  const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file, limits: run.limits }).log;
   if (!reread.verdict.ok) {
     io.err(`${file}: appended ${outcome.lines.length} lines, but the file no longer loads: ${reread.verdict.error}`);
     return 1;

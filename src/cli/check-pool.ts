@@ -2,6 +2,7 @@
 // Files are handed out one at a time as workers finish, so a few large logs cannot leave the other
 // workers idle; results come back as plain data (FileVerdict) in whatever order they finish.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { ReadLimits } from '../core/api';
 import { checkFile, type FileVerdict } from './check-file';
 
 const ROLE = 'session-surface-check-worker';
@@ -9,6 +10,7 @@ const ROLE = 'session-surface-check-worker';
 interface Job {
   index: number;
   file: string;
+  limits: Partial<ReadLimits>;
 }
 
 interface Done {
@@ -26,7 +28,7 @@ export function serveCheckWorker(): void {
   const port = parentPort;
   if (!port) return;
   port.on('message', (job: Job) => {
-    const done: Done = { index: job.index, verdict: checkFile(job.file) };
+    const done: Done = { index: job.index, verdict: checkFile(job.file, job.limits) };
     port.postMessage(done);
   });
 }
@@ -36,6 +38,7 @@ export function checkInWorkers(
   files: readonly string[],
   jobs: number,
   workerScript: string,
+  limits: Partial<ReadLimits>,
   onVerdict: (index: number, verdict: FileVerdict) => void,
 ): Promise<void> {
   return new Promise((resolve) => {
@@ -56,7 +59,7 @@ export function checkInWorkers(
       let current: Job | undefined;
       const feed = () => {
         if (next < files.length) {
-          current = { index: next, file: files[next] };
+          current = { index: next, file: files[next], limits };
           next += 1;
           worker.postMessage(current);
         } else {

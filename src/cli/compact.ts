@@ -8,6 +8,7 @@ import { compactionEdit } from '../core';
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
 import { oneFile, runEdit, seqOption, timeOption } from './authoring-common';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 function readSummary(path: string | undefined): string {
   if (path === undefined) throw new UsageError('--summary-file F is required');
@@ -27,6 +28,7 @@ export const compactCommand: CliCommand = {
   name: 'compact',
   usage: 'compact FILE --start SEQ --end SEQ --summary-file F [--dry-run] [--allow-replan]',
   summary: 'append a manual compaction of the surface span start..end (dry run: print the lines and the verdict); exit 1 with every reason when refused',
+  readsLogs: true,
   run(args, io) {
     let parsed;
     try {
@@ -42,6 +44,7 @@ export const compactCommand: CliCommand = {
           time: { type: 'string' },
           'compaction-id': { type: 'string' },
           'message-id': { type: 'string' },
+          ...LIMIT_OPTIONS,
         },
       });
     } catch (error) {
@@ -57,6 +60,7 @@ export const compactCommand: CliCommand = {
     const messageId = values['message-id'] ?? randomUUID();
     return runEdit({
       file,
+      limits: readLimits(values),
       what: 'compaction',
       dryRun: values['dry-run'] === true,
       allowReplan: values['allow-replan'] === true,

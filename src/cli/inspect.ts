@@ -4,6 +4,7 @@ import type { CliCommand } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';
 import { FileReadError, openLog } from './open-log';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
 import { inspectLog } from '../core';
 import { jsonText } from '../core/value-text';
 
@@ -11,15 +12,17 @@ export const inspectCommand: CliCommand = {
   name: 'inspect',
   usage: 'inspect --json FILE…',
   summary: "print dsh's verdict and the surface projections as JSON lines",
+  readsLogs: true,
   run(args, io) {
-    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' } });
+    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' }, ...LIMIT_OPTIONS });
+    const limits = readLimits(values);
     if (!values.json) throw new UsageError('inspect prints JSON only: pass --json');
     let refused = false;
     let unreadable = false;
     for (const file of files) {
       let loaded;
       try {
-        loaded = openLog(file);
+        loaded = openLog(file, { limits });
       } catch (error) {
         // One file that cannot be read does not end the run: it gets its own line (on stderr).
         if (!(error instanceof FileReadError)) throw error;

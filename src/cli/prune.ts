@@ -6,11 +6,13 @@ import { pruneEdit } from '../core';
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
 import { oneFile, runEdit, seqOption, timeOption } from './authoring-common';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 export const pruneCommand: CliCommand = {
   name: 'prune',
   usage: 'prune FILE --seq SEQ [--content TEXT] [--dry-run] [--allow-replan]',
   summary: 'append a prune of the tool/result at SEQ (default content "[pruned: SIZE]"); exit 1 with every reason when refused',
+  readsLogs: true,
   run(args, io) {
     let parsed;
     try {
@@ -23,6 +25,7 @@ export const pruneCommand: CliCommand = {
           'dry-run': { type: 'boolean' },
           'allow-replan': { type: 'boolean' },
           time: { type: 'string' },
+          ...LIMIT_OPTIONS,
         },
       });
     } catch (error) {
@@ -34,6 +37,7 @@ export const pruneCommand: CliCommand = {
     const time = timeOption(values.time);
     return runEdit({
       file,
+      limits: readLimits(values),
       what: 'prune',
       dryRun: values['dry-run'] === true,
       allowReplan: values['allow-replan'] === true,

@@ -4,6 +4,7 @@
 import type { CliCommand, CliIo } from './registry';
 import { parseCommandArgs, type OptionSpec } from './args';
 import { FileReadError, openLog } from './open-log';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
 import type { SessionLog } from '../core/read/session-log';
 import type { LoadedFile } from '../core/read/load-file';
 import { jsonText } from '../core/value-text';
@@ -38,16 +39,18 @@ export function defineView(spec: ViewSpec): CliCommand {
     name: spec.name,
     usage: spec.usage,
     summary: spec.summary,
+    readsLogs: true,
     run(args: string[], io: CliIo): number {
-      const options: OptionSpec = { json: { type: 'boolean' } };
+      const options: OptionSpec = { json: { type: 'boolean' }, ...LIMIT_OPTIONS };
       for (const flag of spec.flags ?? []) options[flag] = { type: 'boolean' };
-      const { flags, operands: files } = parseCommandArgs(args, options);
+      const { values, flags, operands: files } = parseCommandArgs(args, options);
+      const limits = readLimits(values);
       let refused = false;
       let unreadable = false;
       for (const file of files) {
         let loaded;
         try {
-          loaded = openLog(file);
+          loaded = openLog(file, { limits });
         } catch (error) {
           // One file that cannot be read does not end the run: it gets its own verdict line.
           if (!(error instanceof FileReadError)) throw error;
