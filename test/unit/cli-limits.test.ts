@@ -11,7 +11,7 @@ import { richLog } from '../support/build-log';
 import { bombFrame, bombLog, eventFrame } from '../support/zstd-bombs';
 import { runCliChild } from '../support/child-process';
 
-const LINE_RULE = /read\.line-too-long/;
+const LINE_RULE = /limits\.line-bytes/;
 
 describe('CLI: read limits', function () {
   this.timeout(60_000);
