@@ -10,23 +10,29 @@ import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { readFileSync } from 'node:fs';
 
+/** A string option's value (parseArgs gives strings for string options; anything else is absent). */
+export function stringOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** A seq option: a non-negative integer written in decimal. */
-export function seqOption(name: string, value: string | undefined): number {
+export function seqOption(name: string, given: string | boolean | undefined): number {
+  const value = stringOption(given);
   if (value === undefined) throw new UsageError(`--${name} SEQ is required`);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a seq (a non-negative integer), not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 /** An optional epoch-ms option (defaults to now). */
-export function timeOption(value: string | undefined): number {
+export function timeOption(given: string | boolean | undefined): number {
+  const value = stringOption(given);
   if (value === undefined) return Date.now();
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--time must be epoch milliseconds, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
-/** Exactly one FILE positional. */
+/** Exactly one FILE positional (parseCommandArgs has already refused none). */
 export function oneFile(positionals: string[]): string {
-  if (positionals.length === 0) throw new UsageError('no FILE given');
   if (positionals.length > 1) throw new UsageError(`one FILE only (got ${positionals.length})`);
   return positionals[0];
 }
