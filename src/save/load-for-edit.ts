@@ -2,7 +2,7 @@
 // of the bytes read, which a save compares with the file before it appends anything.
 import { promises as fsp } from 'node:fs';
 import { loadSessionFile, type LoadOptions } from '../core';
-import { identityOf } from '../host/file-identity';
+import { identityOf } from '../files/file-identity';
 import type { EditableLog } from './append-save';
 
 export async function loadForEdit(path: string, options: Pick<LoadOptions, 'limits'> = {}): Promise<EditableLog> {
