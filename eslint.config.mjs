@@ -4,6 +4,7 @@
 //   src/present/  words people read, built from core facts: pure like the core, and no DOM
 //   src/protocol/ the message types shared by host and webview: no vscode, no Node, core types only
 //   src/cli/      the command-line tool: never the extension host or vscode
+//   src/files/, src/save/  log writers and the append-only save path, shared by CLI and host: neither
 //   webview/      a browser bundle: never vscode, Node or the host; core data types only, never core code
 //
 // Each rule matches import specifiers by path pattern (relative paths are matched by the folder names
@@ -94,6 +95,12 @@ export default defineConfig(
     paths: [forbid.vscode],
     patterns: [
       forbid.layer(['host', 'extension', 'webview'], 'the CLI runs without VS Code: it never imports the extension host or the webview'),
+    ],
+  }),
+  zone('files', ['src/files/**/*.ts', 'src/save/**/*.ts'], {
+    paths: [forbid.vscode],
+    patterns: [
+      forbid.layer(['host', 'cli', 'extension', 'webview'], 'the save path serves the CLI and the host alike: it imports neither'),
     ],
   }),
   zone('webview', ['webview/**/*.ts'], {

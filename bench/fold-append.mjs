@@ -10,42 +10,20 @@
 //   node bench/fold-append.mjs [--file bench/out/scale-300k.jsonl] [--appends 1000]
 //
 // Without the file, it runs `node bench/generate.mjs --sizes 300k --no-zstd` first.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleModules, ensureGenerated, option, root } from './bench-setup.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(name);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
-};
 const file = option('--file', join(root, 'bench', 'out', 'scale-300k.jsonl'));
 const appends = Number(option('--appends', '1000'));
-const bundle = join(root, 'bench', 'out', '.build', 'fold-append.cjs');
 
-if (!existsSync(file)) {
-  console.log(`${file} is missing: generating it`);
-  execFileSync(process.execPath, [join(root, 'bench', 'generate.mjs'), '--sizes', '300k', '--no-zstd'], { stdio: 'inherit' });
-}
-mkdirSync(dirname(bundle), { recursive: true });
-const esbuild = await import('esbuild');
-await esbuild.build({
-  stdin: {
-    contents: [
-      "export { loadSessionFile, extendLoadedFile } from './src/core/index.ts';",
-      "export { SessionTimeline } from './src/host/timeline/session-timeline.ts';",
-      "export { summaryCounts } from './src/host/timeline/summary.ts';",
-      "export { Formatter, liveState, liveText } from './src/present/index.ts';",
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
-});
-const m = createRequire(import.meta.url)(bundle);
+ensureGenerated(file, ['--sizes', '300k', '--no-zstd']);
+const m = await bundleModules('fold-append', [
+  "export { loadSessionFile, extendLoadedFile } from './src/core/index.ts';",
+  "export { SessionTimeline } from './src/host/timeline/session-timeline.ts';",
+  "export { summaryCounts } from './src/host/timeline/summary.ts';",
+  "export { Formatter, liveState, liveText } from './src/present/index.ts';",
+]);
 
 const bytes = new Uint8Array(readFileSync(file));
 let started = performance.now();

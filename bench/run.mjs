@@ -26,14 +26,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { option, root } from './bench-setup.mjs';
 
 const self = fileURLToPath(import.meta.url);
-const root = join(dirname(self), '..');
 const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(name);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
-};
 const DIR = option('--dir', join(root, 'bench', 'out'));
 const BUNDLE = join(DIR, '.build', 'core.cjs');
 /** Preloaded into every whole-process run: writes the process's peak RSS where BENCH_RSS_FILE says. */

@@ -9,16 +9,10 @@
 // after the first the page cache is warm (as for a user who opens the view a second time).
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { catalogCore, writeMany } from '../e2e/sessions-folder-generator.mjs';
+import { option, root } from './bench-setup.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const argv = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = argv.indexOf(name);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
-};
 const COUNT = Number(option('--count', '1000'));
 const RUNS = Number(option('--runs', '3'));
 const DIR = option('--dir', join(root, 'bench', 'out', 'sessions-list'));

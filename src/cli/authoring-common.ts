@@ -5,27 +5,34 @@ import { loadSessionFile, PendingEdits, type Diagnostic, type PendingEdit, type 
 import { saveEdits } from '../save/append-save';
 import { loadForEdit } from '../save/load-for-edit';
 import { FileReadError } from './open-log';
+import type { ReadLimits } from '../core/api';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { readFileSync } from 'node:fs';
 
+/** A string option's value (parseArgs gives strings for string options; anything else is absent). */
+export function stringOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** A seq option: a non-negative integer written in decimal. */
-export function seqOption(name: string, value: string | undefined): number {
+export function seqOption(name: string, given: string | boolean | undefined): number {
+  const value = stringOption(given);
   if (value === undefined) throw new UsageError(`--${name} SEQ is required`);
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a seq (a non-negative integer), not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
 /** An optional epoch-ms option (defaults to now). */
-export function timeOption(value: string | undefined): number {
+export function timeOption(given: string | boolean | undefined): number {
+  const value = stringOption(given);
   if (value === undefined) return Date.now();
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--time must be epoch milliseconds, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
-/** Exactly one FILE positional. */
+/** Exactly one FILE positional (parseCommandArgs has already refused none). */
 export function oneFile(positionals: string[]): string {
-  if (positionals.length === 0) throw new UsageError('no FILE given');
   if (positionals.length > 1) throw new UsageError(`one FILE only (got ${positionals.length})`);
   return positionals[0];
 }
@@ -36,6 +43,7 @@ function printReasons(io: CliIo, file: string, reasons: readonly Diagnostic[]): 
 
 export interface EditRun {
   file: string;
+  limits: Partial<ReadLimits>;
   dryRun: boolean;
   allowReplan: boolean;
   /** Builds the edit on the loaded log (may throw UsageError for options the log makes meaningless). */
@@ -49,7 +57,7 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
   const { file } = run;
   let target;
   try {
-    target = await loadForEdit(file);
+    target = await loadForEdit(file, { limits: run.limits });
   } catch (error) {
     throw new FileReadError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
@@ -81,7 +89,7 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
   }
   for (const line of outcome.lines) io.out(line);
   // Read the whole file back as `check` does: the save must leave a log dsh loads.
-  const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file }).log;
+  const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file, limits: run.limits }).log;
   if (!reread.verdict.ok) {
     io.err(`${file}: appended ${outcome.lines.length} lines, but the file no longer loads: ${reread.verdict.error}`);
     return 1;

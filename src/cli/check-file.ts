@@ -1,6 +1,7 @@
 // One file's `check` result as plain data, so a worker thread can hand it back to the main thread:
 // whether dsh loads the log, every problem (the presentation layer's list of a log's diagnostics, the
 // same the session editor and the Problems panel show) and, when the file cannot be read, why.
+import type { ReadLimits } from '../core/api';
 import type { Diagnostic } from '../core/types';
 import { diagnosticLine, logDiagnostics } from '../present';
 import { FileReadError, openLog } from './open-log';
@@ -29,9 +30,9 @@ export type FileVerdict =
   /** Reading it failed in a way the core should have reported as a diagnostic. */
   | { file: string; status: 'failed'; error: string; problems: [] };
 
-export function checkFile(file: string): FileVerdict {
+export function checkFile(file: string, limits: Partial<ReadLimits> = {}): FileVerdict {
   try {
-    const { log } = openLog(file);
+    const { log } = openLog(file, { limits });
     const problems = logDiagnostics(log).map((d) => ({ line: d.line ?? 0, rule: d.rule, severity: d.severity, message: d.message }));
     const verdict = log.verdict;
     if (verdict.ok) return { file, status: 'loads', events: log.eventCount, lastTurnOpen: log.lastTurnOpen, problems };

@@ -1,7 +1,10 @@
-// `check --jobs N`: files are checked on N worker threads, each started from the CLI bundle itself.
-// Files are handed out one at a time as workers finish, so a few large logs cannot leave the other
-// workers idle; results come back as plain data (FileVerdict) in whatever order they finish.
+// `check --jobs N`: files are checked on N threads — this one and N - 1 worker threads, each started
+// from the CLI bundle itself (every thread warms its own JIT, so the main thread, idle otherwise, does
+// its share instead of costing one more warm-up). Files are handed out a few at a time as threads
+// finish, so a few large logs cannot leave the others idle; results come back as plain data
+// (FileVerdict) in whatever order they finish.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { ReadLimits } from '../core/api';
 import { checkFile, type FileVerdict } from './check-file';
 
 const ROLE = 'session-surface-check-worker';
@@ -9,6 +12,7 @@ const ROLE = 'session-surface-check-worker';
 interface Job {
   index: number;
   file: string;
+  limits: Partial<ReadLimits>;
 }
 
 interface Done {
@@ -26,22 +30,32 @@ export function serveCheckWorker(): void {
   const port = parentPort;
   if (!port) return;
   port.on('message', (job: Job) => {
-    const done: Done = { index: job.index, verdict: checkFile(job.file) };
+    const done: Done = { index: job.index, verdict: checkFile(job.file, job.limits) };
     port.postMessage(done);
   });
 }
 
-/** Checks `files` on `jobs` workers, reporting each verdict as it arrives. */
+/**
+ * Files each worker holds at once. A worker that had to wait for the main thread after every file
+ * would sit idle whenever the main thread is not scheduled at once (a busy machine); with a few queued
+ * it goes straight on to the next.
+ */
+const IN_FLIGHT = 4;
+
+/** Checks `files` on `jobs` threads (this one and `jobs - 1` workers), reporting each verdict as it arrives. */
 export function checkInWorkers(
   files: readonly string[],
   jobs: number,
   workerScript: string,
+  limits: Partial<ReadLimits>,
   onVerdict: (index: number, verdict: FileVerdict) => void,
 ): Promise<void> {
   return new Promise((resolve) => {
-    let next = 0;
+    /** Files not handed out yet, by index; files a dead worker left queued go back here. */
+    const queue = files.map((_, index) => index);
     let remaining = files.length;
     let running = 0;
+    const workers = jobs - 1;
     if (remaining === 0) return resolve();
 
     const finish = (index: number, verdict: FileVerdict) => {
@@ -53,48 +67,51 @@ export function checkInWorkers(
     const start = () => {
       const worker = new Worker(workerScript, { workerData: { role: ROLE } });
       running += 1;
-      let current: Job | undefined;
+      /** Jobs sent to this worker and not answered yet, in the order it works through them. */
+      const held: Job[] = [];
       const feed = () => {
-        if (next < files.length) {
-          current = { index: next, file: files[next] };
-          next += 1;
-          worker.postMessage(current);
-        } else {
-          current = undefined;
-          void worker.terminate();
+        while (held.length < IN_FLIGHT && queue.length > 0) {
+          const index = queue.shift()!;
+          const job = { index, file: files[index], limits };
+          held.push(job);
+          worker.postMessage(job);
         }
+        if (held.length === 0) void worker.terminate();
+      };
+      /**
+       * A worker that dies (out of memory, a crash in the engine) costs only the file it was checking:
+       * that file gets a verdict saying so, the files queued behind it go back to the queue, and a
+       * fresh worker takes over.
+       */
+      const lose = (why: string) => {
+        const lost = held.shift();
+        if (lost) finish(lost.index, { file: lost.file, status: 'failed', error: `internal error: ${why}`, problems: [] });
+        queue.unshift(...held.splice(0).map((job) => job.index));
       };
       worker.on('message', (done: Done) => {
-        current = undefined;
+        held.shift();
         finish(done.index, done.verdict);
         feed();
       });
-      // A worker that dies (out of memory, a crash in the engine) costs only the file it held: that
-      // file gets a verdict saying so and a fresh worker takes over the rest of the queue.
-      worker.on('error', (error) => {
-        if (current) {
-          const lost = current;
-          current = undefined;
-          finish(lost.index, {
-            file: lost.file,
-            status: 'failed',
-            error: `internal error: ${error.message.split('\n', 1)[0]}`,
-            problems: [],
-          });
-        }
-      });
+      worker.on('error', (error) => lose(error.message.split('\n', 1)[0]));
       worker.on('exit', () => {
         running -= 1;
-        if (current) {
-          const lost = current;
-          current = undefined;
-          finish(lost.index, { file: lost.file, status: 'failed', error: 'internal error: the worker checking it stopped', problems: [] });
-        }
-        if (next < files.length && running < jobs) start();
+        if (held.length > 0) lose('the worker checking it stopped');
+        if (queue.length > 0 && running < workers) start();
       });
       feed();
     };
 
-    for (let i = 0; i < Math.min(jobs, files.length); i++) start();
+    for (let i = 0; i < Math.min(workers, files.length - 1); i++) start();
+    void checkHere();
+
+    /** This thread's share: one file at a time, letting the workers' answers in between. */
+    async function checkHere(): Promise<void> {
+      while (queue.length > 0) {
+        const index = queue.shift()!;
+        finish(index, checkFile(files[index], limits));
+        await new Promise((next) => setImmediate(next));
+      }
+    }
   });
 }

@@ -9,18 +9,21 @@ import { parseCommandArgs, positiveInteger } from './args';
 import { checkFile, verdictText, type FileVerdict } from './check-file';
 import { checkInWorkers } from './check-pool';
 import { findLogs } from './find-logs';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 export const checkCommand: CliCommand = {
   name: 'check',
   usage: 'check [--json] [--jobs N] FILE|DIR…',
   summary: 'print every problem as file:line: rule: message and a verdict per file; exit 1 when dsh would refuse a log',
+  readsLogs: true,
   async run(args, io, context) {
     const { values, operands } = parseCommandArgs(
       args,
-      { json: { type: 'boolean' }, jobs: { type: 'string', short: 'j' } },
+      { json: { type: 'boolean' }, jobs: { type: 'string', short: 'j' }, ...LIMIT_OPTIONS },
       { operands: 'FILE or DIR' },
     );
     const jobs = positiveInteger('jobs', values.jobs, availableParallelism());
+    const limits = readLimits(values);
     const started = performance.now();
     const cpuAtStart = process.cpuUsage();
     const { targets, directories } = findLogs(operands);
@@ -45,10 +48,11 @@ export const checkCommand: CliCommand = {
         readable.map((r) => r.path),
         workers,
         context.workerScript,
+        limits,
         (i, verdict) => accept(readable[i].index, verdict),
       );
     } else {
-      for (const { index, path } of readable) accept(index, checkFile(path));
+      for (const { index, path } of readable) accept(index, checkFile(path, limits));
     }
 
     const tally = { files: targets.length, loads: 0, refused: 0, unreadable: 0, failed: 0 };

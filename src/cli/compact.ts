@@ -3,11 +3,12 @@
 // writes one and appended through the safe save path.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { compactionEdit } from '../core';
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
-import { oneFile, runEdit, seqOption, timeOption } from './authoring-common';
+import { parseCommandArgs } from './args';
+import { oneFile, runEdit, seqOption, stringOption, timeOption } from './authoring-common';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 function readSummary(path: string | undefined): string {
   if (path === undefined) throw new UsageError('--summary-file F is required');
@@ -27,36 +28,29 @@ export const compactCommand: CliCommand = {
   name: 'compact',
   usage: 'compact FILE --start SEQ --end SEQ --summary-file F [--dry-run] [--allow-replan]',
   summary: 'append a manual compaction of the surface span start..end (dry run: print the lines and the verdict); exit 1 with every reason when refused',
+  readsLogs: true,
   run(args, io) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        allowPositionals: true,
-        options: {
-          start: { type: 'string' },
-          end: { type: 'string' },
-          'summary-file': { type: 'string' },
-          'dry-run': { type: 'boolean' },
-          'allow-replan': { type: 'boolean' },
-          time: { type: 'string' },
-          'compaction-id': { type: 'string' },
-          'message-id': { type: 'string' },
-        },
-      });
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    const { values, positionals } = parsed;
-    const file = oneFile(positionals);
+    const { values, operands } = parseCommandArgs(args, {
+      start: { type: 'string' },
+      end: { type: 'string' },
+      'summary-file': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'allow-replan': { type: 'boolean' },
+      time: { type: 'string' },
+      'compaction-id': { type: 'string' },
+      'message-id': { type: 'string' },
+      ...LIMIT_OPTIONS,
+    });
+    const file = oneFile(operands);
     const start = seqOption('start', values.start);
     const end = seqOption('end', values.end);
-    const summaryText = readSummary(values['summary-file']);
+    const summaryText = readSummary(stringOption(values['summary-file']));
     const time = timeOption(values.time);
-    const compactionId = values['compaction-id'] ?? `manual-${randomUUID()}`;
-    const messageId = values['message-id'] ?? randomUUID();
+    const compactionId = stringOption(values['compaction-id']) ?? `manual-${randomUUID()}`;
+    const messageId = stringOption(values['message-id']) ?? randomUUID();
     return runEdit({
       file,
+      limits: readLimits(values),
       what: 'compaction',
       dryRun: values['dry-run'] === true,
       allowReplan: values['allow-replan'] === true,

@@ -3,7 +3,8 @@
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';
-import { FileReadError, openLog } from './open-log';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
+import { forEachLog } from './each-log';
 import { inspectLog } from '../core';
 import { jsonText } from '../core/value-text';
 
@@ -11,27 +12,12 @@ export const inspectCommand: CliCommand = {
   name: 'inspect',
   usage: 'inspect --json FILE…',
   summary: "print dsh's verdict and the surface projections as JSON lines",
+  readsLogs: true,
   run(args, io) {
-    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' } });
+    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' }, ...LIMIT_OPTIONS });
     if (!values.json) throw new UsageError('inspect prints JSON only: pass --json');
-    let refused = false;
-    let unreadable = false;
-    for (const file of files) {
-      let loaded;
-      try {
-        loaded = openLog(file);
-      } catch (error) {
-        // One file that cannot be read does not end the run: it gets its own line (on stderr).
-        if (!(error instanceof FileReadError)) throw error;
-        unreadable = true;
-        io.err(error.message);
-        continue;
-      }
-      const { log, zstd } = loaded;
-      const projection = inspectLog(log);
-      if (!log.verdict.ok) refused = true;
-      io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...projection }));
-    }
-    return unreadable ? 2 : refused ? 1 : 0;
+    return forEachLog(files, readLimits(values), io, (file, { log, zstd }) => {
+      io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...inspectLog(log) }));
+    });
   },
 };

@@ -9,11 +9,18 @@ import { inspectCommand } from './inspect';
 import { viewCommands } from './views';
 import { compactCommand } from './compact';
 import { pruneCommand } from './prune';
+import { LIMITS_HELP } from './limit-options';
 
 const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands, compactCommand, pruneCommand];
 
 function usage(): string {
-  return ['usage: session-surface COMMAND [options] FILE…', '', ...commands.map((c) => `  ${c.usage.padEnd(38)} ${c.summary}`)].join('\n');
+  return [
+    'usage: session-surface COMMAND [options] FILE…',
+    '',
+    ...commands.map((c) => `  ${c.usage.padEnd(38)} ${c.summary}`),
+    '',
+    `Every command takes ${LIMITS_HELP}.`,
+  ].join('\n');
 }
 
 export async function runCli(argv: string[], io: CliIo, context: CliContext = {}): Promise<number> {
@@ -31,7 +38,7 @@ export async function runCli(argv: string[], io: CliIo, context: CliContext = {}
     return await command.run(rest, io, context);
   } catch (error) {
     if (error instanceof HelpRequested) {
-      io.out(`usage: session-surface ${command.usage}\n  ${command.summary}`);
+      io.out(`usage: session-surface ${command.usage}\n  ${command.summary}${command.readsLogs ? `\n  ${LIMITS_HELP}` : ''}`);
       return 0;
     }
     if (error instanceof UsageError) {

@@ -15,6 +15,8 @@ export interface CliCommand {
   name: string;
   usage: string;
   summary: string;
+  /** Reads logs, so it takes the read-limit options (listed in its --help). */
+  readsLogs?: boolean;
   /** Returns the exit code: 0 ok, 1 dsh would refuse a file, 2 usage or I/O error. */
   run(args: string[], io: CliIo, context: CliContext): number | Promise<number>;
 }

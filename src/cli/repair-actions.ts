@@ -5,7 +5,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';
-import { FileReadError } from './open-log';
+import { FileReadError, readLogBytes } from './open-log';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
+import type { ReadLimits } from '../core/api';
 import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
 import { reviewOpenTurn } from '../core/surface/crash-review';
 import { reviewTornTail } from '../core/surface/torn-tail';
@@ -34,29 +36,31 @@ interface Opened {
   msSinceChange: number;
 }
 
-function open(file: string): Opened {
-  let bytes: Uint8Array;
+function open(file: string, limits: Partial<ReadLimits>): Opened {
+  // A plain Uint8Array view: Buffer's slice shares memory where the planners expect a copy.
+  const read = readLogBytes(file, limits);
+  const bytes = new Uint8Array(read.buffer, read.byteOffset, read.length);
   let mtimeMs: number;
   try {
-    bytes = new Uint8Array(readFileSync(file));
     mtimeMs = statSync(file).mtimeMs;
   } catch (error) {
     throw new FileReadError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return { file, bytes, loaded: loadSessionFile(bytes, { fileName: file }), mtimeMs, msSinceChange: Date.now() - mtimeMs };
+  return { file, bytes, loaded: loadSessionFile(bytes, { fileName: file, limits }), mtimeMs, msSinceChange: Date.now() - mtimeMs };
 }
 
 export async function runRepairAction(args: string[], io: CliIo): Promise<number> {
   const boolean = { type: 'boolean' } as const;
-  const options = Object.fromEntries(['--json', '--force', ...REPAIR_ACTIONS].map((flag) => [flag.slice(2), boolean]));
-  const { flags, operands: files } = parseCommandArgs(args, options);
+  const options = { ...Object.fromEntries(['--json', '--force', ...REPAIR_ACTIONS].map((flag) => [flag.slice(2), boolean])), ...LIMIT_OPTIONS };
+  const { values, flags, operands: files } = parseCommandArgs(args, options);
+  const limits = readLimits(values);
   const actions = REPAIR_ACTIONS.filter((a) => flags.has(a));
   if (actions.length !== 1) throw new UsageError(`choose one of ${REPAIR_ACTIONS.join(', ')}`);
   if (flags.has('--force') && !flags.has('--apply')) throw new UsageError('--force goes with --apply');
   const json = flags.has('--json');
   let failed = false;
   for (const file of files) {
-    const opened = open(file);
+    const opened = open(file, limits);
     const ok = actions[0] === '--dry-run' ? dryRun(opened, json, io) : actions[0] === '--apply' ? await apply(opened, json, flags.has('--force'), io) : removeTornTail(opened, json, io);
     if (!ok) failed = true;
   }

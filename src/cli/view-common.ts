@@ -3,7 +3,8 @@
 // as far as it could be read; the exit code is 1 when dsh would refuse any file.
 import type { CliCommand, CliIo } from './registry';
 import { parseCommandArgs, type OptionSpec } from './args';
-import { FileReadError, openLog } from './open-log';
+import { LIMIT_OPTIONS, readLimits } from './limit-options';
+import { forEachLog } from './each-log';
 import type { SessionLog } from '../core/read/session-log';
 import type { LoadedFile } from '../core/read/load-file';
 import { jsonText } from '../core/value-text';
@@ -38,25 +39,13 @@ export function defineView(spec: ViewSpec): CliCommand {
     name: spec.name,
     usage: spec.usage,
     summary: spec.summary,
+    readsLogs: true,
     run(args: string[], io: CliIo): number {
-      const options: OptionSpec = { json: { type: 'boolean' } };
+      const options: OptionSpec = { json: { type: 'boolean' }, ...LIMIT_OPTIONS };
       for (const flag of spec.flags ?? []) options[flag] = { type: 'boolean' };
-      const { flags, operands: files } = parseCommandArgs(args, options);
-      let refused = false;
-      let unreadable = false;
-      for (const file of files) {
-        let loaded;
-        try {
-          loaded = openLog(file);
-        } catch (error) {
-          // One file that cannot be read does not end the run: it gets its own verdict line.
-          if (!(error instanceof FileReadError)) throw error;
-          unreadable = true;
-          io.err(error.message);
-          continue;
-        }
+      const { values, flags, operands: files } = parseCommandArgs(args, options);
+      return forEachLog(files, readLimits(values), io, (file, loaded) => {
         const { log } = loaded;
-        if (!log.verdict.ok) refused = true;
         const context = { file, log, loaded, flags };
         if (flags.has('--json')) {
           io.out(jsonLine(file, log, () => spec.json(context)));
@@ -64,8 +53,7 @@ export function defineView(spec: ViewSpec): CliCommand {
           io.out(verdictLine(file, log));
           spec.text(context, io.out);
         }
-      }
-      return unreadable ? 2 : refused ? 1 : 0;
+      });
     },
   };
 }

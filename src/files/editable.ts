@@ -2,7 +2,7 @@
 // view plus the identity of exactly those bytes, which the save compares with the file before writing.
 import type { LoadedFile } from '../core/read/load-file';
 import type { EditableLog } from '../save/append-save';
-import { identityOf } from '../host/file-identity';
+import { identityOf } from './file-identity';
 
 export function editableFromBytes(loaded: LoadedFile, bytes: Uint8Array, mtimeMs: number): EditableLog {
   return { loaded, identity: identityOf(bytes, mtimeMs) };

@@ -19,7 +19,7 @@ import { Formatter, headerFields } from '../present';
 import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
 import { readRange, readWholeFile, statFile } from './file-access';
 import { FileFollower } from './file-follower';
-import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './file-identity';
+import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from '../files/file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
 import { summaryCounts } from './timeline/summary';

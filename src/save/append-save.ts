@@ -13,7 +13,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { appendBytes, extendLoadedFile, loadSessionFile, type Diagnostic, type LoadedFile, type PendingEdits, type SessionLog } from '../core';
 import { encodeZstdFrame } from '../core/zstd';
 import { zlibZstd } from '../node/zlib-zstd';
-import { classifyChange, extendIdentity, type LoadedIdentity } from '../host/file-identity';
+import { classifyChange, extendIdentity, type LoadedIdentity } from '../files/file-identity';
 
 /** A log loaded for editing: the core's view of it and the identity of the bytes that were read. */
 export interface EditableLog {

@@ -1,11 +1,11 @@
 // Reads a session log from disk for editing (CLI and tests): the core's view of it plus the identity
 // of the bytes read, which a save compares with the file before it appends anything.
 import { promises as fsp } from 'node:fs';
-import { loadSessionFile } from '../core';
-import { identityOf } from '../host/file-identity';
+import { loadSessionFile, type LoadOptions } from '../core';
+import { identityOf } from '../files/file-identity';
 import type { EditableLog } from './append-save';
 
-export async function loadForEdit(path: string): Promise<EditableLog> {
+export async function loadForEdit(path: string, options: Pick<LoadOptions, 'limits'> = {}): Promise<EditableLog> {
   const handle = await fsp.open(path, 'r');
   try {
     const stat = await handle.stat();
@@ -17,7 +17,7 @@ export async function loadForEdit(path: string): Promise<EditableLog> {
       filled += bytesRead;
     }
     const read = bytes.subarray(0, filled);
-    return { loaded: loadSessionFile(read, { fileName: path }), identity: identityOf(read, stat.mtimeMs) };
+    return { loaded: loadSessionFile(read, { fileName: path, limits: options.limits }), identity: identityOf(read, stat.mtimeMs) };
   } finally {
     await handle.close();
   }

@@ -13,7 +13,7 @@ import { appendBytes, compactionEdit, extendLoadedFile, loadSession, loadSession
 import { encodeDshZstdLog, encodeZstdFrame, concatBytes, decodeZstdLog } from '../../src/core/zstd';
 import { saveEdits, type AppendWriter, type EditableLog } from '../../src/save/append-save';
 import { loadForEdit } from '../../src/save/load-for-edit';
-import { classifyChange, extendIdentity } from '../../src/host/file-identity';
+import { classifyChange, extendIdentity } from '../../src/files/file-identity';
 import { LogBuilder } from '../support/build-log';
 
 const T = 1_786_000_999_000;

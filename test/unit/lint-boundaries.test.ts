@@ -72,6 +72,17 @@ const probes: Probe[] = [
     expect: 'the CLI runs without VS Code',
   },
   { folder: 'src/cli', text: "import * as vscode from 'vscode';\nexport const v = vscode;\n", expect: VSCODE },
+  // The save path and the log writers: shared by the CLI and the host, so they import neither.
+  {
+    folder: 'src/save',
+    text: "import { SessionDocument } from '../host/session-document';\nexport const d = SessionDocument;\n",
+    expect: 'the save path serves the CLI and the host alike',
+  },
+  {
+    folder: 'src/files',
+    text: "import { runCli } from '../cli/main';\nexport const r = runCli;\n",
+    expect: 'the save path serves the CLI and the host alike',
+  },
   {
     folder: 'src/cli',
     text: "import { readFileSync } from 'node:fs';\nimport { loadSession } from '../core';\nexport const r = [readFileSync, loadSession];\n",

@@ -32,10 +32,10 @@ describe('read limits: the line limit', () => {
     const verdict = log.verdict;
     assert.equal(verdict.ok, false);
     assert.equal(verdict.stage, 'parse');
-    assert.equal(verdict.rule, 'read.line-too-long');
+    assert.equal(verdict.rule, 'limits.line-bytes');
     assert.equal(verdict.line, longLine);
     assert.equal(log.eventCount, 3, 'the events before the long line are kept');
-    const diagnostic = log.diagnostics.find((d) => d.rule === 'read.line-too-long');
+    const diagnostic = log.diagnostics.find((d) => d.rule === 'limits.line-bytes');
     assert.ok(diagnostic, 'a diagnostic names the rule');
     assert.equal(diagnostic.line, longLine);
     assert.match(diagnostic.message, /read limit of 1000 bytes/);
@@ -46,7 +46,7 @@ describe('read limits: the line limit', () => {
     const { text } = logWithLongLine(3, 5000);
     const log = loadSession(encoder.encode(text));
     assert.ok(log.verdict.ok, JSON.stringify(log.verdict));
-    assert.equal(log.diagnostics.filter((d) => d.rule === 'read.line-too-long').length, 0);
+    assert.equal(log.diagnostics.filter((d) => d.rule === 'limits.line-bytes').length, 0);
   });
 
   it('a line of exactly the limit is read', () => {
@@ -55,14 +55,14 @@ describe('read limits: the line limit', () => {
     const log = loadSession(encoder.encode(text), { limits: { maxLineBytes: length } });
     assert.ok(log.verdict.ok, JSON.stringify(log.verdict));
     const over = loadSession(encoder.encode(text), { limits: { maxLineBytes: length - 1 } });
-    assert.equal(over.verdict.rule, 'read.line-too-long');
+    assert.equal(over.verdict.rule, 'limits.line-bytes');
   });
 
   it('refuses a header line over the limit at the header stage', () => {
     const b = new LogBuilder({ cwd: `/work/${'p'.repeat(3000)}` });
     const log = loadSession(encoder.encode(b.text()), { limits: { maxLineBytes: 500 } });
     assert.equal(log.verdict.stage, 'header');
-    assert.equal(log.verdict.rule, 'read.line-too-long');
+    assert.equal(log.verdict.rule, 'limits.line-bytes');
     assert.equal(log.verdict.line, 1);
   });
 
@@ -70,7 +70,7 @@ describe('read limits: the line limit', () => {
     const { text } = logWithLongLine(3, 100);
     const torn = text + 'x'.repeat(2000);
     const log = loadSession(encoder.encode(torn), { limits: { maxLineBytes: 1000 } });
-    assert.equal(log.verdict.rule, 'read.line-too-long');
+    assert.equal(log.verdict.rule, 'limits.line-bytes');
     const under = loadSession(encoder.encode(text + 'x'.repeat(500)), { limits: { maxLineBytes: 1000 } });
     assert.ok(under.verdict.ok, 'a short torn tail is still just a torn tail');
   });
@@ -82,13 +82,13 @@ describe('read limits: the line limit', () => {
     const grown = log.extend(encoder.encode('{"type":"feedback/record","seq":99,"time":0,"data":{}}\n'));
     assert.equal(grown.added, 0);
     assert.equal(log.eventCount, count);
-    assert.equal(log.verdict.rule, 'read.line-too-long');
+    assert.equal(log.verdict.rule, 'limits.line-bytes');
   });
 
   it('loadSessionFile (the CLI and editor path) honours the limit too', () => {
     const { text } = logWithLongLine(3, 5000);
     const loaded = loadSessionFile(encoder.encode(text), { limits: { maxLineBytes: 1000 } });
-    assert.equal(loaded.log.verdict.rule, 'read.line-too-long');
+    assert.equal(loaded.log.verdict.rule, 'limits.line-bytes');
   });
 });
 
@@ -137,7 +137,7 @@ describe('read limits: memory and the engine string limit (child processes)', fu
 
   it('a 64 MiB line under a 1 MiB limit: refused with the diagnostic, the peak grows by far less than the line', () => {
     const result = loadHugeLine(64 * 1024 * 1024, 1024 * 1024);
-    assert.equal(result.rule, 'read.line-too-long');
+    assert.equal(result.rule, 'limits.line-bytes');
     assert.equal(result.line, 3);
     assert.equal(result.events, 1);
     assert.match(result.message, /read limit of 1048576 bytes/);
@@ -149,7 +149,7 @@ describe('read limits: memory and the engine string limit (child processes)', fu
     // V8's longest string is 2^29 - 24 UTF-16 units; a limit above it is held to it.
     const engineMax = 0x1fffffe8;
     const result = loadHugeLine(engineMax + 64, 2 * 1024 * 1024 * 1024);
-    assert.equal(result.rule, 'read.line-too-long');
+    assert.equal(result.rule, 'limits.line-bytes');
     assert.equal(result.line, 3);
     assert.match(result.message, new RegExp(`read limit of ${engineMax} bytes`));
     assert.ok(result.peakGrowthBytes < 64 * 1024 * 1024, `peak RSS grew by ${result.peakGrowthBytes} bytes`);

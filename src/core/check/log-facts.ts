@@ -12,9 +12,9 @@ export class LogFacts {
   private readonly provenanceBuilder: ProvenanceBuilder;
   readonly provenance: ProvenanceIndex;
 
-  constructor(log: ProvenanceSource) {
+  constructor(log: ProvenanceSource, expectedEvents?: number) {
     this.invariants = new InvariantPass(log);
-    this.provenanceBuilder = new ProvenanceBuilder(log);
+    this.provenanceBuilder = new ProvenanceBuilder(log, expectedEvents);
     this.provenance = new ProvenanceIndex(this.provenanceBuilder);
   }
 

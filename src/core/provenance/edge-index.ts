@@ -21,10 +21,10 @@ const KINDS: EdgeKind[] = ['stream', 'call', 'result', 'replace', 'cite', 'price
 const KIND_CODE: Record<EdgeKind, number> = { stream: 0, call: 1, result: 2, replace: 3, cite: 4, price: 5 };
 
 export class EdgeIndex {
-  private readonly from = new Int32Column();
-  private readonly to = new Int32Column();
+  private readonly from: Int32Column;
+  private readonly to: Int32Column;
   /** kind code * 2 + (inferred ? 1 : 0) */
-  private readonly code = new Int32Column();
+  private readonly code: Int32Column;
   private forwardStart: Int32Array | undefined;
   private reverseStart: Int32Array | undefined;
   private reverseEdge: Int32Array | undefined;
@@ -32,6 +32,13 @@ export class EdgeIndex {
   private sortedEdges = 0;
   private sortedCount = 0;
   private lastFrom = -1;
+
+  /** `capacity`: the edges expected (a log's event count is a good guess); only the used part is touched. */
+  constructor(capacity = 1024) {
+    this.from = new Int32Column(capacity);
+    this.to = new Int32Column(capacity);
+    this.code = new Int32Column(capacity);
+  }
 
   add(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
     if (derived < this.lastFrom) throw new Error(`edges must be added in derived-seq order (${derived} after ${this.lastFrom})`);
@@ -46,17 +53,20 @@ export class EdgeIndex {
   }
 
   /**
-   * Makes every edge findable for seqs 0..count-1: sorts the edges in when the unsorted tail has grown
-   * past an eighth of the sorted ones (amortised linear), else leaves the few new ones to a direct search.
+   * Makes every edge findable, when a lookup first needs it (a check that only reports warnings never
+   * sorts): sorts the edges in when the unsorted tail has grown past an eighth of the sorted ones
+   * (amortised linear), else leaves the few new ones to a direct search.
    */
-  seal(count: number): void {
+  private seal(): void {
     const unsorted = this.from.length - this.sortedEdges;
-    if (this.forwardStart !== undefined && unsorted <= Math.max(256, this.sortedEdges >> 3)) return;
-    this.sort(count);
+    if (unsorted === 0 || (this.forwardStart !== undefined && unsorted <= Math.max(256, this.sortedEdges >> 3))) return;
+    this.sort();
   }
 
-  private sort(count: number): void {
+  private sort(): void {
     const n = this.from.length;
+    let count = this.lastFrom + 1;
+    for (let e = 0; e < n; e++) if (this.to.get(e) >= count) count = this.to.get(e) + 1;
     const forward = new Int32Array(count + 1);
     const reverse = new Int32Array(count + 1);
     for (let e = 0; e < n; e++) {
@@ -84,6 +94,7 @@ export class EdgeIndex {
 
   /** What `seq` came from. */
   sources(seq: number): Edge[] {
+    this.seal();
     const start = this.forwardStart;
     const out: Edge[] = [];
     if (start && seq >= 0 && seq < this.sortedCount) for (let e = start[seq]; e < start[seq + 1]; e++) out.push(this.edge(e, 'to'));
@@ -93,6 +104,7 @@ export class EdgeIndex {
 
   /** What came from `seq`. */
   derived(seq: number): Edge[] {
+    this.seal();
     const start = this.reverseStart;
     const out: Edge[] = [];
     if (start && this.reverseEdge && seq >= 0 && seq < this.sortedCount) for (let i = start[seq]; i < start[seq + 1]; i++) out.push(this.edge(this.reverseEdge[i], 'from'));

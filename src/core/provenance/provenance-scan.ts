@@ -36,22 +36,27 @@ export interface ProvenanceScan {
 }
 
 export class ProvenanceBuilder {
-  private readonly edges = new EdgeIndex();
-  private readonly tracker = new AttemptTracker();
-  private readonly messageOf = new SeqMap();
+  private readonly edges: EdgeIndex;
+  private readonly tracker: AttemptTracker;
+  private readonly messageOf: SeqMap;
   private readonly sink: DiagnosticSink;
   /** call id → the assistant/message whose tool-call block asked for it (latest wins). */
   private readonly callOwner = new Map<string, number>();
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
   /** The derived seq each source was last linked from: edges are unique per pair, without a set per event. */
-  private readonly linkedFrom = new SeqMap();
+  private readonly linkedFrom: SeqMap;
   /** Events observed so far (edges may point at any of them). */
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
 
-  constructor(private readonly log: ProvenanceSource) {
+  /** `expectedEvents`: the reader's estimate of the log's size, so the columns rarely grow. */
+  constructor(private readonly log: ProvenanceSource, expectedEvents = 1024) {
     this.sink = new DiagnosticSink(log);
+    this.edges = new EdgeIndex(expectedEvents);
+    this.tracker = new AttemptTracker(expectedEvents);
+    this.messageOf = new SeqMap(expectedEvents);
+    this.linkedFrom = new SeqMap(expectedEvents);
   }
 
   /** One kept event, after the reader indexed and folded it. */
@@ -101,12 +106,11 @@ export class ProvenanceBuilder {
     return this.count;
   }
 
-  /** The index as of now: the end-of-log classification and the reverse edges, redone only after growth. */
+  /** The index as of now: the end-of-log classification, redone only after growth (edges sort themselves when looked up). */
   get scan(): ProvenanceScan {
     if (this.settled?.count !== this.count) {
       const tail = new DiagnosticSink(this.log);
       this.classifyUnclaimed(tail);
-      this.edges.seal(this.count);
       this.settled = { count: this.count, scan: { edges: this.edges, tracker: this.tracker, messageOf: this.messageOf, diagnostics: [...this.sink.diagnostics, ...tail.diagnostics] } };
     }
     return this.settled.scan;

@@ -35,22 +35,29 @@ export interface Attempt {
   endedBy?: AttemptEnd;
 }
 
-/** A step's key: a number for the usual small integer turn and step (no string per chunk), else text. */
+/**
+ * A step's key: for the usual small integer turn and step a number below 2^30, which the engine keeps
+ * unboxed (no string or heap number per chunk); else text.
+ */
 function keyOf(turn: number | undefined, step: number | undefined): number | string {
-  if (turn !== undefined && step !== undefined && turn >= 0 && step >= 0 && step < 1e6 && turn < 1e9 && Number.isInteger(turn) && Number.isInteger(step)) return turn * 1e6 + step;
+  if (turn !== undefined && step !== undefined && turn >= 0 && step >= 0 && step < 1024 && turn < 1048576 && Number.isInteger(turn) && Number.isInteger(step)) return turn * 1024 + step;
   return `${turn}/${step}`;
 }
 
 export class AttemptTracker {
   readonly attempts: Attempt[] = [];
   /** Attempt id per chunk seq (-1 for other events). */
-  readonly attemptOf = new SeqMap();
+  readonly attemptOf: SeqMap;
   /** Attempts still receiving chunks, by turn/step. */
   private readonly open = new Map<number | string, Attempt>();
   /** The latest attempt of a step that a message without citations may still take (turn/step attribution). */
   private readonly claimable = new Map<number | string, Attempt>();
   /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
   private readonly latest = new Map<number | string, Attempt>();
+
+  constructor(expectedEvents = 1024) {
+    this.attemptOf = new SeqMap(expectedEvents);
+  }
 
   private attemptFor(key: number | string, seq: number, turn: number | undefined, step: number | undefined): Attempt {
     let attempt = this.open.get(key);

@@ -1,12 +1,11 @@
-// The event index of a loaded log: per-event facts in typed-array columns (file line, bytes, packed
-// row member, type, turn, step, tool-call count, surface role), and event bodies parsed again from
-// the bytes when asked for. A 300k-event log costs a few megabytes here instead of one object tree
-// per event.
+// The event index of a loaded log: facts in typed-array columns (file line, bytes, packed row member,
+// type, turn, step, tool-call count, surface role), and event bodies parsed again from the bytes when
+// asked for. A 300k-event log costs a few megabytes here instead of one object tree per event.
 import type { EventPlace, SessionEvent } from '../types';
 import type { ByteStore } from './columns';
 import { rowMember } from './chunk-rows';
 
-/** Surface role of an event, kept per event for the transcript and provenance views. */
+/** Surface role of an event, kept for the transcript and provenance views. */
 export const enum SurfaceRole { None = 0, Append = 1, Replace = 2 }
 
 // ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
@@ -26,22 +25,40 @@ export interface EventFacts {
   event(seq: number): SessionEvent | undefined;
 }
 
+/** The Int32 cell of a turn or step that is not a 32-bit integer (looked up aside). */
+const OTHER_NUMBER = -0x80000000;
+
 /** Bytes of text per event in real and generated logs is 60–200: sizing columns at 1/96 of the text rarely grows them. */
 const BYTES_PER_EVENT_ESTIMATE = 96;
 
+/**
+ * Facts live per line, not per event: a line holds one event or a packed row of chunks that share
+ * their line, type, turn, step and role, so a per-event column would repeat them. Per event there
+ * is only the line it came from. (Fewer bytes written is fewer pages touched, which is much of a
+ * large load's cost.) Columns are sized from the text up front; pages past the used part are never
+ * touched, so generous sizing costs address space, not memory.
+ */
 export class EventIndex {
-  // One typed array per fact, all of one capacity. Plain fields (not a generic column class) keep
-  // every read and write site monomorphic, which the per-event load path depends on.
-  private capacity: number;
+  // Plain typed-array fields (not a generic column class) keep every read and write site monomorphic,
+  // which the per-event load path depends on.
+  private eventCapacity: number;
   private length = 0;
+  /** Per event: its line's index in the line columns below. */
+  private lineOf: Int32Array;
+  private lineCapacity: number;
+  private lines = 0;
   private lineNo: Int32Array;
   private lineStart: Float64Array;
   private lineLength: Int32Array;
-  /** Member index within a packed row, -1 for an event on its own line. */
-  private member: Int32Array;
+  /** The seq of the line's first event (a packed row's members follow it). */
+  private firstSeq: Int32Array;
+  /** 1 for a packed row, whose events are its members. */
+  private packed: Uint8Array;
   private typeId: Uint16Array;
-  private turnOf: Float64Array;
-  private stepOf: Float64Array;
+  /** Turn and step as 32-bit integers; OTHER_NUMBER sends a lookup to `otherNumbers` (fractions, huge values, NaN for non-numbers). */
+  private turnOf: Int32Array;
+  private stepOf: Int32Array;
+  private readonly otherNumbers = new Map<number, number>();
   private toolCalls: Uint16Array;
   private roleOf: Uint8Array;
   private readonly typeNames: string[] = [];
@@ -52,14 +69,18 @@ export class EventIndex {
 
   constructor(private readonly bytes: ByteStore) {
     const capacity = Math.min(1 << 26, Math.max(1024, Math.ceil(bytes.length / BYTES_PER_EVENT_ESTIMATE)));
-    this.capacity = capacity;
+    this.eventCapacity = capacity;
+    this.lineOf = new Int32Array(capacity);
+    // A line holds at least one event, so the event estimate bounds the lines too.
+    this.lineCapacity = capacity;
     this.lineNo = new Int32Array(capacity);
     this.lineStart = new Float64Array(capacity);
     this.lineLength = new Int32Array(capacity);
-    this.member = new Int32Array(capacity);
+    this.firstSeq = new Int32Array(capacity);
+    this.packed = new Uint8Array(capacity);
     this.typeId = new Uint16Array(capacity);
-    this.turnOf = new Float64Array(capacity);
-    this.stepOf = new Float64Array(capacity);
+    this.turnOf = new Int32Array(capacity);
+    this.stepOf = new Int32Array(capacity);
     this.toolCalls = new Uint16Array(capacity);
     this.roleOf = new Uint8Array(capacity);
   }
@@ -68,62 +89,75 @@ export class EventIndex {
     return this.length;
   }
 
-  /** Room for `extra` more events: grows every column by half (sized up front, growth is the exception). */
+  /** Events the index holds without growing (sized from the text): other per-event tables size theirs from it. */
+  get expectedEvents(): number {
+    return this.eventCapacity;
+  }
+
+  /** Room for `extra` more events on one more line (sized up front, growth is the exception). */
   private reserve(extra: number): void {
-    const needed = this.length + extra;
-    if (needed <= this.capacity) return;
-    const capacity = Math.max(needed, Math.ceil(this.capacity * 1.5));
-    const n = this.length;
-    const grow = <T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(old: T, make: (size: number) => T): T => {
-      const grown = make(capacity);
-      grown.set(old.subarray(0, n) as any);
-      return grown;
-    };
-    this.lineNo = grow(this.lineNo, (k) => new Int32Array(k));
-    this.lineStart = grow(this.lineStart, (k) => new Float64Array(k));
-    this.lineLength = grow(this.lineLength, (k) => new Int32Array(k));
-    this.member = grow(this.member, (k) => new Int32Array(k));
-    this.typeId = grow(this.typeId, (k) => new Uint16Array(k));
-    this.turnOf = grow(this.turnOf, (k) => new Float64Array(k));
-    this.stepOf = grow(this.stepOf, (k) => new Float64Array(k));
-    this.toolCalls = grow(this.toolCalls, (k) => new Uint16Array(k));
-    this.roleOf = grow(this.roleOf, (k) => new Uint8Array(k));
-    this.capacity = capacity;
+    if (this.length + extra > this.eventCapacity) {
+      this.eventCapacity = Math.max(this.length + extra, Math.ceil(this.eventCapacity * 1.5));
+      this.lineOf = grown(this.lineOf, this.length, new Int32Array(this.eventCapacity));
+    }
+    if (this.lines < this.lineCapacity) return;
+    const capacity = Math.ceil(this.lineCapacity * 1.5);
+    const n = this.lines;
+    this.lineNo = grown(this.lineNo, n, new Int32Array(capacity));
+    this.lineStart = grown(this.lineStart, n, new Float64Array(capacity));
+    this.lineLength = grown(this.lineLength, n, new Int32Array(capacity));
+    this.firstSeq = grown(this.firstSeq, n, new Int32Array(capacity));
+    this.packed = grown(this.packed, n, new Uint8Array(capacity));
+    this.typeId = grown(this.typeId, n, new Uint16Array(capacity));
+    this.turnOf = grown(this.turnOf, n, new Int32Array(capacity));
+    this.stepOf = grown(this.stepOf, n, new Int32Array(capacity));
+    this.toolCalls = grown(this.toolCalls, n, new Uint16Array(capacity));
+    this.roleOf = grown(this.roleOf, n, new Uint8Array(capacity));
+    this.lineCapacity = capacity;
+  }
+
+  /** Starts a line of `members` events; returns its index. */
+  private pushLine(members: number, packed: number, typeId: number, turn: unknown, step: unknown, fileLine: number, offset: number, length: number): number {
+    this.reserve(members);
+    const k = this.lines++;
+    this.lineNo[k] = fileLine;
+    this.lineStart[k] = offset;
+    this.lineLength[k] = length;
+    this.firstSeq[k] = this.length;
+    this.packed[k] = packed;
+    this.typeId[k] = typeId;
+    this.turnOf[k] = this.packNumber(turn, k * 2);
+    this.stepOf[k] = this.packNumber(step, k * 2 + 1);
+    const end = this.length + members;
+    const lineOf = this.lineOf;
+    for (let i = this.length; i < end; i++) lineOf[i] = k;
+    this.length = end;
+    return k;
   }
 
   /** Indexes one event read from its own line. */
   pushEvent(type: unknown, turn: unknown, step: unknown, toolCalls: number, role: SurfaceRole, fileLine: number, offset: number, length: number): void {
-    if (this.length === this.capacity) this.reserve(1);
-    const i = this.length++;
-    this.lineNo[i] = fileLine;
-    this.lineStart[i] = offset;
-    this.lineLength[i] = length;
-    this.member[i] = -1;
-    this.typeId[i] = this.internType(type);
-    this.turnOf[i] = typeof turn === 'number' ? turn : NaN;
-    this.stepOf[i] = typeof step === 'number' ? step : NaN;
-    this.toolCalls[i] = toolCalls > 65535 ? 65535 : toolCalls;
-    this.roleOf[i] = role;
+    const k = this.pushLine(1, 0, this.internType(type), turn, step, fileLine, offset, length);
+    this.toolCalls[k] = toolCalls > 65535 ? 65535 : toolCalls;
+    this.roleOf[k] = role;
   }
 
   /** Indexes the `members` assistant/chunk events of one packed row. */
   pushRow(turn: number, step: number, members: number, fileLine: number, offset: number, length: number): void {
-    this.reserve(members);
-    const first = this.length;
-    const end = first + members;
-    const typeId = this.internType('assistant/chunk');
-    for (let i = first; i < end; i++) {
-      this.lineNo[i] = fileLine;
-      this.lineStart[i] = offset;
-      this.lineLength[i] = length;
-      this.member[i] = i - first;
-      this.typeId[i] = typeId;
-      this.turnOf[i] = turn;
-      this.stepOf[i] = step;
-      this.toolCalls[i] = 0;
-      this.roleOf[i] = SurfaceRole.None;
-    }
-    this.length = end;
+    const k = this.pushLine(members, 1, this.internType('assistant/chunk'), turn, step, fileLine, offset, length);
+    this.toolCalls[k] = 0;
+    this.roleOf[k] = SurfaceRole.None;
+  }
+
+  /** A turn or step as an Int32 cell; anything else (rare) is kept aside under `key`. */
+  private packNumber(value: unknown, key: number): number {
+    if (typeof value === 'number' && (value | 0) === value && value !== OTHER_NUMBER && (value !== 0 || 1 / value > 0)) return value;
+    this.otherNumbers.set(key, typeof value === 'number' ? value : NaN);
+    return OTHER_NUMBER;
+  }
+
+  private unpackNumber(packed: number, key: number): number {
+    return packed !== OTHER_NUMBER ? packed : (this.otherNumbers.get(key) ?? NaN);
   }
 
   private internType(type: unknown): number {
@@ -138,42 +172,51 @@ export class EventIndex {
   }
 
   type(seq: number): string {
-    return this.typeNames[this.typeId[seq]];
+    return this.typeNames[this.typeId[this.lineOf[seq]]];
   }
 
   turn(seq: number): number {
-    return this.turnOf[seq];
+    const k = this.lineOf[seq];
+    return this.unpackNumber(this.turnOf[k], k * 2);
   }
 
   step(seq: number): number {
-    return this.stepOf[seq];
+    const k = this.lineOf[seq];
+    return this.unpackNumber(this.stepOf[k], k * 2 + 1);
   }
 
   toolCallCount(seq: number): number {
-    return this.toolCalls[seq];
+    return this.toolCalls[this.lineOf[seq]];
   }
 
   role(seq: number): SurfaceRole {
-    return this.roleOf[seq];
+    return this.roleOf[this.lineOf[seq]];
   }
 
   line(seq: number): number {
-    return this.lineNo[seq];
+    return this.lineNo[this.lineOf[seq]];
   }
 
   /** First byte of the line an event came from (members of one packed row share it). */
   lineOffset(seq: number): number {
-    return this.lineStart[seq];
+    return this.lineStart[this.lineOf[seq]];
   }
 
   lineBytes(seq: number): number {
-    return this.lineLength[seq];
+    return this.lineLength[this.lineOf[seq]];
+  }
+
+  /** Index of a packed row's member, -1 for an event on its own line. */
+  private member(seq: number): number {
+    const k = this.lineOf[seq];
+    return this.packed[k] === 1 ? seq - this.firstSeq[k] : -1;
   }
 
   place(seq: number): EventPlace | undefined {
     if (seq < 0 || seq >= this.count) return undefined;
-    const place: EventPlace = { line: this.lineNo[seq], offset: this.lineStart[seq], length: this.lineLength[seq] };
-    const member = this.member[seq];
+    const k = this.lineOf[seq];
+    const place: EventPlace = { line: this.lineNo[k], offset: this.lineStart[k], length: this.lineLength[k] };
+    const member = this.member(seq);
     if (member >= 0) place.packedMember = member;
     return place;
   }
@@ -181,8 +224,9 @@ export class EventIndex {
   /** The raw text of the line an event came from. */
   lineText(seq: number): string | undefined {
     if (seq < 0 || seq >= this.count) return undefined;
-    const start = this.lineStart[seq];
-    return utf8.decode(this.bytes.view(start, start + this.lineLength[seq]));
+    const k = this.lineOf[seq];
+    const start = this.lineStart[k];
+    return utf8.decode(this.bytes.view(start, start + this.lineLength[k]));
   }
 
   /**
@@ -193,16 +237,23 @@ export class EventIndex {
     if (seq < 0 || seq >= this.count) return undefined;
     const upgraded = this.upgraded.size > 0 ? this.upgraded.get(seq) : undefined;
     if (upgraded) return upgraded;
-    const start = this.lineStart[seq];
-    const member = this.member[seq];
-    if (member < 0) return JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength[seq]))) as SessionEvent;
+    const k = this.lineOf[seq];
+    const start = this.lineStart[k];
+    const member = this.member(seq);
+    if (member < 0) return JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength[k]))) as SessionEvent;
     // Members of one packed row are usually read together: keep the row and its member times.
     if (this.lastRow?.start !== start) {
-      const row = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength[seq]))) as Record<string, any>;
+      const row = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength[k]))) as Record<string, any>;
       const times: number[] = [row.time0];
       for (const gap of row.data.dt as number[]) times.push(times[times.length - 1] + gap);
       this.lastRow = { start, row, times };
     }
     return rowMember(this.lastRow.row, member, this.lastRow.times[member]);
   }
+}
+
+/** `old`'s first `used` values copied into `into`. */
+function grown<T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(old: T, used: number, into: T): T {
+  into.set(old.subarray(0, used) as any);
+  return into;
 }

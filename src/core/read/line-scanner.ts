@@ -113,8 +113,8 @@ export class LineScanner {
     this.tooLong = { line, offset };
     const limit = this.maxLineBytes;
     const message = `line ${line} is longer than the read limit of ${limit} bytes (maxLineBytes); reading stopped at byte ${offset} without decoding it`;
-    sink.refuse(line === 1 ? 'header' : 'parse', { dshError: message, errorName: 'Error', rule: 'read.line-too-long', line });
-    sink.report({ severity: 'error', rule: 'read.line-too-long', message, line, offset });
+    sink.refuse(line === 1 ? 'header' : 'parse', { dshError: message, errorName: 'Error', rule: 'limits.line-bytes', line });
+    sink.report({ severity: 'error', rule: 'limits.line-bytes', message, line, offset });
   }
 
   /** Byte offset up to which complete lines have been read (the rest is a torn or growing tail). */
