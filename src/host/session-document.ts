@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
-import { readLimits } from './settings';
+import { affects, followLiveLogs, readLimits } from './settings';
 import { zlibZstd } from '../node/zlib-zstd';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
@@ -22,7 +22,7 @@ import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from './file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
-import { summaryCounts } from './timeline/summary';
+import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
 import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
 
@@ -81,9 +81,19 @@ export class SessionDocument implements vscode.CustomDocument {
   /** Resolves when the current load has ended (loaded or failed). */
   whenLoaded: Promise<void>;
 
+  private readonly settingWatch: vscode.Disposable;
+
   constructor(readonly uri: vscode.Uri, private readonly options: DocumentOptions) {
     this.formatter = new Formatter({ locale: options.locale });
     this.whenLoaded = this.load();
+    // The live state says whether appends are followed, so turning the setting over re-words it at
+    // once; turned on, the follower catches up with what was appended meanwhile.
+    this.settingWatch = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affects(e, 'followLiveLogs') || !this.loaded || this.disposed) return;
+      this.notify({ type: 'summary', summary: this.loaded.timeline.summary() });
+      this.changed.fire();
+      this.follower?.soon();
+    });
   }
 
   get fileName(): string {
@@ -179,6 +189,7 @@ export class SessionDocument implements vscode.CustomDocument {
         filePath: uri.scheme === 'file' ? uri.fsPath : uri.toString(true),
         turns: l.timeline.index.turns,
         file: l.file,
+        followLiveLogs: followLiveLogs(),
         fileBytes: l.identity.size,
         zstd: l.timeline.source.zstd,
         restrictedMode: !this.options.isTrusted(),
@@ -328,7 +339,7 @@ export class SessionDocument implements vscode.CustomDocument {
       // Diagnostic counts are those last gathered; `summary` follows when they are gathered again.
       counts: summaryCounts(log, l.timeline.index.turns, l.timeline.lastDiagnostics()),
       live,
-      liveText: liveText(live, l.file.state === 'following'),
+      liveText: liveText(live, followWord(l.file, followLiveLogs())),
       file: l.file,
     };
   }
@@ -352,6 +363,7 @@ export class SessionDocument implements vscode.CustomDocument {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.settingWatch.dispose();
     clearTimeout(this.diagnosticsTimer);
     this.follower?.dispose();
     this.loaded?.timeline.dispose();

@@ -1,7 +1,7 @@
 // The "Session health" summary of a loaded log, worded by the presentation layer.
 import type { Diagnostic, SessionLog, ZstdSummary } from '../../core';
 import {
-  countDiagnostics, field, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
+  countDiagnostics, field, type FollowWord, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
 } from '../../present';
 import type { FieldView, FileStatus, SessionSummary, SummaryCounts } from '../../protocol/summary';
 import type { Generation, SeverityMark } from '../../protocol/timeline';
@@ -11,6 +11,8 @@ export interface SummaryContext {
   filePath: string;
   turns: number;
   file: FileStatus;
+  /** The `sessionSurface.followLiveLogs` setting: off, the file is not watched for appends. */
+  followLiveLogs: boolean;
   /** Bytes of the file on disk (compressed, for zstd). */
   fileBytes: number;
   zstd?: ZstdSummary;
@@ -43,10 +45,15 @@ export function summaryCounts(log: SessionLog, turns: number, diagnostics: reado
   return counts;
 }
 
+/** Whether appends are folded in: only while the file is followable and following is turned on. */
+export function followWord(file: FileStatus, followLiveLogs: boolean): FollowWord {
+  if (file.state !== 'following') return 'stopped';
+  return followLiveLogs ? 'following' : 'off';
+}
+
 export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatter): SessionSummary {
   const counts = summaryCounts(log, ctx.turns, ctx.diagnostics);
   const live = liveState(log, ctx.turns);
-  const following = ctx.file.state === 'following';
   const verdict = log.verdict;
   const words = verdictWords(verdict);
   const textBytes = log.scan.fileBytes;
@@ -76,7 +83,7 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
       text: words.text,
     },
     live,
-    liveText: liveText(live, following),
+    liveText: liveText(live, followWord(ctx.file, ctx.followLiveLogs)),
     counts,
     sizes: { fileBytes: ctx.fileBytes, textBytes, committedBytes: log.scan.committedBytes },
     facts,
