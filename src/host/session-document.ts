@@ -25,6 +25,7 @@ import { SessionTimeline } from './timeline/session-timeline';
 import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
 import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
+import type { LineageLinks } from './lineage-links';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -53,6 +54,8 @@ export interface DocumentOptions {
   locale: string;
   /** Opens the log as text at a 1-based line. */
   reveal: (uri: vscode.Uri, line: number, compressed: boolean) => Promise<boolean>;
+  /** The lineage links of the Sessions view, once it is registered. */
+  lineage?: () => LineageLinks | undefined;
 }
 
 export class SessionDocument implements vscode.CustomDocument {
@@ -279,6 +282,8 @@ export class SessionDocument implements vscode.CustomDocument {
         void vscode.commands.executeCommand(action === 'apply' ? CRASH_REPAIR_COMMANDS.apply : CRASH_REPAIR_COMMANDS.removeTornTail, uri);
         return true;
       },
+      childSessions: async () => (await this.options.lineage?.()?.childCount(uri)) ?? 0,
+      openLineage: async (to) => (await this.options.lineage?.()?.open(uri, to)) ?? false,
     });
   }
 

@@ -1,16 +1,18 @@
 // The compact "Session health" header: the session, dsh's verdict, whether it is live, the counts.
 // Everything else (header fields, sizes, timings) folds open on demand so the timeline keeps the room.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { LoadingMessage, SessionSummary } from '../../src/protocol/messages';
+import type { LineageSummary, LineageTarget, LoadingMessage, SessionSummary } from '../../src/protocol/messages';
 import { oneLine } from './safe-text';
 import { label, t } from './strings';
 
 export interface HealthHandlers {
   reload(): void;
   reveal(line: number): void;
+  /** Follows the lineage: the parent's log, or a child's. */
+  openLineage(to: LineageTarget): void;
 }
 
-export function renderHealth(s: SessionSummary, on: HealthHandlers): TemplateResult {
+export function renderHealth(s: SessionSummary, children: number, on: HealthHandlers): TemplateResult {
   const v = s.verdict;
   const c = s.counts;
   const problems = c.errors + c.warnings + c.infos;
@@ -33,6 +35,7 @@ export function renderHealth(s: SessionSummary, on: HealthHandlers): TemplateRes
       ${v.line ? html` <a href="#" id="refusal-reveal" @click=${(e: Event) => { e.preventDefault(); on.reveal(v.line!); }}>${t('Show line {0}', v.line)}</a>` : nothing}</p>
       <dl id="refusal" class="facts">${field('rule', v.rule)}${field('line', v.line)}${field('seq', v.seq)}${field('stage', v.stage)}${field('errorName', v.errorName)}</dl>
     </div>`}
+    ${renderLineage(s.lineage, children, on)}
     ${s.stillReadable ? html`<p id="still-readable" class="muted">${oneLine(s.stillReadable, 400)}</p>` : nothing}
     ${s.file.state !== 'following' ? html`<div id="file-notice" role="alert" class="refusal" data-state=${s.file.state}><p id="file-explanation">${oneLine(s.file.explanation ?? s.file.state, 300)}</p>
       ${s.file.state !== 'deleted' ? html`<vscode-button id="reload" @click=${on.reload}>${t('Reload from disk')}</vscode-button>` : nothing}</div>` : nothing}
@@ -43,6 +46,19 @@ export function renderHealth(s: SessionSummary, on: HealthHandlers): TemplateRes
       </dl>
     </details>` : nothing}
   </header>`;
+}
+
+/** A child session's seed and parent, and a parent's children, each a link to follow. */
+function renderLineage(l: LineageSummary | undefined, children: number, on: HealthHandlers): TemplateResult | typeof nothing {
+  if (!l && children === 0) return nothing;
+  const link = (id: string, text: string, to: LineageTarget) => html`<a href="#" id=${id} @click=${(e: Event) => { e.preventDefault(); on.openLineage(to); }}>${text}</a>`;
+  return html`<div id="lineage" data-seed-length=${l?.seedLength ?? 0} data-children=${children}>
+    ${l && l.seedLength > 0 ? html`<span id="seed-note"><span class="seed-swatch" aria-hidden="true"></span>
+      ${t('Inherited from the parent session (seed)')}: ${t('seqs {0}–{1}', 0, l.seedLength - 1)}</span>` : nothing}
+    ${l?.parentSession !== undefined ? html`<span>${t('Parent session')}: <code>${oneLine(l.parentSession, 80)}</code>${l.origin ? ` (${oneLine(l.origin, 40)})` : ''}</span>
+      ${link('open-parent', t('Open parent session'), 'parent')}` : nothing}
+    ${children > 0 ? link('open-children', t('Open child sessions ({0})', children), 'children') : nothing}
+  </div>`;
 }
 
 export function renderLoading(m: LoadingMessage): TemplateResult {

@@ -36,6 +36,7 @@ export function accessibleName(row: TimelineRow): string {
   if (row.turn !== undefined) parts.push(row.step !== undefined ? t('turn {0} step {1}', row.turn, row.step) : t('turn {0}', row.turn));
   if (row.severity) parts.push(t(row.severity));
   if (row.repair) parts.push(repairWords(row.repair));
+  if (row.inherited) parts.push(t('inherited from the parent session'));
   parts.push(oneLine(row.summary, 160));
   return parts.join(', ');
 }
@@ -61,12 +62,12 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',
     selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
     isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
-    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : ''].filter(Boolean).join(' ');
+    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : '', row.inherited ? 'inherited' : ''].filter(Boolean).join(' ');
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
   const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
       aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
       data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
-      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing}
+      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing} data-inherited=${row.inherited ? 'true' : nothing}
       data-vscode-context=${authoringContext(row)}
       @click=${() => on.select(row.index, row.seq)}>
     <span class="band" aria-hidden="true"></span>
@@ -81,6 +82,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     <span class="cell label">${label(row.label)}</span>
     <span class="cell summary">${oneLine(row.summary)}</span>
     ${row.repair ? html`<span class="cell repair-mark" title=${repairWords(row.repair)}><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span>` : nothing}
+    ${row.inherited ? html`<span class="cell inherited-mark" title=${t('Inherited from the parent session (seed)')}><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
     ${row.shadowedBy !== undefined ? html`<span class="cell shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
     ${row.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
     ${row.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}

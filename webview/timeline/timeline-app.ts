@@ -65,6 +65,8 @@ export class TimelineApp extends LitElement {
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
   private readonly crash = new CrashReviewState(this);
+  /** Child sessions of this one in the sessions folder (asked once per load). */
+  private childSessions = 0;
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -98,6 +100,7 @@ export class TimelineApp extends LitElement {
       this.resetView();
       // Rows first: the brackets and the overview are asked for once the first rows are drawn.
       this.sideLoadsPending = true;
+      void this.loadChildren();
       if (this.view.selectedSeq !== undefined) void this.select(this.view.selectedSeq, { scroll: false });
     } else if (wasLive !== s.liveText) {
       this.announcer.say(label(s.liveText));
@@ -373,6 +376,12 @@ export class TimelineApp extends LitElement {
     });
   }
 
+  private async loadChildren(): Promise<void> {
+    const { result } = await this.client.request('lineage', {});
+    this.childSessions = result.children;
+    this.requestUpdate();
+  }
+
   private async loadOverview(): Promise<void> {
     const { result } = await this.client.request('overview', { buckets: 400 });
     this.overview = result;
@@ -534,7 +543,11 @@ export class TimelineApp extends LitElement {
     const ctx = this.rowContext();
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
     return html`
-      ${renderHealth(this.summary, { reload: () => void this.client.request('reload', {}), reveal: (line) => void this.reveal(line) })}
+      ${renderHealth(this.summary, this.childSessions, {
+        reload: () => void this.client.request('reload', {}),
+        reveal: (line) => void this.reveal(line),
+        openLineage: (to) => void this.client.request('openLineage', { to }),
+      })}
       ${this.crash.renderHealthLists()}
       ${this.crash.renderBanner()}
       ${this.renderToolbar()}

@@ -3,6 +3,7 @@ import type { Diagnostic, SessionLog, ZstdSummary } from '../../core';
 import {
   countDiagnostics, field, type FollowWord, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
 } from '../../present';
+import type { LineageSummary } from '../../protocol/lineage';
 import type { FieldView, FileStatus, SessionSummary, SummaryCounts } from '../../protocol/summary';
 import type { Generation, SeverityMark } from '../../protocol/timeline';
 
@@ -43,6 +44,16 @@ export function summaryCounts(log: SessionLog, turns: number, diagnostics: reado
   // Closers are what dsh would add when it resumes a log it opens; for a refused log there are none.
   if (log.verdict.ok && log.lastTurnOpen) counts.closers = log.closers.length;
   return counts;
+}
+
+/** A child session's place in its family, from its header (undefined for a session of its own). */
+export function lineageOf(log: Pick<SessionLog, 'header'>): LineageSummary | undefined {
+  const h = log.header;
+  if (!h || (h.parentSession === undefined && !h.seedLength)) return undefined;
+  const lineage: LineageSummary = { seedLength: h.seedLength ?? 0 };
+  if (h.parentSession !== undefined) lineage.parentSession = field('parentSession', 'Parent session', h.parentSession).value;
+  if (h.origin !== undefined) lineage.origin = field('origin', 'Origin', h.origin, 40).value;
+  return lineage;
 }
 
 /** Whether appends are folded in: only while the file is followable and following is turned on. */
@@ -93,6 +104,8 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
     locale: fmt.locale,
     generation: ctx.generation,
   };
+  const lineage = lineageOf(log);
+  if (lineage) summary.lineage = lineage;
   const header = headerFields(log.headerLine, fmt);
   if (header) summary.headerFields = header;
   if (verdict.rule) summary.verdict.rule = verdict.rule;
