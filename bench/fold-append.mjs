@@ -32,7 +32,7 @@ const loadMs = performance.now() - started;
 if (!source.log.verdict.ok) throw new Error(`the log is refused: ${source.log.verdict.error}`);
 const fmt = new m.Formatter({ locale: 'en' });
 const timeline = new m.SessionTimeline(source, 1, fmt, {
-  summaryContext: () => ({ fileName: 'bench', filePath: file, turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, fileBytes: bytes.length, restrictedMode: false, loadMs: 0 }),
+  summaryContext: () => ({ fileName: 'bench', filePath: file, turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 0 }),
   reveal: async () => false,
   reload: () => {},
 });

@@ -55,7 +55,7 @@ export async function writeSession(root, { zstd = false, ageMs = 0, ...spec }, o
 export const SHOWCASE = [
   { id: 'live-0001', title: 'Live: refactor the parser', open: true, ageMs: 0 },
   { id: 'parent-0001', title: 'Parent: plan the release', ageMs: 60_000, turns: 3 },
-  { id: 'child-0001', title: 'Child: check the changelog', ageMs: 90_000, header: { parentSession: 'parent-0001', origin: 'subagent', seedLength: 0, delegationDepth: 1 } },
+  { id: 'child-0001', title: 'Child: check the changelog', ageMs: 90_000, header: { parentSession: 'parent-0001', origin: 'subagent', seedLength: 4, delegationDepth: 1 } },
   { id: 'closed-0001', title: 'Closed: list the files', ageMs: 2 * 3600_000 },
   { id: 'zstd-0001', title: 'Compressed: summarise the logs', zstd: true, ageMs: 3 * 3600_000, turns: 4 },
   { id: 'refused-0001', title: 'Refused: an old header', header: { legacy: true }, ageMs: 4 * 3600_000 },

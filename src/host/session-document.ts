@@ -12,7 +12,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
-import { readLimits } from './settings';
+import { affects, followLiveLogs, readLimits } from './settings';
 import { zlibZstd } from '../node/zlib-zstd';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
@@ -22,9 +22,10 @@ import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from '../files/file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
-import { summaryCounts } from './timeline/summary';
+import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
 import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
+import type { LineageLinks } from './lineage-links';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -53,6 +54,8 @@ export interface DocumentOptions {
   locale: string;
   /** Opens the log as text at a 1-based line. */
   reveal: (uri: vscode.Uri, line: number, compressed: boolean) => Promise<boolean>;
+  /** The lineage links of the Sessions view, once it is registered. */
+  lineage?: () => LineageLinks | undefined;
 }
 
 export class SessionDocument implements vscode.CustomDocument {
@@ -81,9 +84,19 @@ export class SessionDocument implements vscode.CustomDocument {
   /** Resolves when the current load has ended (loaded or failed). */
   whenLoaded: Promise<void>;
 
+  private readonly settingWatch: vscode.Disposable;
+
   constructor(readonly uri: vscode.Uri, private readonly options: DocumentOptions) {
     this.formatter = new Formatter({ locale: options.locale });
     this.whenLoaded = this.load();
+    // The live state says whether appends are followed, so turning the setting over re-words it at
+    // once; turned on, the follower catches up with what was appended meanwhile.
+    this.settingWatch = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affects(e, 'followLiveLogs') || !this.loaded || this.disposed) return;
+      this.notify({ type: 'summary', summary: this.loaded.timeline.summary() });
+      this.changed.fire();
+      this.follower?.soon();
+    });
   }
 
   get fileName(): string {
@@ -179,6 +192,7 @@ export class SessionDocument implements vscode.CustomDocument {
         filePath: uri.scheme === 'file' ? uri.fsPath : uri.toString(true),
         turns: l.timeline.index.turns,
         file: l.file,
+        followLiveLogs: followLiveLogs(),
         fileBytes: l.identity.size,
         zstd: l.timeline.source.zstd,
         restrictedMode: !this.options.isTrusted(),
@@ -268,6 +282,8 @@ export class SessionDocument implements vscode.CustomDocument {
         void vscode.commands.executeCommand(action === 'apply' ? CRASH_REPAIR_COMMANDS.apply : CRASH_REPAIR_COMMANDS.removeTornTail, uri);
         return true;
       },
+      childSessions: async () => (await this.options.lineage?.()?.childCount(uri)) ?? 0,
+      openLineage: async (to) => (await this.options.lineage?.()?.open(uri, to)) ?? false,
     });
   }
 
@@ -328,7 +344,7 @@ export class SessionDocument implements vscode.CustomDocument {
       // Diagnostic counts are those last gathered; `summary` follows when they are gathered again.
       counts: summaryCounts(log, l.timeline.index.turns, l.timeline.lastDiagnostics()),
       live,
-      liveText: liveText(live, l.file.state === 'following'),
+      liveText: liveText(live, followWord(l.file, followLiveLogs())),
       file: l.file,
     };
   }
@@ -352,6 +368,7 @@ export class SessionDocument implements vscode.CustomDocument {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.settingWatch.dispose();
     clearTimeout(this.diagnosticsTimer);
     this.follower?.dispose();
     this.loaded?.timeline.dispose();

@@ -7,6 +7,7 @@ import { SessionDocument } from './session-document';
 import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
 import { AuthoringRegistry } from './authoring/authoring-registry';
 import { typeIcon, typeLabel } from '../present/event-labels';
+import type { LineageLinks } from './lineage-links';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
 
@@ -26,6 +27,8 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
   /** Test mode only: every report received, for tests that look after the fact. */
   readonly testReports: TestReport[] = [];
   private active: SessionDocument | undefined;
+  /** Set by the Sessions view once registered: children of a session and the commands to open them. */
+  lineage: LineageLinks | undefined;
 
   /** @param testMode test hooks (render and test reports) are recorded only when set. */
   constructor(private readonly extensionUri: vscode.Uri, readonly testMode = false) {}
@@ -60,6 +63,7 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
       isTrusted: () => vscode.workspace.isTrusted,
       locale: vscode.env.language,
       reveal: revealLineInTextEditor,
+      lineage: () => this.lineage,
     });
     const key = uri.toString();
     this.open.set(key, document);

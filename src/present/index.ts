@@ -11,4 +11,4 @@ export {
 export { Formatter, type FormatOptions } from './format';
 export { field, headerFields, sessionTitle, type Field } from './header';
 export { boundedText, clipTo, neutraliseBidi, oneLine, type Bounded } from './text';
-export { liveState, liveText, quoteDsh, stillReadable, verdictWords, type LiveWord, type VerdictWords } from './verdict';
+export { liveState, liveText, type FollowWord, quoteDsh, stillReadable, verdictWords, type LiveWord, type VerdictWords } from './verdict';

@@ -47,8 +47,15 @@ export function liveState(view: Pick<SessionLogView, 'verdict' | 'header' | 'eve
   return turns === 0 ? 'noTurns' : 'closed';
 }
 
-export function liveText(state: LiveWord, following: boolean): string {
-  const tail = following ? '; following appends' : '';
+/**
+ * Whether the view folds what is appended to the file: `following`, `off` (the user turned following
+ * off, so appends wait for a reload or for following to be turned on again) or `stopped` (the file
+ * was truncated, rewritten or deleted — its own notice explains).
+ */
+export type FollowWord = 'following' | 'off' | 'stopped';
+
+export function liveText(state: LiveWord, follow: FollowWord): string {
+  const tail = follow === 'following' ? '; following appends' : follow === 'off' ? '; following appends is turned off' : '';
   switch (state) {
     case 'live':
       return `Live — the last turn is still open${tail}`;
@@ -57,7 +64,8 @@ export function liveText(state: LiveWord, following: boolean): string {
     case 'noTurns':
       return `No turn yet${tail}`;
     case 'refused':
-      return following ? 'Refused by dsh; the file is still followed' : 'Refused by dsh';
+      return follow === 'following' ? 'Refused by dsh; the file is still followed'
+        : follow === 'off' ? 'Refused by dsh; following the file is turned off' : 'Refused by dsh';
     case 'unknown':
       return 'No readable header';
   }

@@ -17,6 +17,7 @@ import { isGeneration, type Generation } from './timeline';
 import { arrayOf, bool, count, isObject, literal, num, optional, shape, str } from './validate';
 
 export * from './crash';
+export * from './lineage';
 export * from './requests';
 export * from './summary';
 export * from './timeline';

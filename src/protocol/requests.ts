@@ -13,6 +13,7 @@ import {
   type ShadowBracket, type SurfaceAsOf, type TimeSpans, type UsageTable,
 } from './timeline';
 import { isCrashReviewView, isRepairAction, type CrashReviewView, type RepairAction } from './crash';
+import { isLineageTarget, type LineageTarget } from './lineage';
 import { arrayOf, bool, count, isObject, line, literal, num, optional, shape, str, type Validator } from './validate';
 
 /** Most rows one `rows` request may ask for. */
@@ -59,6 +60,10 @@ export interface RequestTable {
   crashReview: { params: Record<string, never>; result: CrashReviewView };
   /** Runs Apply Crash Repair or Remove Torn Tail on this log (each asks first); never automatic. */
   repairAction: { params: { action: RepairAction }; result: { started: boolean } };
+  /** How many child sessions of this one the sessions folder holds (0 when unknown). */
+  lineage: { params: Record<string, never>; result: { children: number } };
+  /** Opens the parent's log, or a child's (asking which when several), in the session editor. */
+  openLineage: { params: { to: LineageTarget }; result: { opened: boolean } };
 }
 
 export type Method = keyof RequestTable;
@@ -89,6 +94,8 @@ export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   reload: none,
   crashReview: none,
   repairAction: shape({ action: isRepairAction }),
+  lineage: none,
+  openLineage: shape({ to: isLineageTarget }),
 };
 
 export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
@@ -112,6 +119,8 @@ export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
   reload: shape({ reloading: literal(true) }),
   crashReview: isCrashReviewView,
   repairAction: shape({ started: bool }),
+  lineage: shape({ children: count }),
+  openLineage: shape({ opened: bool }),
 };
 
 const METHODS = new Set(Object.keys(PARAMS));

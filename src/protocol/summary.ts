@@ -1,6 +1,7 @@
 // The "Session health" data: header, verdict, counts, sizes, live and file state. The host fills the
 // words in through the presentation layer (one format for dates and numbers, bounded single-line
 // strings), so the webview shows them as they are.
+import { isLineageSummary, type LineageSummary } from './lineage';
 import { isGeneration, isSeverityMark, type Generation } from './timeline';
 import { arrayOf, bool, count, line, literal, num, optional, shape, str, type Validator } from './validate';
 
@@ -129,6 +130,8 @@ export interface SessionSummary {
   /** The most severe diagnostic, for a badge. */
   worstSeverity?: 'error' | 'warning' | 'info';
   generation: Generation;
+  /** Set for a child session (its header names a parent or a seed). */
+  lineage?: LineageSummary;
 }
 export const isSessionSummary: Validator<SessionSummary> = shape<SessionSummary>({
   fileName: str,
@@ -149,4 +152,5 @@ export const isSessionSummary: Validator<SessionSummary> = shape<SessionSummary>
   locale: str,
   worstSeverity: optional(isSeverityMark),
   generation: isGeneration,
+  lineage: optional(isLineageSummary),
 });

@@ -99,6 +99,8 @@ export interface TimelineRow {
   severity?: SeverityMark;
   /** Written by a crash repair: one of its closers, or the seed dsh wrote on reopening after it. */
   repair?: 'closer' | 'seed';
+  /** Part of the seed a child session inherited from its parent (seq < the header's seedLength). */
+  inherited?: boolean;
 }
 export const isTimelineRow: Validator<TimelineRow> = shape<TimelineRow>({
   kind: literal('event', 'chunkRun'),
@@ -123,6 +125,7 @@ export const isTimelineRow: Validator<TimelineRow> = shape<TimelineRow>({
   tokensText: optional(str),
   severity: optional(isSeverityMark),
   repair: optional(literal('closer', 'seed')),
+  inherited: optional(bool),
 });
 
 export interface RowWindow {

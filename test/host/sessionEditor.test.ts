@@ -109,6 +109,28 @@ suite('session editor in a real extension host', () => {
     assert.ok(sizeBefore > 100);
   });
 
+  test('with following turned off the live state says so and appends wait until it is on again', async () => {
+    const settings = vscode.workspace.getConfiguration('sessionSurface');
+    await settings.update('followLiveLogs', false, vscode.ConfigurationTarget.Workspace);
+    try {
+      const uri = copySample('session-live.jsonl', 'host-follow-off.jsonl');
+      await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+      const doc = await until('document opened', () => api.provider.documents.get(uri.toString()));
+      await doc.whenLoaded;
+      assert.match(doc.summary()!.liveText, /following appends is turned off$/);
+      const before = doc.summary()!.counts.events;
+      const line = JSON.stringify({ type: 'session/title', seq: before, time: 1786348900000, data: { title: 'Listing files', messageSeqs: [2], source: { kind: 'fallback' } } });
+      fs.appendFileSync(uri.fsPath, line + '\n');
+      await new Promise((r) => setTimeout(r, 2_000));
+      assert.equal(doc.summary()!.counts.events, before, 'nothing folded while following is off');
+      await settings.update('followLiveLogs', true, vscode.ConfigurationTarget.Workspace);
+      await until('appends folded once following is on', () => doc.summary()!.counts.events === before + 1 || undefined, 5_000);
+      assert.match(doc.summary()!.liveText, /following appends$/);
+    } finally {
+      await settings.update('followLiveLogs', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('publishes diagnostics at the right lines for a log open as text only', async () => {
     const uri = copySample('session-with-errors.jsonl', 'host-errors.jsonl');
     await vscode.window.showTextDocument(uri);

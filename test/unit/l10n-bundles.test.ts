@@ -4,7 +4,8 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { localize } from '../../src/protocol/webview-strings';
+import { liveText, typeLabel, type FollowWord, type LiveWord } from '../../src/present';
+import { localize, WEBVIEW_STRINGS } from '../../src/protocol/webview-strings';
 import { repoRoot } from '../support/paths';
 
 const repo = repoRoot();
@@ -27,5 +28,16 @@ describe('l10n bundles', () => {
     assert.equal(localize({ 'Session {0}': '会话 {0}' }, 'Session {0}', 'abc'), '会话 abc');
     assert.equal(localize(undefined, 'Session {0}', 7), 'Session 7');
     assert.equal(localize({}, 'Verdict'), 'Verdict');
+  });
+
+  it('list the host-worded labels the webview looks up: event types and every live state', () => {
+    const listed = new Set<string>(WEBVIEW_STRINGS);
+    for (const type of ['user/message', 'assistant/message', 'assistant/chunk', 'tool/call', 'tool/result', 'turn/start', 'turn/end',
+      'step/start', 'step/end', 'compaction/start', 'compaction/summary', 'compaction/end', 'compaction/prune', 'session/end-seed']) {
+      assert.ok(listed.has(typeLabel(type)), type);
+    }
+    const states: LiveWord[] = ['live', 'closed', 'noTurns', 'refused', 'unknown'];
+    const follows: FollowWord[] = ['following', 'off', 'stopped'];
+    for (const state of states) for (const follow of follows) assert.ok(listed.has(liveText(state, follow)), `${state} ${follow}`);
   });
 });

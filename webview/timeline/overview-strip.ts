@@ -2,6 +2,17 @@
 // draws how much of it is on the surface, shadowed, or has problems; marks show compactions, prunes,
 // repairs and errors. Clicking (or Enter on a focused strip) scrolls the list there.
 import type { Overview, OverviewMarkKind } from '../../src/protocol/timeline';
+import type { WebviewString } from '../../src/protocol/webview-strings';
+import { t } from './strings';
+
+const MARK_WORD: Record<OverviewMarkKind, WebviewString> = {
+  compaction: 'compaction',
+  prune: 'prune',
+  replacement: 'replacement',
+  repair: 'repair',
+  error: 'error',
+  warning: 'warning',
+};
 
 const MARK_VAR: Record<OverviewMarkKind, string> = {
   compaction: '--vscode-charts-purple',
@@ -21,7 +32,6 @@ export class OverviewStrip {
     c.id = 'overview-strip';
     c.tabIndex = 0;
     c.setAttribute('role', 'slider');
-    c.setAttribute('aria-label', 'Overview of the whole log: surface, shadowed spans, compactions, repairs and problems. Up and Down move through the log.');
     c.setAttribute('aria-valuemin', '0');
     c.width = 28;
     c.height = 400;
@@ -36,7 +46,7 @@ export class OverviewStrip {
         if (!marks.length) return;
         cursor = (cursor + (e.key === 'ArrowDown' ? 1 : marks.length - 1)) % marks.length;
         c.setAttribute('aria-valuenow', String(marks[cursor].seq));
-        c.setAttribute('aria-valuetext', `${marks[cursor].kind} at seq ${marks[cursor].seq}`);
+        c.setAttribute('aria-valuetext', t('{0} at seq {1}', t(MARK_WORD[marks[cursor].kind]), marks[cursor].seq));
         this.onPick(marks[cursor].seq);
         e.preventDefault();
       }
@@ -57,6 +67,8 @@ export class OverviewStrip {
   draw(o: Overview, selectedSeq: number | undefined): void {
     this.overview = o;
     const c = this.element;
+    // Labelled at each draw rather than when made, so the strings table that arrives later applies.
+    c.setAttribute('aria-label', t('Overview of the whole log: surface, shadowed spans, compactions, repairs and problems. Up and Down move through the log.'));
     c.setAttribute('aria-valuemax', String(Math.max(0, o.events - 1)));
     const height = Math.max(50, c.clientHeight || 400);
     const width = Math.max(10, c.clientWidth || 28);

@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ShadowBracket, TimelineRow } from '../../src/protocol/timeline';
 import { oneLine } from './safe-text';
-import { t } from './strings';
+import { label, t } from './strings';
 
 export interface RowContext {
   selectedSeq: number | undefined;
@@ -32,19 +32,20 @@ export function rowDomId(listId: string, index: number): string {
 
 /** The accessible name: always starts with `seq N <type>` so a screen reader user hears what it is. */
 export function accessibleName(row: TimelineRow): string {
-  const parts = [`seq ${row.seq} ${row.type}`];
-  if (row.kind === 'chunkRun') parts.push(`${row.runLength ?? 0} chunks to seq ${row.lastSeq}`);
-  if (row.surface === 'node') parts.push('on the surface');
-  if (row.surface === 'shadowed') parts.push(`shadowed${row.shadowedBy !== undefined ? ` by seq ${row.shadowedBy}` : ''}`);
-  if (row.turn !== undefined) parts.push(`turn ${row.turn}${row.step !== undefined ? ` step ${row.step}` : ''}`);
-  if (row.severity) parts.push(row.severity);
+  const parts = [t('seq {0} {1}', row.seq, row.type)];
+  if (row.kind === 'chunkRun') parts.push(t('{0} chunks to seq {1}', row.runLength ?? 0, row.lastSeq ?? row.seq));
+  if (row.surface === 'node') parts.push(t('on the surface'));
+  if (row.surface === 'shadowed') parts.push(row.shadowedBy !== undefined ? t('shadowed by seq {0}', row.shadowedBy) : t('shadowed'));
+  if (row.turn !== undefined) parts.push(row.step !== undefined ? t('turn {0} step {1}', row.turn, row.step) : t('turn {0}', row.turn));
+  if (row.severity) parts.push(t(row.severity));
   if (row.repair) parts.push(repairWords(row.repair));
+  if (row.inherited) parts.push(t('inherited from the parent session'));
   parts.push(oneLine(row.summary, 160));
   return parts.join(', ');
 }
 
 export function placeholderRow(index: number, listId: string): TemplateResult {
-  return html`<div class="row placeholder" id=${rowDomId(listId, index)} role="option" aria-selected="false" aria-label="loading row ${index + 1}">
+  return html`<div class="row placeholder" id=${rowDomId(listId, index)} role="option" aria-selected="false" aria-label=${t('loading row {0}', index + 1)}>
     <span class="cell summary muted">…</span></div>`;
 }
 
@@ -68,12 +69,13 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',
     selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
     isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
-    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : '', inRangeOf(row, ctx.range) ? 'in-range' : ''].filter(Boolean).join(' ');
+    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : '', row.inherited ? 'inherited' : '',
+    inRangeOf(row, ctx.range) ? 'in-range' : ''].filter(Boolean).join(' ');
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
   const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
       aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
       data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
-      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing}
+      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing} data-inherited=${row.inherited ? 'true' : nothing}
       data-vscode-context=${authoringContext(row, ctx.range)}
       @mousedown=${(e: MouseEvent) => { if (e.shiftKey) e.preventDefault(); /* Shift+click extends the range, not a text selection */ }}
       @click=${(e: MouseEvent) => on.select(row.index, row.seq, e.shiftKey)}>
@@ -86,10 +88,11 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     <span class="cell seq">${row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : row.seq}</span>
     <span class="cell turn">${row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : ''}</span>
     <span class="cell time">${row.timeText ?? ''}</span>
-    <span class="cell label">${row.label}</span>
+    <span class="cell label">${label(row.label)}</span>
     <span class="cell summary">${oneLine(row.summary)}</span>
     ${row.repair ? html`<span class="cell repair-mark" title=${repairWords(row.repair)}><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span>` : nothing}
-    ${row.shadowedBy !== undefined ? html`<span class="cell shadow-note">shadowed by ${row.shadowedBy}</span>` : nothing}
+    ${row.inherited ? html`<span class="cell inherited-mark" title=${t('Inherited from the parent session (seed)')}><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
+    ${row.shadowedBy !== undefined ? html`<span class="cell shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
     ${row.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
     ${row.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
   </div>`;
@@ -99,7 +102,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
 
 function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {
   const open = ctx.expandedBrackets.has(b.replacementSeq);
-  const name = `Shadowed by seq ${b.replacementSeq} (${b.shadowedCount} events)`;
+  const name = t('Shadowed by seq {0} ({1} events)', b.replacementSeq, b.shadowedCount);
   const rows = open ? ctx.bracketRows(b) : [];
   return html`<div class="bracket ${open ? 'open' : ''}" role="group" aria-label=${name} data-replacement=${b.replacementSeq}>
     <div class="bracket-head" @click=${() => on.toggleBracket(b.replacementSeq)}>
@@ -111,9 +114,9 @@ function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): Temp
     ${open ? html`<ul class="bracket-rows">${rows.map((r, i) => r
       ? html`<li><a href="#" class="bracket-row" data-seq=${r.seq} tabindex="-1" @click=${(e: Event) => { e.preventDefault(); on.jump(r.seq); }}>
           <span class="codicon codicon-${safeIcon(r.icon)}" aria-hidden="true"></span>
-          <span class="seq">${r.seq}</span> <span class="label">${r.label}</span> <span class="summary">${oneLine(r.summary, 160)}</span></a></li>`
+          <span class="seq">${r.seq}</span> <span class="label">${label(r.label)}</span> <span class="summary">${oneLine(r.summary, 160)}</span></a></li>`
       : html`<li class="muted">seq ${b.shadowedSeqs[i]} …</li>`)}
-      ${b.shadowedCount > rows.length ? html`<li class="muted">and ${b.shadowedCount - rows.length} more</li>` : nothing}</ul>` : nothing}
+      ${b.shadowedCount > rows.length ? html`<li class="muted">${t('and {0} more', b.shadowedCount - rows.length)}</li>` : nothing}</ul>` : nothing}
   </div>`;
 }
 
@@ -130,9 +133,9 @@ function isLinked(row: TimelineRow, highlighted: ReadonlySet<number>): boolean {
 }
 
 function surfaceTitle(row: TimelineRow): string {
-  if (row.surface === 'node') return 'On the surface (the model sees it)';
-  if (row.surface === 'shadowed') return `Shadowed by seq ${row.shadowedBy ?? '?'}`;
-  return 'Log only (the model does not see it)';
+  if (row.surface === 'node') return t('On the surface (the model sees it)');
+  if (row.surface === 'shadowed') return t('Shadowed by seq {0}', row.shadowedBy ?? '?');
+  return t('Log only (the model does not see it)');
 }
 
 /** Icon names come from the host; keep them to the codicon alphabet so they only ever pick a glyph. */

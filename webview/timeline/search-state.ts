@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SearchMatch, SearchProgressMessage } from '../../src/protocol/messages';
 import type { TimelineApp } from './timeline-app';
+import { t } from './strings';
 
 export class SearchState {
   text = '';
@@ -68,7 +69,7 @@ export class SearchState {
       this.matchCount = result.matchCount;
       this.running = false;
       this.matchedSeqs = new Set(result.first.map((m) => m.seq));
-      this.app.say(result.matchCount ? `${result.matchCount} matches for ${text}` : `No match for ${text}`);
+      this.app.say(result.matchCount ? t('{0} matches for {1}', result.matchCount, text) : t('No match for {0}', text));
       this.app.requestUpdate();
       return result.first[0];
     } catch {
@@ -87,7 +88,7 @@ export class SearchState {
     if (!result.match) return;
     this.current = result.match;
     this.matchedSeqs.add(result.match.seq);
-    this.app.say(`Match ${result.match.matchIndex + 1} of ${result.matchCount}`);
+    this.app.say(t('Match {0} of {1}', result.match.matchIndex + 1, result.matchCount));
     await this.app.jumpTo(result.match.seq, { record: true, focusList: false });
     this.app.requestUpdate();
   }
@@ -105,17 +106,17 @@ export class SearchState {
 
   render(): TemplateResult {
     const status = this.running
-      ? `Searching… ${this.total ? Math.round((this.scanned / this.total) * 100) : 0} % · ${this.matchCount} so far`
-      : this.searchId === undefined ? '' : this.matchCount === 0 ? 'No matches'
-        : this.current ? `${this.current.matchIndex + 1} of ${this.matchCount}` : `${this.matchCount} matches`;
+      ? t('Searching… {0} % · {1} so far', this.total ? Math.round((this.scanned / this.total) * 100) : 0, this.matchCount)
+      : this.searchId === undefined ? '' : this.matchCount === 0 ? t('No matches')
+        : this.current ? t('{0} of {1}', this.current.matchIndex + 1, this.matchCount) : t('{0} matches', this.matchCount);
     return html`<span class="search" role="search">
       <span class="codicon codicon-search" aria-hidden="true"></span>
-      <input id="search-input" type="search" placeholder="Search the whole log (/)" aria-label="Search the whole log"
+      <input id="search-input" type="search" placeholder=${t('Search the whole log (/)')} aria-label=${t('Search the whole log')}
         .value=${this.text} @input=${(e: Event) => this.onInput((e.target as HTMLInputElement).value)} @keydown=${(e: KeyboardEvent) => this.onKey(e)}>
       <span id="search-status" class="muted" aria-hidden="true">${status}</span>
-      ${this.running ? html`<vscode-progress-bar class="search-progress" indeterminate aria-label="Searching"></vscode-progress-bar>` : nothing}
-      <button type="button" class="icon-button" id="search-previous" title="Previous match (Shift+Enter)" aria-label="Previous match" ?disabled=${!this.matchCount} @click=${() => void this.step('previous')}><span class="codicon codicon-arrow-up" aria-hidden="true"></span></button>
-      <button type="button" class="icon-button" id="search-next" title="Next match (Enter)" aria-label="Next match" ?disabled=${!this.matchCount} @click=${() => void this.step('next')}><span class="codicon codicon-arrow-down" aria-hidden="true"></span></button>
+      ${this.running ? html`<vscode-progress-bar class="search-progress" indeterminate aria-label=${t('Searching')}></vscode-progress-bar>` : nothing}
+      <button type="button" class="icon-button" id="search-previous" title=${t('Previous match (Shift+Enter)')} aria-label=${t('Previous match')} ?disabled=${!this.matchCount} @click=${() => void this.step('previous')}><span class="codicon codicon-arrow-up" aria-hidden="true"></span></button>
+      <button type="button" class="icon-button" id="search-next" title=${t('Next match (Enter)')} aria-label=${t('Next match')} ?disabled=${!this.matchCount} @click=${() => void this.step('next')}><span class="codicon codicon-arrow-down" aria-hidden="true"></span></button>
     </span>`;
   }
 }

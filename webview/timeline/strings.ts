@@ -14,3 +14,11 @@ export function setStrings(strings: Record<string, string>, language: string): v
 export function t(english: WebviewString, ...args: (string | number)[]): string {
   return localize(table, english, ...args);
 }
+
+/**
+ * A label the host worded in English (header fields, counts, the live state): its translation when
+ * the table has one, otherwise as sent.
+ */
+export function label(english: string): string {
+  return localize(table, english);
+}

@@ -5,6 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TimeSpan, TimeSpans, UsageTable } from '../../src/protocol/messages';
 import type { TimelineApp } from './timeline-app';
+import { t } from './strings';
 
 const LANES: TimeSpan['kind'][] = ['turn', 'step', 'assistant', 'tool'];
 const LANE_H = 18;
@@ -24,7 +25,6 @@ export class TimePanel {
     c.id = 'time-canvas';
     c.tabIndex = 0;
     c.setAttribute('role', 'img');
-    c.setAttribute('aria-label', 'Time view: turns, steps, assistant and tool spans. Plus and minus zoom, Left and Right pan.');
     c.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     c.addEventListener('pointerdown', (e) => { c.setPointerCapture(e.pointerId); this.drag = { x0: e.offsetX, x1: e.offsetX }; });
     c.addEventListener('pointermove', (e) => { if (this.drag) { this.drag.x1 = e.offsetX; this.draw(); } });
@@ -35,7 +35,7 @@ export class TimePanel {
 
   renderToggle(): TemplateResult {
     return html`<button type="button" class="toggle" id="toggle-time" aria-pressed=${this.open ? 'true' : 'false'} aria-controls="time-panel"
-      @click=${() => void this.toggle()}><span class="codicon codicon-watch" aria-hidden="true"></span> Time</button>`;
+      @click=${() => void this.toggle()}><span class="codicon codicon-watch" aria-hidden="true"></span> ${t('Time')}</button>`;
   }
 
   async toggle(): Promise<void> {
@@ -113,7 +113,7 @@ export class TimePanel {
   private selectInterval(from: number, to: number): void {
     const active = (this.spans?.spans ?? []).filter((s) => s.kind !== 'turn' && s.start <= to && s.start + (s.duration ?? 0) >= from);
     this.activeInDrag = active;
-    this.app.say(`${active.length} spans were active in the selected interval`);
+    this.app.say(t('{0} spans were active in the selected interval', active.length));
     const first = active.reduce<TimeSpan | undefined>((a, s) => (!a || s.seq < a.seq ? s : a), undefined);
     if (first) void this.app.jumpTo(first.seq, { record: true, focusList: false });
     this.app.requestUpdate();
@@ -162,7 +162,7 @@ export class TimePanel {
     g.fillStyle = color('--vscode-foreground', '#888');
     g.font = `11px ${color('--vscode-font-family', 'sans-serif')}`;
     LANES.forEach((l, i) => g.fillText(l, 2, i * LANE_H + 13));
-    g.fillText(`${Math.round(this.view.to - this.view.from).toLocaleString()} ms shown`, 2, height - 4);
+    g.fillText(t('{0} ms shown', Math.round(this.view.to - this.view.from).toLocaleString()), 2, height - 4);
     if (this.drag) {
       g.fillStyle = color('--vscode-editor-selectionBackground', '#39f');
       g.globalAlpha = 0.35;
@@ -181,20 +181,22 @@ export class TimePanel {
   render(): TemplateResult | typeof nothing {
     if (!this.open) return nothing;
     queueMicrotask(() => this.draw());
+    // Labelled here rather than when made, so the strings table that arrives later applies.
+    this.canvas.setAttribute('aria-label', t('Time view: turns, steps, assistant and tool spans. Plus and minus zoom, Left and Right pan.'));
     const u = this.usage;
     const n = (v: number | undefined) => (v === undefined ? '' : v.toLocaleString());
-    return html`<section id="time-panel" class="panel" aria-label="Time and usage">
-      <p class="muted legend"><span class="swatch ttft"></span> time to first token <span class="swatch assistant"></span> decoding
-        <span class="swatch tool"></span> tool call → result. Wheel or +/− zooms; drag an interval to go to what was active in it.</p>
+    return html`<section id="time-panel" class="panel" aria-label=${t('Time and usage')}>
+      <p class="muted legend"><span class="swatch ttft"></span> ${t('time to first token')} <span class="swatch assistant"></span> ${t('decoding')}
+        <span class="swatch tool"></span> ${t('tool call → result.')} ${t('Wheel or +/− zooms; drag an interval to go to what was active in it.')}</p>
       ${this.canvas}
-      ${this.activeInDrag.length ? html`<p id="time-selection">${this.activeInDrag.length} spans active in the interval.</p>` : nothing}
-      ${u ? html`<div class="usage-head"><h3>Usage per ${this.usageLevel}</h3>
-        <button type="button" class="toggle" aria-pressed=${this.usageLevel === 'turn' ? 'true' : 'false'} @click=${() => void this.setUsageLevel('turn')}>Turns</button>
-        <button type="button" class="toggle" aria-pressed=${this.usageLevel === 'step' ? 'true' : 'false'} @click=${() => void this.setUsageLevel('step')}>Steps</button></div>
-        <div class="usage-scroll"><table id="usage-table"><thead><tr><th>${this.usageLevel}</th><th>input</th><th>cached</th><th>output</th><th>reasoning</th></tr></thead>
+      ${this.activeInDrag.length ? html`<p id="time-selection">${t('{0} spans active in the interval.', this.activeInDrag.length)}</p>` : nothing}
+      ${u ? html`<div class="usage-head"><h3>${this.usageLevel === 'turn' ? t('Usage per turn') : t('Usage per step')}</h3>
+        <button type="button" class="toggle" aria-pressed=${this.usageLevel === 'turn' ? 'true' : 'false'} @click=${() => void this.setUsageLevel('turn')}>${t('Turns')}</button>
+        <button type="button" class="toggle" aria-pressed=${this.usageLevel === 'step' ? 'true' : 'false'} @click=${() => void this.setUsageLevel('step')}>${t('Steps')}</button></div>
+        <div class="usage-scroll"><table id="usage-table"><thead><tr><th>${this.usageLevel === 'turn' ? t('turn') : t('step')}</th><th>${t('input')}</th><th>${t('cached')}</th><th>${t('output')}</th><th>${t('reasoning')}</th></tr></thead>
         <tbody>${u.rows.map((r) => html`<tr><td><a href="#" @click=${(e: Event) => { e.preventDefault(); void this.app.jumpTo(r.seq); }}>${r.turn}${r.step !== undefined ? `.${r.step}` : ''}</a></td>
           <td>${n(r.usage.input)}</td><td>${n(r.usage.cachedInput)}</td><td>${n(r.usage.output)}</td><td>${n(r.usage.reasoning)}</td></tr>`)}</tbody>
-        <tfoot><tr><th>all</th><td>${n(u.sum.input)}</td><td>${n(u.sum.cachedInput)}</td><td>${n(u.sum.output)}</td><td>${n(u.sum.reasoning)}</td></tr></tfoot></table></div>` : nothing}
+        <tfoot><tr><th>${t('all')}</th><td>${n(u.sum.input)}</td><td>${n(u.sum.cachedInput)}</td><td>${n(u.sum.output)}</td><td>${n(u.sum.reasoning)}</td></tr></tfoot></table></div>` : nothing}
     </section>`;
   }
 }

@@ -24,10 +24,11 @@ import { loadViewState, saveViewState, type Order, type TimelineViewState } from
 import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from './type-choices';
 import { CrashReviewState } from './crash-review-state';
 import { renderPendingRows } from './pending-rows';
-import { t } from './strings';
+import { label, t } from './strings';
+import type { WebviewString } from '../../src/protocol/webview-strings';
 
 const LIST_ID = 'timeline-list';
-const ORDERS: { order: Order; label: string; key: string }[] = [
+const ORDERS: { order: Order; label: WebviewString; key: string }[] = [
   { order: 'surface', label: 'Model view', key: '1' },
   { order: 'log', label: 'Full log', key: '2' },
   { order: 'transcript', label: 'Transcript', key: '3' },
@@ -67,6 +68,8 @@ export class TimelineApp extends LitElement {
   private readonly crash = new CrashReviewState(this);
   private pendingEvents: readonly PendingEventRow[] = [];
   private rangeAnchor: number | undefined;
+  /** Child sessions of this one in the sessions folder (asked once per load). */
+  private childSessions = 0;
 
   override createRenderRoot(): this {
     return this; // light DOM: the page's stylesheet and the codicon font apply, tests and AT see plain DOM
@@ -100,9 +103,10 @@ export class TimelineApp extends LitElement {
       this.resetView();
       // Rows first: the brackets and the overview are asked for once the first rows are drawn.
       this.sideLoadsPending = true;
+      void this.loadChildren();
       if (this.view.selectedSeq !== undefined) void this.select(this.view.selectedSeq, { scroll: false });
     } else if (wasLive !== s.liveText) {
-      this.announcer.say(s.liveText);
+      this.announcer.say(label(s.liveText));
     }
     void this.crash.load();
     this.requestUpdate();
@@ -117,7 +121,7 @@ export class TimelineApp extends LitElement {
     const counted: Record<string, number> = { events: m.counts.events, turns: m.counts.turns, packedRows: m.counts.packedRows };
     const facts = this.summary.facts.map((f) => (f.name in counted ? { ...f, value: numbers.format(counted[f.name]), full: undefined } : f));
     this.summary = { ...this.summary, facts, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
-    if (liveChanged) this.announcer.say(m.liveText);
+    if (liveChanged) this.announcer.say(label(m.liveText));
     if (m.surfaceChanged) void this.loadBrackets();
     this.cache.stale(generationKey(m.generation));
     this.cache.ensure(this.lastVisible.first, this.lastVisible.last);
@@ -341,7 +345,7 @@ export class TimelineApp extends LitElement {
   private linkCursor = 0;
   private async followNextLink(): Promise<void> {
     const links = this.detail?.links ?? [];
-    if (!links.length) { this.announcer.say('This event has no links to follow.'); return; }
+    if (!links.length) { this.announcer.say(t('This event has no links to follow.')); return; }
     const link = links[this.linkCursor++ % links.length];
     await this.jumpTo(link.target);
   }
@@ -404,6 +408,12 @@ export class TimelineApp extends LitElement {
     });
   }
 
+  private async loadChildren(): Promise<void> {
+    const { result } = await this.client.request('lineage', {});
+    this.childSessions = result.children;
+    this.requestUpdate();
+  }
+
   private async loadOverview(): Promise<void> {
     const { result } = await this.client.request('overview', { buckets: 400 });
     this.overview = result;
@@ -419,7 +429,7 @@ export class TimelineApp extends LitElement {
     saveViewState(this.view);
     this.resetView();
     this.search.onViewChanged();
-    this.announcer.say(`${ORDERS.find((o) => o.order === order)?.label}`);
+    this.announcer.say(t(orderLabel(order)));
     if (keep !== undefined) {
       const { result } = await this.client.request('rowOf', { order, seq: keep, filter: this.filter() });
       if (result.index !== undefined) {
@@ -560,32 +570,36 @@ export class TimelineApp extends LitElement {
 
   protected override render(): TemplateResult {
     if (this.failed !== undefined) {
-      return html`<section id="load-failed" role="alert" class="notice error"><h2>Could not open the log</h2><p>${this.failed}</p>
-        <vscode-button id="reload" @click=${() => void this.client.request('reload', {})}>Reload from disk</vscode-button></section>${this.announcer.render()}`;
+      return html`<section id="load-failed" role="alert" class="notice error"><h2>${t('Could not open the log')}</h2><p>${this.failed}</p>
+        <vscode-button id="reload" @click=${() => void this.client.request('reload', {})}>${t('Reload from disk')}</vscode-button></section>${this.announcer.render()}`;
     }
-    if (!this.summary) return html`${this.loading ? renderLoading(this.loading) : html`<p class="muted">Starting…</p>`}${this.announcer.render()}`;
+    if (!this.summary) return html`${this.loading ? renderLoading(this.loading) : html`<p class="muted">${t('Starting…')}</p>`}${this.announcer.render()}`;
     const ctx = this.rowContext();
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
     return html`
-      ${renderHealth(this.summary, { reload: () => void this.client.request('reload', {}), reveal: (line) => void this.reveal(line) })}
+      ${renderHealth(this.summary, this.childSessions, {
+        reload: () => void this.client.request('reload', {}),
+        reveal: (line) => void this.reveal(line),
+        openLineage: (to) => void this.client.request('openLineage', { to }),
+      })}
       ${this.crash.renderHealthLists()}
       ${this.crash.renderBanner()}
       ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
-          <div class="list-head" aria-hidden="true"><span></span><span class="seq">seq</span><span>turn</span><span>time</span><span>type</span><span>summary</span></div>
+          <div class="list-head" aria-hidden="true"><span></span><span class="seq">${t('seq')}</span><span>${t('turn')}</span><span>${t('time')}</span><span>${t('type')}</span><span>${t('summary')}</span></div>
           <div class="list-area">
-          <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label="Events, ${ORDERS.find((o) => o.order === this.view.order)?.label}: ${this.total} rows"
+          <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label=${t('Events, {0}: {1} rows', t(orderLabel(this.view.order)), this.total)}
               aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
-            ${this.total === 0 ? html`<p class="muted empty">No events${this.view.filter.length ? ' of this type' : ''}.</p>` : html`
+            ${this.total === 0 ? html`<p class="muted empty">${this.view.filter.length ? t('No events of this type.') : t('No events.')}</p>` : html`
             <lit-virtualizer scroller .items=${this.items}
               .renderItem=${(i: number) => { const row = this.cache.get(i); return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID); }}
               @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
               @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}></lit-virtualizer>`}
           </div>
           ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
-            <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Follow the end</vscode-button>`}
+            <span class="codicon codicon-arrow-down" aria-hidden="true"></span> ${t('Follow the end')}</vscode-button>`}
           </div>
           ${this.crash.renderGhosts(this.view.filter.length > 0)}
           ${renderPendingRows(this.view.order, this.pendingEvents)}
@@ -602,30 +616,34 @@ export class TimelineApp extends LitElement {
   }
 
   private renderToolbar(): TemplateResult {
-    return html`<div class="toolbar" role="toolbar" aria-label="Timeline">
-      <div class="orders" role="radiogroup" aria-label="Order">
+    return html`<div class="toolbar" role="toolbar" aria-label=${t('Timeline')}>
+      <div class="orders" role="radiogroup" aria-label=${t('Order')}>
         ${ORDERS.map((o) => html`<button type="button" role="radio" class="order-button" id="order-${o.order}"
-          aria-checked=${this.view.order === o.order ? 'true' : 'false'} title="${o.label} (Alt+${o.key})"
-          @click=${() => void this.setOrder(o.order)}>${o.label}</button>`)}
+          aria-checked=${this.view.order === o.order ? 'true' : 'false'} title=${t('{0} (Alt+{1})', t(o.label), o.key)}
+          @click=${() => void this.setOrder(o.order)}>${t(o.label)}</button>`)}
       </div>
-      <label class="filter">Type
+      <label class="filter">${t('Type')}
         <select id="type-filter" @change=${(e: Event) => this.setTypeFilter((e.target as HTMLSelectElement).value)}>
-          <option value="" ?selected=${!this.view.filter.length}>All types</option>
+          <option value="" ?selected=${!this.view.filter.length}>${t('All types')}</option>
           ${EVENT_TYPE_CHOICES.map((type) => html`<option value=${type} ?selected=${this.view.filter[0] === type}>${type}</option>`)}
           <option value=${REPAIRS_FILTER} ?selected=${this.view.filter[0] === REPAIRS_FILTER}>${t('Repairs (events a crash repair wrote)')}</option>
         </select></label>
       ${this.search.render()}
       <span class="nav">
-        <button type="button" class="icon-button" id="nav-back" title="Back (Alt+Left)" aria-label="Back" ?disabled=${!this.history.canGoBack} @click=${() => void this.back()}><span class="codicon codicon-arrow-left" aria-hidden="true"></span></button>
-        <button type="button" class="icon-button" id="nav-forward" title="Forward (Alt+Right)" aria-label="Forward" ?disabled=${!this.history.canGoForward} @click=${() => void this.forward()}><span class="codicon codicon-arrow-right" aria-hidden="true"></span></button>
+        <button type="button" class="icon-button" id="nav-back" title=${t('Back (Alt+Left)')} aria-label=${t('Back')} ?disabled=${!this.history.canGoBack} @click=${() => void this.back()}><span class="codicon codicon-arrow-left" aria-hidden="true"></span></button>
+        <button type="button" class="icon-button" id="nav-forward" title=${t('Forward (Alt+Right)')} aria-label=${t('Forward')} ?disabled=${!this.history.canGoForward} @click=${() => void this.forward()}><span class="codicon codicon-arrow-right" aria-hidden="true"></span></button>
       </span>
       <button type="button" class="toggle" id="toggle-inspector" aria-pressed=${this.view.inspectorOpen ? 'true' : 'false'}
         @click=${() => { this.view.inspectorOpen = !this.view.inspectorOpen; saveViewState(this.view); this.requestUpdate(); }}>
-        <span class="codicon codicon-layout-sidebar-right" aria-hidden="true"></span> Inspector</button>
+        <span class="codicon codicon-layout-sidebar-right" aria-hidden="true"></span> ${t('Inspector')}</button>
       ${this.time.renderToggle()}
       ${this.asOf.renderToggle()}
     </div>`;
   }
+}
+
+function orderLabel(order: Order): WebviewString {
+  return ORDERS.find((o) => o.order === order)?.label ?? 'Full log';
 }
 
 function generationKey(g: { events: number; replaceGeneration: number; load: number }): string {

@@ -8,7 +8,7 @@ import { compactionEdit, defaultPrunedContent, pruneEdit, type PendingEdit, type
 import { eventSummary, type EditPreview } from '../../present/edit-preview';
 import type { SessionDocument } from '../session-document';
 import type { SessionEditorProvider } from '../session-editor-provider';
-import { RESTRICTED_MODE_EXPLANATION } from './authoring-registry';
+import { restrictedModeExplanation } from './authoring-registry';
 import type { SessionAuthoring } from './session-authoring';
 
 export const AUTHORING_COMMANDS = {
@@ -67,29 +67,29 @@ async function summaryText(args: CompactArgs): Promise<string | undefined> {
   if (typeof args.summary === 'string' && args.summary.trim() !== '') return args.summary;
   const selection = vscode.window.visibleTextEditors.map((e) => e.document.getText(e.selection)).find((t) => t.trim() !== '');
   const sources: (vscode.QuickPickItem & { id: string })[] = [
-    { id: 'type', label: '$(edit) Type the summary…', detail: 'One input line; write \\n for a line break' },
-    { id: 'clipboard', label: '$(clippy) From the clipboard' },
-    ...(selection ? [{ id: 'selection', label: '$(selection) From the editor selection', detail: selection.slice(0, 120) }] : []),
-    { id: 'file', label: '$(file) From a file…' },
+    { id: 'type', label: `$(edit) ${vscode.l10n.t('Type the summary…')}`, detail: vscode.l10n.t('One input line; write \\n for a line break') },
+    { id: 'clipboard', label: `$(clippy) ${vscode.l10n.t('From the clipboard')}` },
+    ...(selection ? [{ id: 'selection', label: `$(selection) ${vscode.l10n.t('From the editor selection')}`, detail: selection.slice(0, 120) }] : []),
+    { id: 'file', label: `$(file) ${vscode.l10n.t('From a file…')}` },
   ];
-  const source = await vscode.window.showQuickPick(sources, { title: 'Compact Range (3/3): the summary that replaces the range', ignoreFocusOut: true });
+  const source = await vscode.window.showQuickPick(sources, { title: vscode.l10n.t('Compact Range (3/3): the summary that replaces the range'), ignoreFocusOut: true });
   switch (source?.id) {
     case 'type': {
       const typed = await vscode.window.showInputBox({
-        title: 'Compact Range: summary', prompt: 'What the model should remember of the hidden range (\\n for a line break)', ignoreFocusOut: true,
-        validateInput: (v) => (v.trim() === '' ? 'The summary cannot be empty' : undefined),
+        title: vscode.l10n.t('Compact Range: summary'), prompt: vscode.l10n.t('What the model should remember of the hidden range (\\n for a line break)'), ignoreFocusOut: true,
+        validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('The summary cannot be empty') : undefined),
       });
       return typed?.replace(/\\n/g, '\n');
     }
     case 'clipboard': {
       const text = await vscode.env.clipboard.readText();
-      if (text.trim() === '') void vscode.window.showWarningMessage('The clipboard holds no text to use as a summary.');
+      if (text.trim() === '') void vscode.window.showWarningMessage(vscode.l10n.t('The clipboard holds no text to use as a summary.'));
       return text.trim() === '' ? undefined : text;
     }
     case 'selection':
       return selection;
     case 'file': {
-      const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Use as Summary' })) ?? [];
+      const [file] = (await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: vscode.l10n.t('Use as Summary') })) ?? [];
       if (!file) return undefined;
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file)).replace(/\r?\n$/, '');
       return text.trim() === '' ? undefined : text;
@@ -105,18 +105,19 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
   const tokens = preview.tokensAfter !== undefined ? `${preview.tokensBefore.toLocaleString('en-US')} → ${preview.tokensAfter.toLocaleString('en-US')}` : preview.tokensBefore.toLocaleString('en-US');
   const messages = preview.messagesAfter !== undefined ? `${preview.messagesBefore} → ${preview.messagesAfter}` : `${preview.messagesBefore}`;
   if (!preview.ok) {
-    await vscode.window.showErrorMessage(`${preview.title} cannot be applied`, {
+    await vscode.window.showErrorMessage(vscode.l10n.t('{0} cannot be applied', preview.title), {
       modal: true,
       detail: preview.reasons.map((r) => `• ${r.message}`).join('\n'),
     });
     return false;
   }
-  const choice = await vscode.window.showInformationMessage(`${preview.title}: the plan holds`, {
+  const apply = vscode.l10n.t('Apply');
+  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0}: the plan holds', preview.title), {
     modal: true,
-    detail: `${preview.lines.length} lines to append on Save; ${preview.shadowed.length} surface node(s) hidden; derived messages ${messages}; `
-      + `estimated tokens ${tokens}. The preview beside shows the exact lines. Nothing is written until you save.`,
-  }, 'Apply');
-  return choice === 'Apply';
+    detail: vscode.l10n.t('{0} lines to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
+      preview.lines.length, preview.shadowed.length, messages, tokens),
+  }, apply);
+  return choice === apply;
 }
 
 export function registerAuthoringCommands(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
@@ -125,12 +126,12 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
   /** The document a command acts on, and its authoring state; undefined (after saying why) when none. */
   const target = (uri: unknown): { document: SessionDocument; authoring: SessionAuthoring } | undefined => {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage(RESTRICTED_MODE_EXPLANATION);
+      void vscode.window.showWarningMessage(restrictedModeExplanation());
       return undefined;
     }
     const document = typeof uri === 'string' ? provider.documents.get(uri) : provider.activeDocument;
     if (!document || !document.editable) {
-      void vscode.window.showWarningMessage('Open a session log in the Session Surface editor (and let it load) to edit it.');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Open a session log in the Session Surface editor (and let it load) to edit it.'));
       return undefined;
     }
     return { document, authoring: provider.authoring.for(document) };
@@ -151,20 +152,20 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       const log = await t.authoring.logWithPending();
       const nodes = log.surface();
       if (nodes.length === 0) {
-        void vscode.window.showWarningMessage(`${t.document.fileName} has nothing on its surface to compact.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} has nothing on its surface to compact.', t.document.fileName));
         return;
       }
       const balance = log.balancedCuts();
       const cuts = 'error' in balance ? new Set<number>() : new Set(balance.cuts);
       const startArg = isSeq(args.start) ? args.start : isSeq(args.seq) ? args.seq : undefined;
       const start = startArg ?? await pickSeq(
-        nodes.map((s, i) => nodeItem(log, s, cuts.has(i) ? '' : ' — cutting before it splits a tool call from its result')),
-        'Compact Range (1/3): the first surface node to hide', 'Type a seq or words of the message');
+        nodes.map((s, i) => nodeItem(log, s, cuts.has(i) ? '' : ` — ${vscode.l10n.t('cutting before it splits a tool call from its result')}`)),
+        vscode.l10n.t('Compact Range (1/3): the first surface node to hide'), vscode.l10n.t('Type a seq or words of the message'));
       if (start === undefined) return;
       const from = nodes.indexOf(start);
       const end = isSeq(args.end) ? args.end : await pickSeq(
-        (from >= 0 ? nodes.slice(from) : nodes).map((s) => nodeItem(log, s, cuts.has(nodes.indexOf(s) + 1) ? '' : ' — cutting after it splits a tool call from its result')),
-        `Compact Range (2/3): the last surface node to hide (from seq ${start})`, 'Type a seq or words of the message');
+        (from >= 0 ? nodes.slice(from) : nodes).map((s) => nodeItem(log, s, cuts.has(nodes.indexOf(s) + 1) ? '' : ` — ${vscode.l10n.t('cutting after it splits a tool call from its result')}`)),
+        vscode.l10n.t('Compact Range (2/3): the last surface node to hide (from seq {0})', start), vscode.l10n.t('Type a seq or words of the message'));
       if (end === undefined) return;
       const summary = await summaryText(args);
       if (summary === undefined) return;
@@ -179,16 +180,16 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       const log = await t.authoring.logWithPending();
       const results = log.surface().filter((s) => log.eventType(s) === 'tool/result');
       if (results.length === 0 && !isSeq(args.seq)) {
-        void vscode.window.showWarningMessage(`${t.document.fileName} has no tool result on its surface to prune.`);
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0} has no tool result on its surface to prune.', t.document.fileName));
         return;
       }
       const seq = isSeq(args.seq) ? args.seq : await pickSeq(
         results.map((s) => nodeItem(log, s, ` — ${(defaultPrunedContent(log, s)[0] as { text: string }).text.replace(/^\[pruned: (.*)\]$/, '$1')}`)),
-        'Prune Tool Result (1/2): the tool result to shrink', 'Type a seq or words of the result');
+        vscode.l10n.t('Prune Tool Result (1/2): the tool result to shrink'), vscode.l10n.t('Type a seq or words of the result'));
       if (seq === undefined) return;
       const fallback = log.eventType(seq) === 'tool/result' ? (defaultPrunedContent(log, seq)[0] as { text: string }).text : '[pruned]';
       const content = typeof args.content === 'string' ? args.content : await vscode.window.showInputBox({
-        title: 'Prune Tool Result (2/2): the new content', prompt: 'Every other field of the result is kept', value: fallback, ignoreFocusOut: true,
+        title: vscode.l10n.t('Prune Tool Result (2/2): the new content'), prompt: vscode.l10n.t('Every other field of the result is kept'), value: fallback, ignoreFocusOut: true,
       });
       if (content === undefined) return;
       await applyAfterPreview(t.document, t.authoring, pruneEdit(log, { seq, text: content, time: Date.now() }));

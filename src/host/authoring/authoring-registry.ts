@@ -4,8 +4,10 @@ import * as vscode from 'vscode';
 import type { SessionDocument } from '../session-document';
 import { SessionAuthoring } from './session-authoring';
 
-export const RESTRICTED_MODE_EXPLANATION = 'Authoring is off in Restricted Mode: editing a session appends to its log file, '
-  + 'which needs a trusted workspace. Trust the workspace (Manage Workspace Trust) to compact or prune; viewing works as before.';
+/** Why authoring is off in an untrusted workspace (a function: the words follow VS Code's display language). */
+export function restrictedModeExplanation(): string {
+  return vscode.l10n.t('Authoring is off in Restricted Mode: editing a session appends to its log file, which needs a trusted workspace. Trust the workspace (Manage Workspace Trust) to compact or prune; viewing works as before.');
+}
 
 export class AuthoringRegistry implements vscode.Disposable {
   private readonly byDocument = new Map<SessionDocument, SessionAuthoring>();
@@ -37,9 +39,11 @@ export class AuthoringRegistry implements vscode.Disposable {
       this.status.hide();
       return;
     }
-    this.status.name = 'Session Surface: pending edits';
-    this.status.text = `$(diff-added) ${document.fileName}: ${events.length} pending event${events.length === 1 ? '' : 's'}`;
-    this.status.tooltip = `Not in the file yet — Save appends them:\n${events.map((e) => `seq ${e.seq} ${e.type} (${e.edit})`).join('\n')}`;
+    this.status.name = vscode.l10n.t('Session Surface: pending edits');
+    const count = events.length === 1 ? vscode.l10n.t('{0}: 1 pending event', document.fileName) : vscode.l10n.t('{0}: {1} pending events', document.fileName, events.length);
+    this.status.text = `$(diff-added) ${count}`;
+    const listed = events.map((e) => vscode.l10n.t('seq {0} {1} ({2})', e.seq, e.type, e.edit)).join('\n');
+    this.status.tooltip = `${vscode.l10n.t('Not in the file yet — Save appends them:')}\n${listed}`;
     this.status.command = 'workbench.action.files.save';
     this.status.show();
   }
@@ -48,18 +52,17 @@ export class AuthoringRegistry implements vscode.Disposable {
   restoreWhenLoaded(document: SessionDocument, backupId: string): void {
     void document.whenLoaded.then(async () => {
       const problem = await this.for(document).restore(backupId);
-      if (problem) void vscode.window.showWarningMessage(`${document.fileName}: unsaved edits were restored, but ${problem}`);
+      if (problem) void vscode.window.showWarningMessage(vscode.l10n.t('{0}: unsaved edits were restored, but {1}', document.fileName, problem));
     });
   }
 
   async save(document: SessionDocument): Promise<void> {
-    if (!vscode.workspace.isTrusted) throw new Error(RESTRICTED_MODE_EXPLANATION);
+    if (!vscode.workspace.isTrusted) throw new Error(restrictedModeExplanation());
     await this.for(document).save();
   }
 
   saveAs(document: SessionDocument): Promise<void> {
-    return Promise.reject(new Error(`${document.fileName}: Save As is not offered for session logs. A log is saved by appending its pending `
-      + 'edits to the same file; copy the file first to keep the original, then edit the copy.'));
+    return Promise.reject(new Error(vscode.l10n.t('{0}: Save As is not offered for session logs. A log is saved by appending its pending edits to the same file; copy the file first to keep the original, then edit the copy.', document.fileName)));
   }
 
   revert(document: SessionDocument): Promise<void> {

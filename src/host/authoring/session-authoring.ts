@@ -20,8 +20,8 @@ export interface PendingEventView {
 /** Why saving is impossible for a URI, or undefined when it can append. */
 export function cannotAppendReason(uri: vscode.Uri): string | undefined {
   if (uri.scheme === 'file') return undefined;
-  return `${uri.toString(true)} is on a virtual file system (${uri.scheme}:), which can only replace whole files. `
-    + 'A session log is saved by appending to it, never by rewriting it, so edits to it cannot be saved.';
+  return vscode.l10n.t('{0} is on a virtual file system ({1}:), which can only replace whole files. A session log is saved by appending to it, never by rewriting it, so edits to it cannot be saved.',
+    uri.toString(true), uri.scheme);
 }
 
 export class SessionAuthoring implements vscode.Disposable {
@@ -118,8 +118,7 @@ export class SessionAuthoring implements vscode.Disposable {
       undo: async () => {
         const ended = this.epochEnd.get(epoch);
         if (ended === 'saved') {
-          void vscode.window.showInformationMessage(`Undo "${label}": it was saved, so its events are in the log file now, and a session log is history: `
-            + 'Undo never removes or rewrites saved lines. To take it back, author a new edit (for example a compaction over those events).');
+          void vscode.window.showInformationMessage(vscode.l10n.t('Undo "{0}": it was saved, so its events are in the log file now, and a session log is history: Undo never removes or rewrites saved lines. To take it back, author a new edit (for example a compaction over those events).', label));
           return;
         }
         if (ended) return;
@@ -161,17 +160,17 @@ export class SessionAuthoring implements vscode.Disposable {
     const foldedSinceReview = reviewed ? { events: now.events - reviewed.events, bytes: now.bytes - reviewed.bytes } : undefined;
     const outcome: SaveOutcome = await this.document.appendWith((target) => saveEdits(this.document.uri.fsPath, target, edits, {
       confirmReplan: async (info) => {
+        const append = vscode.l10n.t('Append');
         const choice = await vscode.window.showWarningMessage(
-          `${this.document.fileName} grew while you edited it`,
+          vscode.l10n.t('{0} grew while you edited it', this.document.fileName),
           {
             modal: true,
-            detail: `Another writer appended ${info.foreignEvents} event(s) (${info.foreignBytes} bytes) after you made these edits. `
-              + `Your ${saving.length} edit(s) were planned again on top of them and still hold; they would be appended as seqs `
-              + `${info.firstSeq}–${info.firstSeq + info.lines.length - 1}. Append them now?`,
+            detail: vscode.l10n.t('Another writer appended {0} event(s) ({1} bytes) after you made these edits. Your {2} edit(s) were planned again on top of them and still hold; they would be appended as seqs {3}–{4}. Append them now?',
+              info.foreignEvents, info.foreignBytes, saving.length, info.firstSeq, info.firstSeq + info.lines.length - 1),
           },
-          'Append',
+          append,
         );
-        return choice === 'Append';
+        return choice === append;
       },
       foldedSinceReview,
     }));
@@ -210,14 +209,14 @@ export class SessionAuthoring implements vscode.Disposable {
     try {
       value = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(backupId))));
     } catch (error) {
-      return `the backup of unsaved session edits could not be read (${(error as Error).message})`;
+      return vscode.l10n.t('the backup of unsaved session edits could not be read ({0})', (error as Error).message);
     }
     const restored = PendingEdits.fromJSON(value);
     if (typeof restored === 'string') return restored;
     this.edits = restored;
     const plan = await this.refresh();
     if (plan && !plan.ok) {
-      return `${editTitle(plan.edit)} no longer holds on the file as it is now: ${plan.reasons.map((r) => r.message).join('; ')}`;
+      return vscode.l10n.t('{0} no longer holds on the file as it is now: {1}', editTitle(plan.edit), plan.reasons.map((r) => r.message).join('; '));
     }
     return undefined;
   }

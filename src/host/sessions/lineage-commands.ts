@@ -73,4 +73,19 @@ export function registerLineageCommands(context: vscode.ExtensionContext, catalo
     }),
   );
   updateKeys();
+  // The session editor's own links: the seed's parent and the children, opened by the same commands.
+  provider.lineage = {
+    childCount: async (uri) => {
+      await catalog.whenListed;
+      const s = subject(uri, catalog, provider);
+      return s?.id ? catalog.lineage.children.get(s.id)?.length ?? 0 : 0;
+    },
+    open: async (uri, to) => {
+      const s = subject(uri, catalog, provider);
+      if (to === 'parent' ? !s?.parentSession : !s?.id) return false;
+      await vscode.commands.executeCommand(to === 'parent' ? LINEAGE_COMMANDS.openParent : LINEAGE_COMMANDS.openChildren, uri);
+      return true;
+    },
+  };
+  context.subscriptions.push({ dispose: () => { provider.lineage = undefined; } });
 }

@@ -15,6 +15,8 @@ export interface RowContext {
   severityOf(seq: number): SeverityMark | undefined;
   /** Whether a crash repair wrote the event (a closer, or the seed written on reopening). */
   repairOf(seq: number): 'closer' | 'seed' | undefined;
+  /** A child session's seed: seqs below it were inherited from the parent session (0 when none). */
+  seedLength: number;
 }
 
 /** The time an event records, when it is a number. */
@@ -80,6 +82,7 @@ export function buildRow(ctx: RowContext, index: number, seq: number, runEnd: nu
   if (severity) row.severity = severity;
   const repair = ctx.repairOf(seq);
   if (repair) row.repair = repair;
+  if (seq < ctx.seedLength) row.inherited = true;
   return row;
 }
 

@@ -10,6 +10,7 @@ import type { SessionSummary } from '../../protocol/summary';
 import type { SeverityMark } from '../../protocol/timeline';
 import { findRepairsMade } from '../../core/surface/repairs-made';
 import type { RepairAction } from '../../protocol/crash';
+import type { LineageTarget } from '../../protocol/lineage';
 import { diffAsOf, surfaceAsOf } from './as-of';
 import { shadowBrackets } from './brackets';
 import { eventDetail, problemView, provenanceView } from './detail';
@@ -32,6 +33,10 @@ export interface TimelineHost {
   readFileBytes?(): Promise<Uint8Array | undefined>;
   /** Runs Apply Crash Repair or Remove Torn Tail on this log; each command asks before it writes. */
   runRepairAction?(action: RepairAction): Promise<boolean>;
+  /** How many child sessions of this one the sessions folder holds; absent where there is no catalogue. */
+  childSessions?(): Promise<number>;
+  /** Opens the parent's log or a child's in the session editor. */
+  openLineage?(to: LineageTarget): Promise<boolean>;
 }
 
 export class RequestError extends Error {
@@ -169,7 +174,10 @@ export class SessionTimeline {
   private rowContext(): RowContext {
     const worst = this.lastDiagnosticState().worstBySeq;
     const repairs = this.repairMarks();
-    return { log: this.log, index: this.index, lists: this.lists, fmt: this.fmt, severityOf: (seq) => worst.get(seq), repairOf: (seq) => repairs.get(seq) };
+    return {
+      log: this.log, index: this.index, lists: this.lists, fmt: this.fmt, severityOf: (seq) => worst.get(seq), repairOf: (seq) => repairs.get(seq),
+      seedLength: this.log.header?.seedLength ?? 0,
+    };
   }
 
   private checkSeq(seq: number): void {
@@ -290,6 +298,12 @@ export class SessionTimeline {
       case 'repairAction': {
         const action = (p as Params<'repairAction'>).action;
         return { started: this.host.runRepairAction ? await this.host.runRepairAction(action) : false };
+      }
+      case 'lineage':
+        return { children: this.host.childSessions ? await this.host.childSessions() : 0 };
+      case 'openLineage': {
+        const to = (p as Params<'openLineage'>).to;
+        return { opened: this.host.openLineage ? await this.host.openLineage(to) : false };
       }
     }
   }

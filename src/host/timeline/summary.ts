@@ -1,8 +1,9 @@
 // The "Session health" summary of a loaded log, worded by the presentation layer.
 import type { Diagnostic, SessionLog, ZstdSummary } from '../../core';
 import {
-  countDiagnostics, field, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
+  countDiagnostics, field, type FollowWord, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
 } from '../../present';
+import type { LineageSummary } from '../../protocol/lineage';
 import type { FieldView, FileStatus, SessionSummary, SummaryCounts } from '../../protocol/summary';
 import type { Generation, SeverityMark } from '../../protocol/timeline';
 
@@ -11,6 +12,8 @@ export interface SummaryContext {
   filePath: string;
   turns: number;
   file: FileStatus;
+  /** The `sessionSurface.followLiveLogs` setting: off, the file is not watched for appends. */
+  followLiveLogs: boolean;
   /** Bytes of the file on disk (compressed, for zstd). */
   fileBytes: number;
   zstd?: ZstdSummary;
@@ -43,10 +46,25 @@ export function summaryCounts(log: SessionLog, turns: number, diagnostics: reado
   return counts;
 }
 
+/** A child session's place in its family, from its header (undefined for a session of its own). */
+export function lineageOf(log: Pick<SessionLog, 'header'>): LineageSummary | undefined {
+  const h = log.header;
+  if (!h || (h.parentSession === undefined && !h.seedLength)) return undefined;
+  const lineage: LineageSummary = { seedLength: h.seedLength ?? 0 };
+  if (h.parentSession !== undefined) lineage.parentSession = field('parentSession', 'Parent session', h.parentSession).value;
+  if (h.origin !== undefined) lineage.origin = field('origin', 'Origin', h.origin, 40).value;
+  return lineage;
+}
+
+/** Whether appends are folded in: only while the file is followable and following is turned on. */
+export function followWord(file: FileStatus, followLiveLogs: boolean): FollowWord {
+  if (file.state !== 'following') return 'stopped';
+  return followLiveLogs ? 'following' : 'off';
+}
+
 export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatter): SessionSummary {
   const counts = summaryCounts(log, ctx.turns, ctx.diagnostics);
   const live = liveState(log, ctx.turns);
-  const following = ctx.file.state === 'following';
   const verdict = log.verdict;
   const words = verdictWords(verdict);
   const textBytes = log.scan.fileBytes;
@@ -76,7 +94,7 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
       text: words.text,
     },
     live,
-    liveText: liveText(live, following),
+    liveText: liveText(live, followWord(ctx.file, ctx.followLiveLogs)),
     counts,
     sizes: { fileBytes: ctx.fileBytes, textBytes, committedBytes: log.scan.committedBytes },
     facts,
@@ -86,6 +104,8 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
     locale: fmt.locale,
     generation: ctx.generation,
   };
+  const lineage = lineageOf(log);
+  if (lineage) summary.lineage = lineage;
   const header = headerFields(log.headerLine, fmt);
   if (header) summary.headerFields = header;
   if (verdict.rule) summary.verdict.rule = verdict.rule;

@@ -14,7 +14,7 @@ const enc = new TextEncoder();
 
 function timelineOf(bytes: Uint8Array, options: { mtimeMs?: number; actions?: RepairAction[] } = {}): SessionTimeline {
   const host: TimelineHost = {
-    summaryContext: () => ({ fileName: 's.jsonl', filePath: '/tmp/s.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: options.mtimeMs ?? 0 }, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
+    summaryContext: () => ({ fileName: 's.jsonl', filePath: '/tmp/s.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: options.mtimeMs ?? 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
     reveal: async () => true,
     reload: () => {},
     readFileBytes: async () => bytes,

@@ -22,7 +22,7 @@ describe('host timeline: the hostile-content sample', () => {
   execFileSync(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(samples)}).then((m) => m.writeTimelineSamples(${JSON.stringify(dir)}, ['session-hostile.jsonl']))`]);
   const bytes = readFileSync(join(dir, 'session-hostile.jsonl'));
   const t = new SessionTimeline(loadSessionFile(bytes), 1, fmt, {
-    summaryContext: () => ({ fileName: 'h.jsonl', filePath: '/tmp/h.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
+    summaryContext: () => ({ fileName: 'h.jsonl', filePath: '/tmp/h.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, fileBytes: bytes.length, restrictedMode: false, loadMs: 1, followLiveLogs: true }),
     reveal: async () => true,
     reload: () => {},
   });

@@ -13,7 +13,7 @@ const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
 function timelineOf(bytes: Uint8Array, load = 1): SessionTimeline {
   const source: LoadedFile = loadSessionFile(bytes);
   return new SessionTimeline(source, load, fmt, {
-    summaryContext: () => ({ fileName: 's.jsonl', filePath: '/tmp/s.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
+    summaryContext: () => ({ fileName: 's.jsonl', filePath: '/tmp/s.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
     reveal: async () => true,
     reload: () => {},
   });

@@ -11,10 +11,10 @@ import { headerLine, LogBuilder, richLog } from '../../support/build-log';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
 
-function summaryOf(bytes: Uint8Array, turns: number) {
+function summaryOf(bytes: Uint8Array, turns: number, followLiveLogs = true) {
   const source = loadSessionFile(bytes);
   const summary = buildSummary(source.log, {
-    fileName: 'x.jsonl', filePath: '/tmp/x.jsonl', turns, file: { state: 'following', size: bytes.length, mtimeMs: 0 },
+    fileName: 'x.jsonl', filePath: '/tmp/x.jsonl', turns, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs,
     fileBytes: bytes.length, zstd: source.zstd, restrictedMode: false, loadMs: 12,
     generation: { events: source.log.eventCount, replaceGeneration: 0, load: 1 }, diagnostics: source.log.diagnostics,
   }, fmt);
@@ -44,6 +44,12 @@ describe('host summary', () => {
     const s = summaryOf(new LogBuilder().bytes(), 0);
     assert.equal(s.live, 'noTurns');
     assert.equal(s.liveText, 'No turn yet; following appends');
+  });
+
+  it('with following turned off the live state says so', () => {
+    const s = summaryOf(new LogBuilder().bytes(), 0, false);
+    assert.equal(s.liveText, 'No turn yet; following appends is turned off');
+    assert.doesNotMatch(s.liveText, /following appends$/);
   });
 
   it('bounds header strings and neutralises bidi; createdAt 0 is not a 1970 date', () => {

@@ -78,12 +78,20 @@ describe('present: header and verdict words', () => {
     const refused = loadSession(new TextEncoder().encode(`${headerLine({ cwd: 'relative' })}\n`));
     assert.equal(refused.verdict.ok, false);
     assert.equal(liveState(refused, 0), 'refused');
-    assert.doesNotMatch(liveText('refused', true), /Live/);
+    assert.doesNotMatch(liveText('refused', 'following'), /Live/);
     const empty = loadSession(new LogBuilder().bytes());
     assert.equal(liveState(empty, 0), 'noTurns');
-    assert.equal(liveText('noTurns', false), 'No turn yet');
+    assert.equal(liveText('noTurns', 'stopped'), 'No turn yet');
     const open = loadSession(richLog({ openTail: 'recorded-call' }).bytes());
     assert.equal(liveState(open, 4), 'live');
+  });
+
+  it('says following is off when the setting turned it off, never "following appends"', () => {
+    assert.equal(liveText('closed', 'following'), 'Every turn is closed; following appends');
+    assert.equal(liveText('closed', 'off'), 'Every turn is closed; following appends is turned off');
+    assert.equal(liveText('live', 'off'), 'Live — the last turn is still open; following appends is turned off');
+    assert.equal(liveText('refused', 'off'), 'Refused by dsh; following the file is turned off');
+    for (const state of ['live', 'closed', 'noTurns', 'refused', 'unknown'] as const) assert.doesNotMatch(liveText(state, 'off'), /following appends$|still followed/);
   });
 
   it('says whose line numbers a quoted dsh message uses', () => {
