@@ -110,6 +110,7 @@ export const WEBVIEW_STRINGS = [
   'Name',
   'Next match',
   'Next match (Enter)',
+  'Loading rows…',
   'No events of this type.',
   'No events.',
   'No match for {0}',

@@ -68,6 +68,8 @@ export class TimelineApp extends LitElement {
   private readonly crash = new CrashReviewState(this);
   private pendingEvents: readonly PendingEventRow[] = [];
   private rangeAnchor: number | undefined;
+  /** False until the first window of the current view answers: an empty list is then "loading", not "no events". */
+  private rowsArrived = false;
   /** Child sessions of this one in the sessions folder (asked once per load). */
   private childSessions = 0;
 
@@ -156,6 +158,7 @@ export class TimelineApp extends LitElement {
       const { result, generation } = await this.client.request('rows', { order, start, count, filter: this.filter() });
       return { rows: result.rows, total: result.total, generation: generationKey(generation) };
     }, (total) => {
+      this.rowsArrived = true;
       if (total !== this.total) this.setTotal(total);
       this.requestUpdate();
       this.afterRowsArrive();
@@ -164,6 +167,7 @@ export class TimelineApp extends LitElement {
 
   /** Starts the current order/filter from nothing (first load, order or filter change). */
   private resetView(): void {
+    this.rowsArrived = false;
     this.cache.close();
     this.cache = this.newCache();
     if (this.summary) this.cache.stale(generationKey(this.summary.generation));
@@ -181,7 +185,9 @@ export class TimelineApp extends LitElement {
     const order = this.view.order;
     const { result } = await this.client.request('rows', { order, start: Math.max(0, this.total - 50), count: 50, filter: this.filter() });
     if (order !== this.view.order) return;
+    this.rowsArrived = true;
     if (result.total !== this.total) this.setTotal(result.total);
+    else this.requestUpdate();
     if (this.view.following) this.cache.ensure(Math.max(0, this.total - 1 - (this.lastVisible.last - this.lastVisible.first)), this.total - 1);
     if (this.view.following && this.restoredScroll) this.scrollToIndex(this.total - 1, 'end');
   }
@@ -592,7 +598,7 @@ export class TimelineApp extends LitElement {
           <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label=${t('Events, {0}: {1} rows', t(orderLabel(this.view.order)), this.total)}
               aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
-            ${this.total === 0 ? html`<p class="muted empty">${this.view.filter.length ? t('No events of this type.') : t('No events.')}</p>` : html`
+            ${this.total === 0 ? html`<p class="muted empty">${!this.rowsArrived ? t('Loading rows…') : this.view.filter.length ? t('No events of this type.') : t('No events.')}</p>` : html`
             <lit-virtualizer scroller .items=${this.items}
               .renderItem=${(i: number) => { const row = this.cache.get(i); return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID); }}
               @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
