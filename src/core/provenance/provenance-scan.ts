@@ -131,31 +131,42 @@ export class ProvenanceBuilder {
 
   /**
    * sourceEventSeqs edges: shadowed nodes are `replace`, tool/calls cited by results are `result`,
-   * chunks cited by a message are `stream` (and collected into `chunksOut`). Returns the cited seqs.
+   * chunks cited by a message are `stream` (and collected into `chunksOut`). Returns the cited seqs
+   * into `citedOut` when given: most events need only the edges, and a message's citations are mostly
+   * chunks, so no array is filled per event that nothing reads.
    */
-  private citations(event: SessionEvent, chunksOut?: number[]): number[] {
-    const sources = Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : [];
+  private citations(event: SessionEvent, chunksOut?: number[], citedOut?: number[]): void {
+    const sources = event.sourceEventSeqs;
     const replaced = this.replacementOf(event.seq)?.shadowedSeqs;
+    if (!Array.isArray(sources) || sources.length === 0) {
+      if (replaced !== undefined) this.inferredReplaces(event.seq, new Set(replaced));
+      return;
+    }
     const shadowed = replaced !== undefined ? new Set(replaced) : undefined;
     const derived = event.seq;
     const type = event.type;
-    const cited: number[] = [];
-    for (const source of sources) {
+    const message = type === 'assistant/message';
+    const result = type === 'tool/result';
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i];
       if (typeof source !== 'number') continue;
-      cited.push(source);
+      citedOut?.push(source);
       let kind: EdgeKind = 'cite';
       if (shadowed !== undefined && shadowed.has(source)) kind = 'replace';
-      else if (type === 'assistant/message') {
+      else if (message) {
         if (this.log.eventType(source) === 'assistant/chunk') {
           kind = 'stream';
           chunksOut?.push(source);
         }
-      } else if (type === 'tool/result' && this.log.eventType(source) === 'tool/call') kind = 'result';
+      } else if (result && this.log.eventType(source) === 'tool/call') kind = 'result';
       this.link(derived, source, kind, 'recorded');
     }
-    // A log dsh refuses can carry a replace that does not cite what it shadows: still show the shadowing.
-    if (shadowed !== undefined) for (const seq of shadowed) this.link(derived, seq, 'replace', 'inferred');
-    return cited;
+    if (shadowed !== undefined) this.inferredReplaces(derived, shadowed);
+  }
+
+  /** A log dsh refuses can carry a replace that does not cite what it shadows: still show the shadowing. */
+  private inferredReplaces(derived: number, shadowed: ReadonlySet<number>): void {
+    for (const seq of shadowed) this.link(derived, seq, 'replace', 'inferred');
   }
 
   private message(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
@@ -252,7 +263,8 @@ export class ProvenanceBuilder {
   }
 
   private toolResult(event: SessionEvent): void {
-    const cited = this.citations(event);
+    const cited: number[] = [];
+    this.citations(event, undefined, cited);
     // A replacement (a prune) derives from the result it rewrites, which already names the call.
     if (this.log.surfaceRole(event.seq) === SurfaceRole.Replace) return;
     const callId = event.data?.message?.source?.callId;

@@ -25,8 +25,10 @@ export interface EventFacts {
   event(seq: number): SessionEvent | undefined;
 }
 
-/** The Int32 cell of a turn or step that is not a 32-bit integer (looked up aside). */
+/** The Int32 cell of a turn or step that is a number but not a 32-bit integer (looked up aside). */
 const OTHER_NUMBER = -0x80000000;
+/** The Int32 cell of a turn or step that is not a number at all (many events carry none): NaN, no lookup. */
+const NOT_A_NUMBER = -0x7fffffff;
 
 /** Bytes of text per event in real and generated logs is 60–200: sizing columns at 1/96 of the text rarely grows them. */
 const BYTES_PER_EVENT_ESTIMATE = 96;
@@ -55,7 +57,7 @@ export class EventIndex {
   /** 1 for a packed row, whose events are its members. */
   private packed: Uint8Array;
   private typeId: Uint16Array;
-  /** Turn and step as 32-bit integers; OTHER_NUMBER sends a lookup to `otherNumbers` (fractions, huge values, NaN for non-numbers). */
+  /** Turn and step as 32-bit integers; OTHER_NUMBER sends a lookup to `otherNumbers` (fractions, huge values, -0), NOT_A_NUMBER is NaN. */
   private turnOf: Int32Array;
   private stepOf: Int32Array;
   private readonly otherNumbers = new Map<number, number>();
@@ -149,14 +151,16 @@ export class EventIndex {
     this.roleOf[k] = SurfaceRole.None;
   }
 
-  /** A turn or step as an Int32 cell; anything else (rare) is kept aside under `key`. */
+  /** A turn or step as an Int32 cell; any other number (rare) is kept aside under `key`. */
   private packNumber(value: unknown, key: number): number {
-    if (typeof value === 'number' && (value | 0) === value && value !== OTHER_NUMBER && (value !== 0 || 1 / value > 0)) return value;
-    this.otherNumbers.set(key, typeof value === 'number' ? value : NaN);
+    if (typeof value !== 'number') return NOT_A_NUMBER;
+    if ((value | 0) === value && value !== OTHER_NUMBER && value !== NOT_A_NUMBER && (value !== 0 || 1 / value > 0)) return value;
+    this.otherNumbers.set(key, value);
     return OTHER_NUMBER;
   }
 
   private unpackNumber(packed: number, key: number): number {
+    if (packed === NOT_A_NUMBER) return NaN;
     return packed !== OTHER_NUMBER ? packed : (this.otherNumbers.get(key) ?? NaN);
   }
 
