@@ -31,7 +31,12 @@ export async function bundleModules(name, exportLines) {
   const esbuild = await import('esbuild');
   await esbuild.build({
     stdin: { contents: exportLines.join('\n'), resolveDir: root, loader: 'ts' },
-    outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
   });
   return createRequire(import.meta.url)(outfile);
 }

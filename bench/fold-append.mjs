@@ -32,7 +32,16 @@ const loadMs = performance.now() - started;
 if (!source.log.verdict.ok) throw new Error(`the log is refused: ${source.log.verdict.error}`);
 const fmt = new m.Formatter({ locale: 'en' });
 const timeline = new m.SessionTimeline(source, 1, fmt, {
-  summaryContext: () => ({ fileName: 'bench', filePath: file, turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 0 }),
+  summaryContext: () => ({
+    fileName: 'bench',
+    filePath: file,
+    turns: 0,
+    file: { state: 'following', size: bytes.length, mtimeMs: 0 },
+    followLiveLogs: true,
+    fileBytes: bytes.length,
+    restrictedMode: false,
+    loadMs: 0,
+  }),
   reveal: async () => false,
   reload: () => {},
 });
@@ -55,15 +64,35 @@ const foldTimes = [];
 const withWindowTimes = [];
 for (let i = 0; i < appends; i++) {
   const seq = log.eventCount;
-  const event = i % 2 === 0
-    ? { type: 'user/message', seq, time: 1790000000000 + i, data: { content: [{ type: 'text', text: `appended message ${i}` }], source: { kind: 'user' }, role: 'user', id: `bench-append-${i}` }, surfaceOp: 'append' }
-    : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
+  const event =
+    i % 2 === 0
+      ? {
+          type: 'user/message',
+          seq,
+          time: 1790000000000 + i,
+          data: {
+            content: [{ type: 'text', text: `appended message ${i}` }],
+            source: { kind: 'user' },
+            role: 'user',
+            id: `bench-append-${i}`,
+          },
+          surfaceOp: 'append',
+        }
+      : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
   const line = encoder.encode(`${JSON.stringify(event)}\n`);
   const t0 = performance.now();
   const result = m.extendLoadedFile(source, line);
   const { surfaceChanged } = timeline.foldAppend();
   const live = m.liveState(log, timeline.index.turns);
-  const note = { type: 'appended', generation: timeline.generation, added: result.added, surfaceChanged, counts: m.summaryCounts(log, timeline.index.turns, timeline.lastDiagnostics()), live, liveText: m.liveText(live, true) };
+  const note = {
+    type: 'appended',
+    generation: timeline.generation,
+    added: result.added,
+    surfaceChanged,
+    counts: m.summaryCounts(log, timeline.index.turns, timeline.lastDiagnostics()),
+    live,
+    liveText: m.liveText(live, true),
+  };
   const t1 = performance.now();
   const total = log.eventCount;
   await ask('rows', { order: 'log', start: Math.max(0, total - 50), count: 50 });
@@ -84,6 +113,10 @@ const win = stats(withWindowTimes);
 const f = (x) => x.toFixed(3);
 console.log(`log: ${file} (${(bytes.length / 2 ** 20).toFixed(1)} MiB, ${log.eventCount - appends} events before the appends)`);
 console.log(`load ${loadMs.toFixed(0)} ms; timeline indexes ${indexMs.toFixed(0)} ms; warming the views ${warmMs.toFixed(0)} ms`);
-console.log(`fold one appended event (core fold + timeline indexes + appended note), ${appends} appends: median ${f(fold.median)} ms, p99 ${f(fold.p99)} ms, max ${f(fold.max)} ms`);
-console.log(`  … plus the 50-row tail windows of the Full log and the Model view: median ${f(win.median)} ms, p99 ${f(win.p99)} ms, max ${f(win.max)} ms`);
+console.log(
+  `fold one appended event (core fold + timeline indexes + appended note), ${appends} appends: median ${f(fold.median)} ms, p99 ${f(fold.p99)} ms, max ${f(fold.max)} ms`,
+);
+console.log(
+  `  … plus the 50-row tail windows of the Full log and the Model view: median ${f(win.median)} ms, p99 ${f(win.p99)} ms, max ${f(win.max)} ms`,
+);
 console.log(JSON.stringify({ file, events: log.eventCount, appends, loadMs, indexMs, warmMs, foldMs: fold, foldAndWindowsMs: win }));

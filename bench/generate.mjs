@@ -45,7 +45,10 @@ const option = (name, fallback) => {
 };
 const OUT = option('--out', join(root, 'bench', 'out'));
 const SEED = Number(option('--seed', '1'));
-const SIZES = option('--sizes', '10k,100k,300k').split(',').map((s) => s.trim()).filter(Boolean);
+const SIZES = option('--sizes', '10k,100k,300k')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 // -------------------------------------------------------------------------------------- zstd encoder
 /** The project's own encoder (src/core/zstd), bundled on the fly so this script stays plain JS. */
@@ -53,8 +56,13 @@ async function loadZstd() {
   const esbuild = await import('esbuild');
   const outfile = join(OUT, '.build', 'zstd.cjs');
   await esbuild.build({
-    entryPoints: [join(root, 'src', 'core', 'zstd', 'index.ts')], outfile, bundle: true,
-    platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
+    entryPoints: [join(root, 'src', 'core', 'zstd', 'index.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
   });
   return createRequire(import.meta.url)(outfile);
 }
@@ -70,10 +78,16 @@ async function main() {
   mkdirSync(OUT, { recursive: true });
   const zstd = flag('--no-zstd') ? undefined : await loadZstd();
   // Node's zlib when it has zstd (the core never reaches for it itself).
-  const native = zstd ? (await import('node:zlib')).zstdCompressSync ? await import('node:zlib') : undefined : undefined;
+  const native = zstd ? ((await import('node:zlib')).zstdCompressSync ? await import('node:zlib') : undefined) : undefined;
   const useCli = flag('--cli') && !native && existsSync('/usr/bin/zstd');
   const rawOnly = flag('--raw-zstd');
-  const encoder = !zstd ? 'none' : rawOnly || !native ? (useCli ? 'zstd-cli (2-frame) + raw blocks' : 'raw blocks') : `node zlib ${process.version}`;
+  const encoder = !zstd
+    ? 'none'
+    : rawOnly || !native
+      ? useCli
+        ? 'zstd-cli (2-frame) + raw blocks'
+        : 'raw blocks'
+      : `node zlib ${process.version}`;
   const enc = (bytes) => zstd.encodeZstdFrame(bytes, { encoder: rawOnly ? 'raw' : 'auto', codec: native });
   const manifest = { seed: SEED, node: process.version, encoder, files: [] };
 
@@ -87,7 +101,15 @@ async function main() {
     const text = Buffer.from(headerLine + '\n' + g.lines.join('\n') + '\n');
     const base = join(OUT, `scale-${name}`);
     writeFileSync(`${base}.jsonl`, text);
-    const entry = { name: `scale-${name}`, params, events: g.seq, lines: g.lines.length + 1, bytes: text.length, ...g.stats, surface: g.surface.length };
+    const entry = {
+      name: `scale-${name}`,
+      params,
+      events: g.seq,
+      lines: g.lines.length + 1,
+      bytes: text.length,
+      ...g.stats,
+      surface: g.surface.length,
+    };
 
     if (zstd) {
       const headerBytes = text.subarray(0, headerLine.length + 1);
@@ -105,7 +127,8 @@ async function main() {
       }
       writeFileSync(`${base}.2frames.jsonl.zstd`, two);
       const check2 = frameStats(zstd, two);
-      if (check2.text.length !== text.length || Buffer.compare(Buffer.from(check2.text), text) !== 0) throw new Error('2-frame zstd does not round-trip');
+      if (check2.text.length !== text.length || Buffer.compare(Buffer.from(check2.text), text) !== 0)
+        throw new Error('2-frame zstd does not round-trip');
 
       // One frame per line, as a log written append by append (header frame first).
       const parts = [enc(headerBytes)];
@@ -124,10 +147,14 @@ async function main() {
       entry.zstdFramesBytes = many.length;
     }
     manifest.files.push(entry);
-    console.log(`${entry.name}: ${entry.events} events, ${entry.lines} lines, ${(entry.bytes / 1048576).toFixed(1)} MiB, `
-      + `${entry.turns} turns, ${entry.compactions} compactions, ${entry.prunes} prunes, ${entry.packedRows} packed rows, ${entry.replaces} replaces`
-      + (zstd ? `; zstd 2 frames ${(entry.zstd2Bytes / 1048576).toFixed(2)} MiB, ${entry.zstdFrames} frames ${(entry.zstdFramesBytes / 1048576).toFixed(2)} MiB` : '')
-      + ` (${Date.now() - started} ms)`);
+    console.log(
+      `${entry.name}: ${entry.events} events, ${entry.lines} lines, ${(entry.bytes / 1048576).toFixed(1)} MiB, ` +
+        `${entry.turns} turns, ${entry.compactions} compactions, ${entry.prunes} prunes, ${entry.packedRows} packed rows, ${entry.replaces} replaces` +
+        (zstd
+          ? `; zstd 2 frames ${(entry.zstd2Bytes / 1048576).toFixed(2)} MiB, ${entry.zstdFrames} frames ${(entry.zstdFramesBytes / 1048576).toFixed(2)} MiB`
+          : '') +
+        ` (${Date.now() - started} ms)`,
+    );
   }
   writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
   console.log(`encoder: ${encoder}; wrote ${OUT}`);

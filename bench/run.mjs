@@ -53,8 +53,18 @@ async function main() {
   const esbuild = await import('esbuild');
   // The core and its zstd module in one bundle for the workers.
   await esbuild.build({
-    stdin: { contents: "export * from './src/core/index.ts';\nexport { decodeZstdLog, isZstd } from './src/core/zstd/index.ts';\nexport { zlibZstd } from './src/node/zlib-zstd.ts';\n", resolveDir: root, loader: 'ts' },
-    outfile: BUNDLE, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning',
+    stdin: {
+      contents:
+        "export * from './src/core/index.ts';\nexport { decodeZstdLog, isZstd } from './src/core/zstd/index.ts';\nexport { zlibZstd } from './src/node/zlib-zstd.ts';\n",
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
   });
 
   const child = (task, file) => {
@@ -76,7 +86,9 @@ async function main() {
   const empty = repeat('empty');
   const version = child('version');
   const results = { node: version.node, zlibZstd: version.zlibZstd, runs, emptyRssBytes: empty.maxRssBytes, files: [], appends: undefined };
-  console.log(`node ${version.node} (zlib zstd: ${version.zlibZstd ? 'yes' : 'no'}), ${runs} run(s) each, median; empty Node peak RSS ${mib(empty.maxRssBytes)} MiB`);
+  console.log(
+    `node ${version.node} (zlib zstd: ${version.zlibZstd ? 'yes' : 'no'}), ${runs} run(s) each, median; empty Node peak RSS ${mib(empty.maxRssBytes)} MiB`,
+  );
   console.log(['file', 'MiB', 'load ms', 'baseline ms', 'ratio', 'decode ms', 'load cpu ms', 'RSS-empty MiB', 'RSS/size'].join('\t'));
 
   for (const size of sizes) {
@@ -87,14 +99,35 @@ async function main() {
       const base = repeat('baseline', file);
       const rss = load.maxRssBytes - empty.maxRssBytes;
       const row = {
-        file: basename(file), fileBytes: load.fileBytes, textBytes: load.textBytes, events: load.events, verdict: load.verdict,
-        loadMs: load.ms, loadCpuMs: load.cpuMs, baselineMs: base.ms, baselineCpuMs: base.cpuMs, ratio: load.ms / base.ms, decodeMs: base.decodeMs,
-        rssOverEmptyBytes: rss, rssPerTextByte: rss / load.textBytes,
+        file: basename(file),
+        fileBytes: load.fileBytes,
+        textBytes: load.textBytes,
+        events: load.events,
+        verdict: load.verdict,
+        loadMs: load.ms,
+        loadCpuMs: load.cpuMs,
+        baselineMs: base.ms,
+        baselineCpuMs: base.cpuMs,
+        ratio: load.ms / base.ms,
+        decodeMs: base.decodeMs,
+        rssOverEmptyBytes: rss,
+        rssPerTextByte: rss / load.textBytes,
       };
       if (load.verdict !== 'ok') console.warn(`  ${row.file}: verdict ${load.verdict}`);
       results.files.push(row);
-      console.log([row.file, mib(row.textBytes), row.loadMs.toFixed(0), row.baselineMs.toFixed(0), row.ratio.toFixed(2),
-        row.decodeMs === undefined ? '-' : row.decodeMs.toFixed(0), row.loadCpuMs.toFixed(0), mib(rss), row.rssPerTextByte.toFixed(2)].join('\t'));
+      console.log(
+        [
+          row.file,
+          mib(row.textBytes),
+          row.loadMs.toFixed(0),
+          row.baselineMs.toFixed(0),
+          row.ratio.toFixed(2),
+          row.decodeMs === undefined ? '-' : row.decodeMs.toFixed(0),
+          row.loadCpuMs.toFixed(0),
+          mib(rss),
+          row.rssPerTextByte.toFixed(2),
+        ].join('\t'),
+      );
     }
   }
 
@@ -102,8 +135,12 @@ async function main() {
   if (existsSync(appendFile) && sizes.includes('300k')) {
     const a = repeat('append', appendFile);
     results.appends = a;
-    console.log(`1,000 appends to the loaded 300k session: median ${a.medianMs.toFixed(3)} ms, p99 ${a.p99Ms.toFixed(3)} ms, max ${a.maxMs.toFixed(3)} ms`);
-    console.log(`1,000 appended lines folded into the followed 300k session (+ diagnostics, provenance, invariants, derived messages): median ${a.foldMedianMs.toFixed(3)} ms, p99 ${a.foldP99Ms.toFixed(3)} ms, max ${a.foldMaxMs.toFixed(3)} ms`);
+    console.log(
+      `1,000 appends to the loaded 300k session: median ${a.medianMs.toFixed(3)} ms, p99 ${a.p99Ms.toFixed(3)} ms, max ${a.maxMs.toFixed(3)} ms`,
+    );
+    console.log(
+      `1,000 appended lines folded into the followed 300k session (+ diagnostics, provenance, invariants, derived messages): median ${a.foldMedianMs.toFixed(3)} ms, p99 ${a.foldP99Ms.toFixed(3)} ms, max ${a.foldMaxMs.toFixed(3)} ms`,
+    );
   }
 
   results.check = checkAsUsersRunIt(sizes, node);
@@ -116,7 +153,12 @@ async function main() {
 function wholeProcess(node, args) {
   const rssFile = join(DIR, '.build', `rss-${process.pid}.txt`);
   const started = performance.now();
-  const r = spawnSync(node, ['--require', RSS_HOOK, ...args], { cwd: root, env: { ...process.env, BENCH_RSS_FILE: rssFile }, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(node, ['--require', RSS_HOOK, ...args], {
+    cwd: root,
+    env: { ...process.env, BENCH_RSS_FILE: rssFile },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const ms = performance.now() - started;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return { ms, maxRssBytes: Number(readFileSync(rssFile, 'utf8')), stderr: r.stderr };
@@ -124,7 +166,10 @@ function wholeProcess(node, args) {
 
 function checkAsUsersRunIt(sizes, node) {
   const runs = Math.max(1, Number(option('--check-runs', '5')));
-  writeFileSync(RSS_HOOK, "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));\n");
+  writeFileSync(
+    RSS_HOOK,
+    "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));\n",
+  );
   const cli = join(root, 'bin', 'session-surface.js');
   if (!existsSync(join(root, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `node scripts/build.mjs` first');
   const median = (xs) => {
@@ -134,7 +179,9 @@ function checkAsUsersRunIt(sizes, node) {
   const emptyRss = median(Array.from({ length: runs }, () => wholeProcess(node, ['-e', '0']).maxRssBytes));
   const rows = [];
   console.log(`\ncheck as users run it: whole processes, alternated, median of ${runs}; empty Node peak RSS ${mib(emptyRss)} MiB`);
-  console.log(['file', 'text MiB', 'check ms', 'floor ms', 'ratio', 'check RSS MiB', 'floor RSS MiB', '(check RSS - empty) / text'].join('\t'));
+  console.log(
+    ['file', 'text MiB', 'check ms', 'floor ms', 'ratio', 'check RSS MiB', 'floor RSS MiB', '(check RSS - empty) / text'].join('\t'),
+  );
   for (const size of sizes) {
     for (const suffix of ['.jsonl', '.2frames.jsonl.zstd']) {
       const file = join(DIR, `scale-${size}${suffix}`);
@@ -151,15 +198,28 @@ function checkAsUsersRunIt(sizes, node) {
         checks.push(c);
       }
       const row = {
-        file: basename(file), textBytes,
-        checkMs: median(checks.map((c) => c.ms)), floorMs: median(floors.map((f) => f.ms)),
-        checkRssBytes: median(checks.map((c) => c.maxRssBytes)), floorRssBytes: median(floors.map((f) => f.maxRssBytes)),
+        file: basename(file),
+        textBytes,
+        checkMs: median(checks.map((c) => c.ms)),
+        floorMs: median(floors.map((f) => f.ms)),
+        checkRssBytes: median(checks.map((c) => c.maxRssBytes)),
+        floorRssBytes: median(floors.map((f) => f.maxRssBytes)),
       };
       row.ratio = row.checkMs / row.floorMs;
       row.rssOverEmptyPerTextByte = (row.checkRssBytes - emptyRss) / textBytes;
       rows.push(row);
-      console.log([row.file, mib(textBytes), row.checkMs.toFixed(0), row.floorMs.toFixed(0), row.ratio.toFixed(2),
-        mib(row.checkRssBytes), mib(row.floorRssBytes), row.rssOverEmptyPerTextByte.toFixed(2)].join('\t'));
+      console.log(
+        [
+          row.file,
+          mib(textBytes),
+          row.checkMs.toFixed(0),
+          row.floorMs.toFixed(0),
+          row.ratio.toFixed(2),
+          mib(row.checkRssBytes),
+          mib(row.floorRssBytes),
+          row.rssOverEmptyPerTextByte.toFixed(2),
+        ].join('\t'),
+      );
     }
   }
   return { runs, emptyRssBytes: emptyRss, files: rows };
@@ -216,8 +276,14 @@ async function worker(task, file) {
     const messages = log.deriveMessages();
     const ms = performance.now() - started;
     return report({
-      ms, cpuMs: cpuMs(), fileBytes: bytes.length, textBytes: log.scan.fileBytes, events: log.eventCount,
-      verdict: verdict.ok ? 'ok' : `${verdict.stage}: ${verdict.error}`, surface: surface.length, messages: messages.length,
+      ms,
+      cpuMs: cpuMs(),
+      fileBytes: bytes.length,
+      textBytes: log.scan.fileBytes,
+      events: log.eventCount,
+      verdict: verdict.ok ? 'ok' : `${verdict.stage}: ${verdict.error}`,
+      surface: surface.length,
+      messages: messages.length,
     });
   }
   if (task === 'baseline') {
@@ -246,9 +312,21 @@ async function worker(task, file) {
     const times = [];
     for (let i = 0; i < 1000; i++) {
       const seq = log.eventCount;
-      const event = i % 2 === 0
-        ? { type: 'user/message', seq, time: 1790000000000 + i, data: { content: [{ type: 'text', text: `appended message ${i}` }], source: { kind: 'user' }, role: 'user', id: `bench-append-${i}` }, surfaceOp: 'append' }
-        : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
+      const event =
+        i % 2 === 0
+          ? {
+              type: 'user/message',
+              seq,
+              time: 1790000000000 + i,
+              data: {
+                content: [{ type: 'text', text: `appended message ${i}` }],
+                source: { kind: 'user' },
+                role: 'user',
+                id: `bench-append-${i}`,
+              },
+              surfaceOp: 'append',
+            }
+          : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
       const t = performance.now();
       const r = log.append([event]);
       times.push(performance.now() - t);
@@ -261,18 +339,42 @@ async function worker(task, file) {
     const folds = [];
     for (let i = 0; i < 1000; i++) {
       const seq = follow.eventCount;
-      const event = i % 2 === 0
-        ? { type: 'user/message', seq, time: 1790000000000 + i, data: { content: [{ type: 'text', text: `followed message ${i}` }], source: { kind: 'user' }, role: 'user', id: `bench-follow-${i}` }, surfaceOp: 'append' }
-        : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
+      const event =
+        i % 2 === 0
+          ? {
+              type: 'user/message',
+              seq,
+              time: 1790000000000 + i,
+              data: {
+                content: [{ type: 'text', text: `followed message ${i}` }],
+                source: { kind: 'user' },
+                role: 'user',
+                id: `bench-follow-${i}`,
+              },
+              surfaceOp: 'append',
+            }
+          : { type: 'feedback/record', seq, time: 1790000000000 + i, data: { text: `feedback ${i}` } };
       const line = encoder.encode(core.serializeEvent(event) + '\n');
       const t = performance.now();
       const grown = follow.extend(line);
-      const asked = follow.diagnostics.length + core.provenanceIndex(follow).diagnostics.length + core.checkInvariants(follow).length + follow.deriveMessages().length;
+      const asked =
+        follow.diagnostics.length +
+        core.provenanceIndex(follow).diagnostics.length +
+        core.checkInvariants(follow).length +
+        follow.deriveMessages().length;
       folds.push(performance.now() - t);
       if (grown.added !== 1 || asked < 0) throw new Error(`fold ${i} added ${grown.added}`);
     }
     folds.sort((a, b) => a - b);
-    return report({ medianMs: times[499], p99Ms: times[989], maxMs: times[999], foldMedianMs: folds[499], foldP99Ms: folds[989], foldMaxMs: folds[999], events: follow.eventCount });
+    return report({
+      medianMs: times[499],
+      p99Ms: times[989],
+      maxMs: times[999],
+      foldMedianMs: folds[499],
+      foldP99Ms: folds[989],
+      foldMaxMs: folds[999],
+      events: follow.eventCount,
+    });
   }
   throw new Error(`unknown task ${task}`);
 }

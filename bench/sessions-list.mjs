@@ -61,13 +61,21 @@ let entries = [];
 for (let run = 0; run < RUNS; run++) {
   let firstBatchMs;
   const started = performance.now();
-  entries = await core.listSessions(nodeFs, SESSIONS, { onBatch: () => { firstBatchMs ??= performance.now() - started; } });
+  entries = await core.listSessions(nodeFs, SESSIONS, {
+    onBatch: () => {
+      firstBatchMs ??= performance.now() - started;
+    },
+  });
   const ms = performance.now() - started;
   times.push(ms);
-  console.log(`run ${run + 1}: listed ${entries.length} sessions in ${ms.toFixed(0)} ms (first batch after ${firstBatchMs?.toFixed(0)} ms)`);
+  console.log(
+    `run ${run + 1}: listed ${entries.length} sessions in ${ms.toFixed(0)} ms (first batch after ${firstBatchMs?.toFixed(0)} ms)`,
+  );
 }
 const states = entries.reduce((acc, e) => ({ ...acc, [e.state]: (acc[e.state] ?? 0) + 1 }), {});
 const children = core.buildLineage(entries.map((e) => ({ id: e.id, parentSession: e.header?.parentSession }))).children;
 const sorted = [...times].sort((a, b) => a - b);
 console.log(`states: ${JSON.stringify(states)}; ${[...children.values()].flat().length} child sessions under their parents`);
-console.log(`sessions-list: ${COUNT} sessions, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms over ${RUNS} runs (target < 2000 ms)`);
+console.log(
+  `sessions-list: ${COUNT} sessions, median ${sorted[Math.floor(sorted.length / 2)].toFixed(0)} ms over ${RUNS} runs (target < 2000 ms)`,
+);

@@ -9,11 +9,22 @@ import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import { CHROMIUM } from '../e2e/toolchain.mjs';
 
-const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.html': 'text/html', '.png': 'image/png', '.svg': 'image/svg+xml' };
+const TYPES = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+  '.html': 'text/html',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
 
 function page(origin, nonce, theme) {
   const csp = [
-    "default-src 'none'", `img-src ${origin} data:`, `style-src ${origin} 'nonce-${nonce}'`, `font-src ${origin}`, `script-src 'nonce-${nonce}'`,
+    "default-src 'none'",
+    `img-src ${origin} data:`,
+    `style-src ${origin} 'nonce-${nonce}'`,
+    `font-src ${origin}`,
+    `script-src 'nonce-${nonce}'`,
   ].join('; ');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -34,12 +45,27 @@ function page(origin, nonce, theme) {
 }
 
 /** A few --vscode-* variables of a dark theme, so the page is drawn as in the editor. */
-const DARK = ['--vscode-font-family: system-ui, sans-serif', '--vscode-font-size: 13px', '--vscode-editor-font-family: monospace',
-  '--vscode-foreground: #cccccc', '--vscode-editor-background: #1f1f1f', '--vscode-descriptionForeground: #9d9d9d',
-  '--vscode-list-hoverBackground: #2a2d2e', '--vscode-list-activeSelectionBackground: #04395e', '--vscode-focusBorder: #0078d4',
-  '--vscode-charts-green: #89d185', '--vscode-charts-purple: #b180d7', '--vscode-charts-blue: #3794ff', '--vscode-charts-orange: #d18616',
-  '--vscode-errorForeground: #f85149', '--vscode-panel-border: #2b2b2b', '--vscode-button-background: #0078d4', '--vscode-button-foreground: #fff',
-  '--vscode-input-background: #313131', '--vscode-input-foreground: #ccc'].join(';');
+const DARK = [
+  '--vscode-font-family: system-ui, sans-serif',
+  '--vscode-font-size: 13px',
+  '--vscode-editor-font-family: monospace',
+  '--vscode-foreground: #cccccc',
+  '--vscode-editor-background: #1f1f1f',
+  '--vscode-descriptionForeground: #9d9d9d',
+  '--vscode-list-hoverBackground: #2a2d2e',
+  '--vscode-list-activeSelectionBackground: #04395e',
+  '--vscode-focusBorder: #0078d4',
+  '--vscode-charts-green: #89d185',
+  '--vscode-charts-purple: #b180d7',
+  '--vscode-charts-blue: #3794ff',
+  '--vscode-charts-orange: #d18616',
+  '--vscode-errorForeground: #f85149',
+  '--vscode-panel-border: #2b2b2b',
+  '--vscode-button-background: #0078d4',
+  '--vscode-button-foreground: #fff',
+  '--vscode-input-background: #313131',
+  '--vscode-input-foreground: #ccc',
+].join(';');
 
 export async function startWebview({ repo, onMessage, viewport = { width: 1400, height: 900 }, extraArgs = [], bundle }) {
   const nonce = randomBytes(12).toString('base64');
@@ -52,18 +78,27 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
     }
     // `bundle` replaces dist/webview.js (the benchmark measures a production build of it).
     const file = bundle && url.pathname === '/dist/webview.js' ? bundle : normalize(join(repo, url.pathname));
-    if ((file !== bundle && !file.startsWith(repo)) || !existsSync(file)) { res.writeHead(404); res.end(); return; }
+    if ((file !== bundle && !file.startsWith(repo)) || !existsSync(file)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
     res.end(readFileSync(file));
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', ...extraArgs] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', ...extraArgs],
+  });
   const context = await browser.newContext({ viewport });
   const p = await context.newPage();
   const violations = [];
-  p.on('console', (m) => { if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text()); });
+  p.on('console', (m) => {
+    if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
   p.on('pageerror', (e) => console.error(`# webview error: ${e.message}`));
   await p.exposeFunction('__toHost', (json) => onMessage(JSON.parse(json)));
   const post = (message) => p.evaluate((m) => window.dispatchEvent(new MessageEvent('message', { data: m })), message);
@@ -72,6 +107,9 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
     page: p,
     post,
     violations,
-    async stop() { await browser.close(); server.close(); },
+    async stop() {
+      await browser.close();
+      server.close();
+    },
   };
 }

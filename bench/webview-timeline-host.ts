@@ -14,8 +14,14 @@ export function openTimeline(path: string) {
   const stat = statSync(path);
   const timeline = new SessionTimeline(source, 1, new Formatter({ locale: 'en' }), {
     summaryContext: () => ({
-      fileName: basename(path), filePath: path, turns: 0, fileBytes: stat.size, restrictedMode: false, loadMs,
-      file: { state: 'following', size: stat.size, mtimeMs: stat.mtimeMs }, followLiveLogs: true,
+      fileName: basename(path),
+      filePath: path,
+      turns: 0,
+      fileBytes: stat.size,
+      restrictedMode: false,
+      loadMs,
+      file: { state: 'following', size: stat.size, mtimeMs: stat.mtimeMs },
+      followLiveLogs: true,
     }),
     reveal: async () => true,
     reload: () => {},

@@ -16,12 +16,19 @@ import { startWebview } from './webview-harness.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(REPO, 'bench', 'out');
-const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
 const EVENTS = Number(arg('events', '300000'));
 
-const pct = (values, p) => { const s = [...values].sort((a, b) => a - b); return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN; };
+const pct = (values, p) => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] : NaN;
+};
 const ms = (v) => `${v.toFixed(1)} ms`;
-const frameFigures = (frames) => `${frames.length} frames, median ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, max ${ms(Math.max(...frames))}`;
+const frameFigures = (frames) =>
+  `${frames.length} frames, median ${ms(pct(frames, 50))}, p95 ${ms(pct(frames, 95))}, max ${ms(Math.max(...frames))}`;
 
 mkdirSync(OUT, { recursive: true });
 const logPath = arg('log', join(OUT, `webview-${EVENTS / 1000}k.jsonl`));
@@ -32,20 +39,42 @@ if (!existsSync(logPath)) {
 
 // The host: bundle the extension's request handler for Node and load the log with the core.
 const hostBundle = join(OUT, 'webview-timeline-host.mjs');
-await esbuild.build({ entryPoints: [join(REPO, 'bench', 'webview-timeline-host.ts')], outfile: hostBundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' });
-await esbuild.build({ entryPoints: [join(REPO, 'webview', 'main.ts')], outfile: join(OUT, 'webview.js'), bundle: true, minify: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'warning' });
+await esbuild.build({
+  entryPoints: [join(REPO, 'bench', 'webview-timeline-host.ts')],
+  outfile: hostBundle,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
+await esbuild.build({
+  entryPoints: [join(REPO, 'webview', 'main.ts')],
+  outfile: join(OUT, 'webview.js'),
+  bundle: true,
+  minify: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  logLevel: 'warning',
+});
 const { openTimeline } = await import(hostBundle);
 
 let post;
 let ready;
-const readyPromise = new Promise((r) => { ready = r; });
+const readyPromise = new Promise((r) => {
+  ready = r;
+});
 const webview = await startWebview({
   repo: REPO,
   bundle: join(OUT, 'webview.js'),
   // Lifts the frame-rate cap: a frame then takes as long as its work, so frame times measure the view.
   extraArgs: ['--disable-gpu-vsync', '--disable-frame-rate-limit'],
   onMessage: async (m) => {
-    if (m.type === 'ready') { ready(); return; }
+    if (m.type === 'ready') {
+      ready();
+      return;
+    }
     if (m.type !== 'request') return;
     while (!post) await new Promise((r) => setTimeout(r, 5));
     const answer = await host.timeline.handle(m, (p) => void post({ type: 'searchProgress', ...p }));
@@ -66,24 +95,29 @@ await post({ type: 'summary', summary: host.timeline.summary() });
 await page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { polling: 'raf', timeout: 60_000 });
 const wall = Date.now() - sentAt;
 const inPage = await page.evaluate(() => window.__timelineFirstRows - window.__timelineLoadDone);
-console.log(`first rows painted: ${ms(wall)} after the summary was sent (in the page: ${ms(inPage)} from the summary's arrival) — target ≤ 300 ms`);
+console.log(
+  `first rows painted: ${ms(wall)} after the summary was sent (in the page: ${ms(inPage)} from the summary's arrival) — target ≤ 300 ms`,
+);
 
 // 2. scroll end to end, recording every frame.
-const scrollFrames = await page.evaluate(async (STEPS) => {
-  const scroller = document.querySelector('lit-virtualizer');
-  const frames = [];
-  let last = performance.now();
-  const total = scroller.scrollHeight - scroller.clientHeight;
-  const steps = STEPS;
-  for (let i = 1; i <= steps; i++) {
-    scroller.scrollTop = (total * i) / steps;
-    await new Promise((r) => requestAnimationFrame(r));
-    const now = performance.now();
-    frames.push(now - last);
-    last = now;
-  }
-  return frames;
-}, Number(arg('steps', '1500')));
+const scrollFrames = await page.evaluate(
+  async (STEPS) => {
+    const scroller = document.querySelector('lit-virtualizer');
+    const frames = [];
+    let last = performance.now();
+    const total = scroller.scrollHeight - scroller.clientHeight;
+    const steps = STEPS;
+    for (let i = 1; i <= steps; i++) {
+      scroller.scrollTop = (total * i) / steps;
+      await new Promise((r) => requestAnimationFrame(r));
+      const now = performance.now();
+      frames.push(now - last);
+      last = now;
+    }
+    return frames;
+  },
+  Number(arg('steps', '1500')),
+);
 console.log(`scrolling end to end: ${frameFigures(scrollFrames)} — target p95 < 16 ms`);
 const blank = await page.evaluate(() => document.querySelectorAll('#timeline-list .row.placeholder').length);
 console.log(`  rows still loading at the end of the scroll: ${blank}`);
@@ -97,7 +131,12 @@ const jump = await page.evaluate(async (seqs) => {
   const perJump = [];
   let running = true;
   let last = performance.now();
-  const tick = () => { const now = performance.now(); frames.push(now - last); last = now; if (running) requestAnimationFrame(tick); };
+  const tick = () => {
+    const now = performance.now();
+    frames.push(now - last);
+    last = now;
+    if (running) requestAnimationFrame(tick);
+  };
   requestAnimationFrame(tick);
   for (const seq of seqs) {
     const started = performance.now();
@@ -118,7 +157,9 @@ console.log(`  one round trip of three jumps: median ${ms(pct(jump.perJump, 50))
 const cdp = await page.context().newCDPSession(page);
 await cdp.send('HeapProfiler.collectGarbage');
 const heap = await cdp.send('Runtime.getHeapUsage');
-console.log(`webview JS heap: ${(heap.usedSize / 1024 / 1024).toFixed(1)} MiB used (${(heap.totalSize / 1024 / 1024).toFixed(1)} MiB allocated) — target ≤ 60 MB`);
+console.log(
+  `webview JS heap: ${(heap.usedSize / 1024 / 1024).toFixed(1)} MiB used (${(heap.totalSize / 1024 / 1024).toFixed(1)} MiB allocated) — target ≤ 60 MB`,
+);
 console.log(`CSP violations: ${webview.violations.length}`);
 await webview.stop();
 host.timeline.dispose?.();

@@ -10,10 +10,19 @@ export const HOST_TESTS_ENTRY = join(HOST_TESTS_OUT, 'index.js');
 
 export async function buildHostTests() {
   const dir = join(REPO, 'test', 'host');
-  const entryPoints = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+  const entryPoints = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
   await esbuild.build({
-    entryPoints, outdir: HOST_TESTS_OUT, bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-    sourcemap: true, external: ['vscode', 'mocha'], logLevel: 'warning',
+    entryPoints,
+    outdir: HOST_TESTS_OUT,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: true,
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
   });
 }
 

@@ -46,7 +46,16 @@ export function isolatedEnv(dir) {
  * @param {{ runDir: string, port: number, workspace: string, trusted?: boolean, settings?: object, args?: string[], extensions?: string[], userDataFiles?: Record<string, string> }} options
  * `trusted: false` turns workspace trust on, so the workspace opens in Restricted Mode.
  */
-export async function startCodeServer({ runDir, port, workspace, trusted = true, settings = {}, args: extraArgs = [], extensions = [], userDataFiles = {} }) {
+export async function startCodeServer({
+  runDir,
+  port,
+  workspace,
+  trusted = true,
+  settings = {},
+  args: extraArgs = [],
+  extensions = [],
+  userDataFiles = {},
+}) {
   const userData = join(runDir, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(join(runDir, 'extensions'), { recursive: true });
@@ -56,34 +65,57 @@ export async function startCodeServer({ runDir, port, workspace, trusted = true,
   for (const folder of extensions) cpSync(folder, join(runDir, 'extensions', basename(folder)), { recursive: true });
   const trustSettings = trusted
     ? { 'security.workspace.trust.enabled': false }
-    : { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'always' };
+    : {
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'always',
+      };
   writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trustSettings, ...settings }, null, 1));
   const config = join(runDir, 'config.yaml');
   writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
   const logFile = join(runDir, 'code-server.log');
   const log = openSync(logFile, 'w');
-  const args = [CODE_SERVER_ENTRY, '--config', config, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
-    '--user-data-dir', userData, '--extensions-dir', join(runDir, 'extensions'),
-    '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
+  const args = [
+    CODE_SERVER_ENTRY,
+    '--config',
+    config,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    join(runDir, 'extensions'),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
     // Each page load starts an extension host; do not keep old ones alive for hours.
-    '--reconnection-grace-time', '20',
+    '--reconnection-grace-time',
+    '20',
     // Lets the workbench URL carry extensionDevelopmentPath / extensionTestsPath.
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--vscode-option',
+    'enable-smoke-test-driver',
     ...(trusted ? ['--disable-workspace-trust'] : []),
     ...extraArgs,
-    workspace];
+    workspace,
+  ];
   // detached: the server becomes a process-group leader, so stop() ends it and all its children.
   const child = spawn(NODE24, args, { env: isolatedEnv(runDir), stdio: ['ignore', log, log], detached: true });
   const origin = `http://127.0.0.1:${port}`;
   let exited = false;
-  child.on('exit', () => { exited = true; });
+  child.on('exit', () => {
+    exited = true;
+  });
 
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`code-server exited early; see ${logFile}`);
     try {
       if ((await fetch(`${origin}/healthz`)).ok) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     if (Date.now() > deadline) throw new Error(`code-server did not answer on ${origin}; see ${logFile}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -91,9 +123,18 @@ export async function startCodeServer({ runDir, port, workspace, trusted = true,
   async function stop() {
     if (exited) return;
     const group = -child.pid;
-    try { process.kill(group, 'SIGTERM'); } catch { return; }
+    try {
+      process.kill(group, 'SIGTERM');
+    } catch {
+      return;
+    }
     for (let i = 0; i < 50 && !exited; i++) await new Promise((r) => setTimeout(r, 100));
-    if (!exited) try { process.kill(group, 'SIGKILL'); } catch { /* gone */ }
+    if (!exited)
+      try {
+        process.kill(group, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
   }
   return { origin, pid: child.pid, logFile, userData, stop };
 }

@@ -24,7 +24,10 @@ export function cutAtFirstToolCall(lines, recorded) {
 /** One zstd frame of stored blocks: valid Zstandard any decoder reads, made without a compressor. */
 export function storedZstdFrame(content) {
   const bytes = new TextEncoder().encode(content);
-  const parts = [Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0xa0 /* single segment, 4-byte size */), new Uint8Array(new Uint32Array([bytes.length]).buffer)];
+  const parts = [
+    Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0xa0 /* single segment, 4-byte size */),
+    new Uint8Array(new Uint32Array([bytes.length]).buffer),
+  ];
   for (let at = 0; at === 0 || at < bytes.length; at += 65536) {
     const size = Math.min(65536, bytes.length - at);
     const header = (size << 3) | (at + size >= bytes.length ? 1 : 0);

@@ -2,7 +2,9 @@
 // welcome content, which needs the extension's code (the static contributions show before that). On a
 // loaded 2-core machine the extension host can start minutes after the workbench.
 export async function showSessionsView(page, timeout = 240_000) {
-  const item = page.locator('.activitybar .action-item a[aria-label^="dsh Sessions"], .activitybar .action-item a[aria-label^="dsh 会话"]').first();
+  const item = page
+    .locator('.activitybar .action-item a[aria-label^="dsh Sessions"], .activitybar .action-item a[aria-label^="dsh 会话"]')
+    .first();
   await item.waitFor({ timeout });
   if (!(await page.locator('.activitybar .action-item.checked a[aria-label^="dsh "]').count())) await item.click();
 }

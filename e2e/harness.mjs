@@ -50,7 +50,16 @@ export async function startSuite(name, { trusted = true, files = [], settings = 
   const artifacts = join(ARTIFACTS, name);
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
-  const server = await startCodeServer({ runDir: join(dir, 'server'), port: await freePort(), workspace, trusted, settings, args, extensions, userDataFiles });
+  const server = await startCodeServer({
+    runDir: join(dir, 'server'),
+    port: await freePort(),
+    workspace,
+    trusted,
+    settings,
+    args,
+    extensions,
+    userDataFiles,
+  });
   // chromium writes ~/.config and ~/.cache: keep them in the run folder too.
   Object.assign(process.env, isolatedEnv(join(dir, 'browser')));
   const browser = await launchBrowser();

@@ -6,15 +6,37 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
-export function writeLanguagePack(parent, { languageId = 'zh-cn', languageName = 'Chinese Simplified', localizedName = '中文(简体)' } = {}) {
+export function writeLanguagePack(
+  parent,
+  { languageId = 'zh-cn', languageName = 'Chinese Simplified', localizedName = '中文(简体)' } = {},
+) {
   const folder = join(parent, `session-surface-tests.language-pack-${languageId}-1.0.0`);
   mkdirSync(join(folder, 'translations'), { recursive: true });
-  writeFileSync(join(folder, 'package.json'), JSON.stringify({
-    name: `language-pack-${languageId}`, publisher: 'session-surface-tests', version: '1.0.0',
-    displayName: `Test language pack (${languageId})`, engines: { vscode: '*' }, categories: ['Language Packs'],
-    contributes: { localizations: [{ languageId, languageName, localizedLanguageName: localizedName,
-      translations: [{ id: 'vscode', path: './translations/main.i18n.json' }] }] },
-  }, null, 1));
+  writeFileSync(
+    join(folder, 'package.json'),
+    JSON.stringify(
+      {
+        name: `language-pack-${languageId}`,
+        publisher: 'session-surface-tests',
+        version: '1.0.0',
+        displayName: `Test language pack (${languageId})`,
+        engines: { vscode: '*' },
+        categories: ['Language Packs'],
+        contributes: {
+          localizations: [
+            {
+              languageId,
+              languageName,
+              localizedLanguageName: localizedName,
+              translations: [{ id: 'vscode', path: './translations/main.i18n.json' }],
+            },
+          ],
+        },
+      },
+      null,
+      1,
+    ),
+  );
   writeFileSync(join(folder, 'translations', 'main.i18n.json'), JSON.stringify({ version: '1.0.0', contents: {} }));
   return folder;
 }

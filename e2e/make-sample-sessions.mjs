@@ -22,7 +22,12 @@ export function sampleSessions() {
   const samples = {};
 
   const small = new SessionLogBuilder();
-  samples['session-small.jsonl'] = [headerLine({ id: 'sample-small-0001' }), ...small.turnLines(), ...small.turnLines(), ...small.turnLines()];
+  samples['session-small.jsonl'] = [
+    headerLine({ id: 'sample-small-0001' }),
+    ...small.turnLines(),
+    ...small.turnLines(),
+    ...small.turnLines(),
+  ];
 
   const live = new SessionLogBuilder();
   samples['session-live.jsonl'] = [headerLine({ id: 'sample-live-0001' }), ...live.turnLines(), ...live.turnLines({ open: true })];
@@ -31,9 +36,20 @@ export function sampleSessions() {
   // result whose source names another call than its tool-result block.
   const broken = new SessionLogBuilder();
   const brokenLines = [headerLine({ id: 'sample-errors-0001' }), ...broken.turnLines(), ...broken.turnLines()];
-  const surfaceLine = editLine(brokenLines, (l) => l.includes('"type":"tool/call"'), (e) => { e.surfaceOp = 'append'; });
-  const idsLine = editLine(brokenLines, (l, i) => i > surfaceLine && l.includes('"type":"tool/result"'),
-    (e) => { e.data.message.source.callId = 'call-that-was-never-made'; });
+  const surfaceLine = editLine(
+    brokenLines,
+    (l) => l.includes('"type":"tool/call"'),
+    (e) => {
+      e.surfaceOp = 'append';
+    },
+  );
+  const idsLine = editLine(
+    brokenLines,
+    (l, i) => i > surfaceLine && l.includes('"type":"tool/result"'),
+    (e) => {
+      e.data.message.source.callId = 'call-that-was-never-made';
+    },
+  );
   samples['session-with-errors.jsonl'] = brokenLines;
 
   // A header from an older writer: no delegationDepth, which dsh's current reader refuses.

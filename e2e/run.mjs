@@ -47,15 +47,26 @@ const testsDir = join(REPO, 'e2e', 'tests');
 // The .vsix test makes a production build; it runs last so the other tests use the normal bundles.
 // SESSION_SURFACE_E2E_ONLY=a,b runs only the test files whose names contain one of the words.
 const only = (process.env.SESSION_SURFACE_E2E_ONLY ?? '').split(',').filter(Boolean);
-const files = readdirSync(testsDir).filter((f) => f.endsWith('.test.mjs'))
+const files = readdirSync(testsDir)
+  .filter((f) => f.endsWith('.test.mjs'))
   .filter((f) => only.length === 0 || only.some((word) => f.includes(word)))
   .sort((a, b) => Number(a.startsWith('vsix')) - Number(b.startsWith('vsix')) || a.localeCompare(b))
   .map((f) => join(testsDir, f));
 const countsFile = join(ARTIFACTS, 'node-test-counts.json');
-const rc = run(process.execPath, ['--test', '--test-concurrency=1', '--test-timeout=600000',
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  `--test-reporter=${join(REPO, 'e2e', 'count-reporter.mjs')}`, `--test-reporter-destination=${countsFile}`,
-  ...files], { timeout: 40 * 60_000 });
+const rc = run(
+  process.execPath,
+  [
+    '--test',
+    '--test-concurrency=1',
+    '--test-timeout=600000',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${join(REPO, 'e2e', 'count-reporter.mjs')}`,
+    `--test-reporter-destination=${countsFile}`,
+    ...files,
+  ],
+  { timeout: 40 * 60_000 },
+);
 
 let passed = 0;
 let failed = 0;

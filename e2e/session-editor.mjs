@@ -47,7 +47,8 @@ export async function readSessionView(page) {
 /** Waits until the editor shows exactly `n` events; returns how long that took. */
 export async function waitForEventCount(page, n, timeout) {
   const started = Date.now();
-  await sessionView(page).locator(`#count-fields [data-field="events"]`, { hasText: new RegExp(`^${n.toLocaleString('en-US')}$`) })
+  await sessionView(page)
+    .locator(`#count-fields [data-field="events"]`, { hasText: new RegExp(`^${n.toLocaleString('en-US')}$`) })
     .waitFor({ timeout });
   return Date.now() - started;
 }

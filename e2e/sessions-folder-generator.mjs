@@ -14,8 +14,17 @@ export async function catalogCore(outDir) {
   if (core) return core;
   const outfile = join(outDir, '.catalog-core.cjs');
   await esbuild.build({
-    stdin: { contents: "export * from './src/core/catalog'; export { encodeDshZstdLog } from './src/core/zstd';", resolveDir: REPO, loader: 'ts' },
-    bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'warning',
+    stdin: {
+      contents: "export * from './src/core/catalog'; export { encodeDshZstdLog } from './src/core/zstd';",
+      resolveDir: REPO,
+      loader: 'ts',
+    },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile,
+    logLevel: 'warning',
   });
   core = createRequire(import.meta.url)(outfile);
   return core;
@@ -28,7 +37,10 @@ function sessionLines({ id, cwd, title, turns = 2, open = false, header = {}, pa
   const b = new SessionLogBuilder({ payloadBytes });
   const head = { type: 'session', version: 0, id, createdAt: 1786348800000, cwd, ...header };
   if (head.delegationDepth === undefined) head.delegationDepth = 0;
-  if (header.legacy) { delete head.delegationDepth; delete head.legacy; }
+  if (header.legacy) {
+    delete head.delegationDepth;
+    delete head.legacy;
+  }
   const lines = [JSON.stringify(head)];
   for (let t = 1; t <= turns; t++) lines.push(...b.turnLines({ open: open && t === turns }));
   lines[3] = lines[3].replace('Turn 1: list the files in src and summarise them.', title);
@@ -55,7 +67,12 @@ export async function writeSession(root, { zstd = false, ageMs = 0, ...spec }, o
 export const SHOWCASE = [
   { id: 'live-0001', title: 'Live: refactor the parser', open: true, ageMs: 0 },
   { id: 'parent-0001', title: 'Parent: plan the release', ageMs: 60_000, turns: 3 },
-  { id: 'child-0001', title: 'Child: check the changelog', ageMs: 90_000, header: { parentSession: 'parent-0001', origin: 'subagent', seedLength: 4, delegationDepth: 1 } },
+  {
+    id: 'child-0001',
+    title: 'Child: check the changelog',
+    ageMs: 90_000,
+    header: { parentSession: 'parent-0001', origin: 'subagent', seedLength: 4, delegationDepth: 1 },
+  },
   { id: 'closed-0001', title: 'Closed: list the files', ageMs: 2 * 3600_000 },
   { id: 'zstd-0001', title: 'Compressed: summarise the logs', zstd: true, ageMs: 3 * 3600_000, turns: 4 },
   { id: 'refused-0001', title: 'Refused: an old header', header: { legacy: true }, ageMs: 4 * 3600_000 },
@@ -65,7 +82,11 @@ export const SHOWCASE = [
 export async function writeShowcase(root, cwd, outDir = root) {
   const files = {};
   for (const s of SHOWCASE) files[s.id] = await writeSession(root, { cwd, ...s }, outDir);
-  files['elsewhere-0001'] = await writeSession(root, { id: 'elsewhere-0001', cwd: '/home/dev/other-project', title: 'Elsewhere: another folder', ageMs: 5 * DAY }, outDir);
+  files['elsewhere-0001'] = await writeSession(
+    root,
+    { id: 'elsewhere-0001', cwd: '/home/dev/other-project', title: 'Elsewhere: another folder', ageMs: 5 * DAY },
+    outDir,
+  );
   return files;
 }
 
@@ -74,10 +95,20 @@ export async function writeMany(root, count, outDir = root) {
   for (let i = 0; i < count; i++) {
     const cwd = `/home/dev/project-${i % 20}`;
     const parent = i % 25 === 24 ? `bench-${String(i - 1).padStart(5, '0')}` : undefined;
-    await writeSession(root, {
-      id: `bench-${String(i).padStart(5, '0')}`, cwd, title: `Session ${i}: do the work`,
-      turns: 1 + (i % 6), open: i % 10 === 9, zstd: i % 4 === 3, ageMs: i * 60_000, payloadBytes: (i % 7) * 2000,
-      header: parent ? { parentSession: parent, origin: 'subagent', seedLength: 0, delegationDepth: 1 } : {},
-    }, outDir);
+    await writeSession(
+      root,
+      {
+        id: `bench-${String(i).padStart(5, '0')}`,
+        cwd,
+        title: `Session ${i}: do the work`,
+        turns: 1 + (i % 6),
+        open: i % 10 === 9,
+        zstd: i % 4 === 3,
+        ageMs: i * 60_000,
+        payloadBytes: (i % 7) * 2000,
+        header: parent ? { parentSession: parent, origin: 'subagent', seedLength: 0, delegationDepth: 1 } : {},
+      },
+      outDir,
+    );
   }
 }

@@ -29,7 +29,9 @@ export async function webviewContentFrame(page, timeout = 30_000) {
     for (const frame of page.frames()) {
       try {
         if (await frame.evaluate(() => !!document.querySelector('timeline-app'))) return frame;
-      } catch { /* a frame that is navigating or cross-origin-blocked */ }
+      } catch {
+        /* a frame that is navigating or cross-origin-blocked */
+      }
     }
     if (Date.now() > deadline) throw new Error('no webview frame holds the timeline');
     await page.waitForTimeout(200);
@@ -41,27 +43,37 @@ export async function selectSeq(page, seq) {
   const row = rowBySeq(page, seq);
   await row.scrollIntoViewIfNeeded().catch(() => {});
   await row.click();
-  await inspector(page).locator('#inspector-title', { hasText: new RegExp(`^seq ${seq} `) }).waitFor({ timeout: 15_000 });
+  await inspector(page)
+    .locator('#inspector-title', { hasText: new RegExp(`^seq ${seq} `) })
+    .waitFor({ timeout: 15_000 });
 }
 
 /** Rows currently drawn, in list order, as {seq, type, surface, messageIndex, index}. */
 export async function drawnRows(page) {
-  return sessionView(page).locator('#timeline-list .row:not(.placeholder)').evaluateAll((rows) => rows.map((r) => ({
-    seq: Number(r.getAttribute('data-seq')),
-    type: r.getAttribute('data-type'),
-    surface: r.getAttribute('data-surface'),
-    index: Number(r.getAttribute('data-index')),
-    messageIndex: r.hasAttribute('data-message-index') ? Number(r.getAttribute('data-message-index')) : undefined,
-    name: r.getAttribute('aria-label'),
-  })).sort((a, b) => a.index - b.index));
+  return sessionView(page)
+    .locator('#timeline-list .row:not(.placeholder)')
+    .evaluateAll((rows) =>
+      rows
+        .map((r) => ({
+          seq: Number(r.getAttribute('data-seq')),
+          type: r.getAttribute('data-type'),
+          surface: r.getAttribute('data-surface'),
+          index: Number(r.getAttribute('data-index')),
+          messageIndex: r.hasAttribute('data-message-index') ? Number(r.getAttribute('data-message-index')) : undefined,
+          name: r.getAttribute('aria-label'),
+        }))
+        .sort((a, b) => a.index - b.index),
+    );
 }
 
 export async function activeRowSeq(page) {
-  return sessionView(page).locator('#timeline-list').evaluate((el) => {
-    const id = el.getAttribute('aria-activedescendant');
-    const row = id ? document.getElementById(id) : null;
-    return row ? Number(row.getAttribute('data-seq')) : undefined;
-  });
+  return sessionView(page)
+    .locator('#timeline-list')
+    .evaluate((el) => {
+      const id = el.getAttribute('aria-activedescendant');
+      const row = id ? document.getElementById(id) : null;
+      return row ? Number(row.getAttribute('data-seq')) : undefined;
+    });
 }
 
 export async function focusedId(page) {

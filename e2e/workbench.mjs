@@ -3,8 +3,15 @@
 import { chromium } from 'playwright-core';
 import { CHROMIUM } from './toolchain.mjs';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const launchBrowser = () => chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 
@@ -61,14 +68,19 @@ export async function runCommand(page, title, timeout = 60_000) {
     }
     // Fuzzy matching may rank a longer title first ("File: Compare Active File with Saved" for "File:
     // Save"): pick the row whose label is exactly the title, wherever it stands.
-    const exact = page.locator('.quick-input-list .monaco-list-row').filter({
-      has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
-    }).first();
+    const exact = page
+      .locator('.quick-input-list .monaco-list-row')
+      .filter({
+        has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
+      })
+      .first();
     try {
       await exact.waitFor({ timeout: 3_000 });
       await exact.click();
       return;
-    } catch { /* not registered yet */ }
+    } catch {
+      /* not registered yet */
+    }
     if (Date.now() > deadline) throw new Error(`command "${title}" not in the palette after ${timeout} ms`);
     await page.keyboard.press('Escape');
     await page.waitForTimeout(500);
@@ -105,9 +117,12 @@ export async function quickOpen(page, fileName, timeout = 60_000) {
   const input = page.locator('.quick-input-widget input');
   // Click the row whose label is exactly the name: fuzzy matching also offers longer names
   // (session.jsonl.zstd for session.jsonl), and recently opened files come first.
-  const exact = page.locator('.quick-input-list .monaco-list-row').filter({
-    has: page.locator('.label-name', { hasText: new RegExp(`^${fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
-  }).first();
+  const exact = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^${fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+    })
+    .first();
   for (;;) {
     await focusWorkbench(page);
     await page.keyboard.press('Control+P');
@@ -136,8 +151,11 @@ export async function quickOpen(page, fileName, timeout = 60_000) {
 export async function answerFileDialog(page, absolutePath, timeout = 60_000) {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await page.waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.endsWith('/'), null, { timeout: 15_000 })
-    .catch(() => { /* typed over below either way */ });
+  await page
+    .waitForFunction(() => document.querySelector('.quick-input-widget input')?.value.endsWith('/'), null, { timeout: 15_000 })
+    .catch(() => {
+      /* typed over below either way */
+    });
   const deadline = Date.now() + timeout;
   for (;;) {
     try {
@@ -151,8 +169,13 @@ export async function answerFileDialog(page, absolutePath, timeout = 60_000) {
       if (!(await input.isVisible())) return;
       if (Date.now() > deadline) {
         const value = await input.inputValue().catch(() => '?');
-        const message = await page.locator('.quick-input-message').textContent().catch(() => '');
-        throw new Error(`the file dialog did not accept ${absolutePath} within ${timeout} ms (value "${value}", message "${message}"): ${err.message}`);
+        const message = await page
+          .locator('.quick-input-message')
+          .textContent()
+          .catch(() => '');
+        throw new Error(
+          `the file dialog did not accept ${absolutePath} within ${timeout} ms (value "${value}", message "${message}"): ${err.message}`,
+        );
       }
     }
   }

@@ -12,14 +12,36 @@ const common = { bundle: true, sourcemap: !production, minify: production, logLe
 
 const targets = [
   // Extension host: Node, CommonJS, `vscode` provided by the host at run time.
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  },
   // Command-line tool on the system Node 20.
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
   // Extension host in VS Code for the Web (a web worker): the same entry point, with the few Node
   // modules the host imports replaced by the browser stand-ins of src/host/web/.
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', target: 'es2022', external: ['vscode'],
-    alias: { 'node:path': './src/host/web/path.ts', 'node:fs': './src/host/web/fs.ts', 'node:fs/promises': './src/host/web/fs-promises.ts', 'node:crypto': './src/host/web/crypto.ts', 'node:zlib': './src/host/web/zlib.ts' },
-    define: { 'process.env.NODE_ENV': '"production"' } },
+  {
+    ...common,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/web/extension.js',
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    external: ['vscode'],
+    alias: {
+      'node:path': './src/host/web/path.ts',
+      'node:fs': './src/host/web/fs.ts',
+      'node:fs/promises': './src/host/web/fs-promises.ts',
+      'node:crypto': './src/host/web/crypto.ts',
+      'node:zlib': './src/host/web/zlib.ts',
+    },
+    define: { 'process.env.NODE_ENV': '"production"' },
+  },
   // Webview: a browser bundle; it never sees node or vscode modules.
   { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ].filter((t) => existsSync(t.entryPoints[0]));
@@ -38,7 +60,17 @@ function listTests(dir) {
 if (args.has('--tests')) {
   const entryPoints = listTests('test/unit');
   if (entryPoints.length) {
-    targets.push({ ...common, sourcemap: true, entryPoints, outdir: 'out/test', outbase: 'test', platform: 'node', format: 'cjs', target: 'node20', external: ['mocha', 'fast-check'] });
+    targets.push({
+      ...common,
+      sourcemap: true,
+      entryPoints,
+      outdir: 'out/test',
+      outbase: 'test',
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['mocha', 'fast-check'],
+    });
   }
 }
 

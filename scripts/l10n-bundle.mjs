@@ -37,7 +37,8 @@ const table = join(repo, 'src', 'protocol', 'webview-strings.ts');
 if (existsSync(table)) {
   const text = readFileSync(table, 'utf8');
   const body = text.slice(text.indexOf('['), text.lastIndexOf(']'));
-  for (const m of body.matchAll(/'((?:\\.|[^'\\])*)'/g)) strings.add(JSON.parse('"' + m[1].replace(/\\'/g, "'").replace(/"/g, '\\"') + '"'));
+  for (const m of body.matchAll(/'((?:\\.|[^'\\])*)'/g))
+    strings.add(JSON.parse('"' + m[1].replace(/\\'/g, "'").replace(/"/g, '\\"') + '"'));
 }
 
 const sorted = [...strings].sort();
@@ -58,12 +59,29 @@ if (current !== next) {
 const zh = JSON.parse(readFileSync(join(repo, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8'));
 const missing = sorted.filter((s) => !(s in zh));
 const unused = Object.keys(zh).filter((s) => !strings.has(s));
-if (missing.length) { ok = false; console.error(`bundle.l10n.zh-cn.json lacks ${missing.length}:\n${missing.map((s) => `  ${JSON.stringify(s)}`).join('\n')}`); }
-if (unused.length) { ok = false; console.error(`bundle.l10n.zh-cn.json has ${unused.length} unused:\n${unused.map((s) => `  ${JSON.stringify(s)}`).join('\n')}`); }
+if (missing.length) {
+  ok = false;
+  console.error(`bundle.l10n.zh-cn.json lacks ${missing.length}:\n${missing.map((s) => `  ${JSON.stringify(s)}`).join('\n')}`);
+}
+if (unused.length) {
+  ok = false;
+  console.error(`bundle.l10n.zh-cn.json has ${unused.length} unused:\n${unused.map((s) => `  ${JSON.stringify(s)}`).join('\n')}`);
+}
 const nls = Object.keys(JSON.parse(readFileSync(join(repo, 'package.nls.json'), 'utf8'))).sort();
 const nlsZh = Object.keys(JSON.parse(readFileSync(join(repo, 'package.nls.zh-cn.json'), 'utf8'))).sort();
-if (JSON.stringify(nls) !== JSON.stringify(nlsZh)) { ok = false; console.error(`package.nls.zh-cn.json keys differ from package.nls.json: ${nls.filter((k) => !nlsZh.includes(k)).concat(nlsZh.filter((k) => !nls.includes(k))).join(', ')}`); }
+if (JSON.stringify(nls) !== JSON.stringify(nlsZh)) {
+  ok = false;
+  console.error(
+    `package.nls.zh-cn.json keys differ from package.nls.json: ${nls
+      .filter((k) => !nlsZh.includes(k))
+      .concat(nlsZh.filter((k) => !nls.includes(k)))
+      .join(', ')}`,
+  );
+}
 const pkg = readFileSync(join(repo, 'package.json'), 'utf8');
 const unknownKeys = [...pkg.matchAll(/"%([^%"]+)%"/g)].map((m) => m[1]).filter((k) => !nls.includes(k));
-if (unknownKeys.length) { ok = false; console.error(`package.json uses keys package.nls.json lacks: ${unknownKeys.join(', ')}`); }
+if (unknownKeys.length) {
+  ok = false;
+  console.error(`package.json uses keys package.nls.json lacks: ${unknownKeys.join(', ')}`);
+}
 process.exit(ok ? 0 : 1);

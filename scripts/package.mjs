@@ -30,7 +30,18 @@ try {
   const { files: _npmFiles, ...extensionManifest } = manifest;
   writeFileSync(join(stage, 'package.json'), JSON.stringify(extensionManifest, null, 2) + '\n');
   const nls = readdirSync(repo).filter((name) => /^package\.nls(\.[a-z-]+)?\.json$/.test(name));
-  for (const entry of ['.vscodeignore', 'dist', 'media', 'l10n', ...nls, 'README.md', 'CHANGELOG.md', 'LICENSE', 'LICENSE.md', 'LICENSE.txt']) {
+  for (const entry of [
+    '.vscodeignore',
+    'dist',
+    'media',
+    'l10n',
+    ...nls,
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    'LICENSE.md',
+    'LICENSE.txt',
+  ]) {
     if (existsSync(join(repo, entry))) cpSync(join(repo, entry), join(stage, entry), { recursive: true });
   }
   const vsce = join(repo, 'node_modules', '@vscode', 'vsce', 'vsce');

@@ -21,7 +21,10 @@ function run(command, args) {
   return new Promise((done) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, SHARED_DIR: shared } });
     let stdout = '';
-    child.stdout.on('data', (chunk) => { process.stdout.write(chunk); stdout += chunk; });
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      stdout += chunk;
+    });
     child.on('close', (status) => done({ status, stdout }));
   });
 }
@@ -32,7 +35,11 @@ async function step(name, command, args, { counts } = {}) {
   const result = await run(command, args);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   // Counted steps report their own totals; a step that fails without counting a failure counts as one.
-  const closing = (result.stdout ?? '').split('\n').filter((l) => counts && l.startsWith(`${counts}:`)).pop() ?? '';
+  const closing =
+    (result.stdout ?? '')
+      .split('\n')
+      .filter((l) => counts && l.startsWith(`${counts}:`))
+      .pop() ?? '';
   const summary = /(\d+) passed, (\d+) failed/.exec(closing);
   const stepPassed = summary ? Number(summary[1]) : 0;
   const stepFailed = summary ? Number(summary[2]) : 0;
@@ -53,8 +60,7 @@ if (!existsSync(join(shared, 'conformance'))) {
 
 await step('type check (host, core, webview, tests)', 'npm', ['run', '--silent', 'typecheck']);
 await step('lint (layer boundaries)', 'npm', ['run', '--silent', 'lint']);
-// The formatter's check joins the run once the tree has been formatted in one sweep; until then it is opt-in.
-if (process.env.FORMAT_CHECK === '1') await step('format check (prettier)', 'npm', ['run', '--silent', 'format:check']);
+await step('format check (prettier)', 'npm', ['run', '--silent', 'format:check']);
 await step('build bundles and tests', process.execPath, ['scripts/build.mjs', '--tests']);
 await step('unit, conformance and property tests', process.execPath, ['scripts/run-unit.mjs'], { counts: 'unit' });
 if (process.env.SKIP_E2E === '1') console.log('\n== end-to-end tests skipped (SKIP_E2E=1)');

@@ -21,24 +21,39 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const m = event.data;
   if (isHostNotification(m)) {
     // The strings table (VS Code's display language) and keyboard jumps (Go to Seq, problems, health).
-    if (m.type === 'strings') { setStrings(m.strings, m.language); app.requestUpdate(); }
-    else if (m.type === 'pendingEdits') app.onPendingEdits(m.events);
+    if (m.type === 'strings') {
+      setStrings(m.strings, m.language);
+      app.requestUpdate();
+    } else if (m.type === 'pendingEdits') app.onPendingEdits(m.events);
     else if (m.seq !== undefined) void app.jumpTo(m.seq);
     return;
   }
   if (!isHostToWebview(m)) return;
   switch (m.type) {
-    case 'response': app.client.receive(m); break;
-    case 'loading': root.setAttribute('aria-busy', 'true'); app.onLoading(m); break;
-    case 'loadFailed': root.setAttribute('aria-busy', 'false'); app.onFailed(m.message); break;
+    case 'response':
+      app.client.receive(m);
+      break;
+    case 'loading':
+      root.setAttribute('aria-busy', 'true');
+      app.onLoading(m);
+      break;
+    case 'loadFailed':
+      root.setAttribute('aria-busy', 'false');
+      app.onFailed(m.message);
+      break;
     case 'summary':
       root.setAttribute('aria-busy', 'false');
       app.onSummary(m.summary);
       requestAnimationFrame(() => send({ type: 'rendered', events: m.summary.counts.events, hasHeader: !!m.summary.headerFields }));
       break;
-    case 'appended': app.onAppended(m); break;
-    case 'searchProgress': app.onSearchProgress(m); break;
-    case 'snapshot': break; // protocol 1's whole summary; the timeline reads `summary` instead
+    case 'appended':
+      app.onAppended(m);
+      break;
+    case 'searchProgress':
+      app.onSearchProgress(m);
+      break;
+    case 'snapshot':
+      break; // protocol 1's whole summary; the timeline reads `summary` instead
   }
 });
 

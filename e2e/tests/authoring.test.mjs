@@ -19,38 +19,49 @@ const CLI = join(REPO, 'bin', 'session-surface.js');
 
 let suite;
 let page;
-before(async () => {
-  const real = join(SHARED, 'conformance', 'real', REAL);
-  suite = await startSuite('authoring', {
-    files: [join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-small.jsonl'), ...(existsSync(real) ? [real] : [])],
-  });
-  // On a loaded machine the first navigation can outlast playwright's 30 s default: try again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      ({ page } = await suite.openPage());
-      break;
-    } catch (error) {
-      if (attempt >= 3) throw error;
+before(
+  async () => {
+    const real = join(SHARED, 'conformance', 'real', REAL);
+    suite = await startSuite('authoring', {
+      files: [join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-small.jsonl'), ...(existsSync(real) ? [real] : [])],
+    });
+    // On a loaded machine the first navigation can outlast playwright's 30 s default: try again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        ({ page } = await suite.openPage());
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
     }
-  }
-}, { timeout: 300_000 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+  },
+  { timeout: 300_000 },
+);
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 const quickInput = () => page.locator('.quick-input-widget input');
 
 /** Runs an authoring command until its first quick pick shows (the document may still be loading). */
 async function startCommand(title, pickTitle) {
-  await until(async () => {
-    await runCommand(page, title);
-    try {
-      await page.locator('.quick-input-widget .quick-input-title', { hasText: pickTitle }).waitFor({ timeout: 5_000 });
-      return true;
-    } catch {
-      await page.keyboard.press('Escape');
-      return false;
-    }
-  }, 90_000, `${title} offers its first pick`);
+  await until(
+    async () => {
+      await runCommand(page, title);
+      try {
+        await page.locator('.quick-input-widget .quick-input-title', { hasText: pickTitle }).waitFor({ timeout: 5_000 });
+        return true;
+      } catch {
+        await page.keyboard.press('Escape');
+        return false;
+      }
+    },
+    90_000,
+    `${title} offers its first pick`,
+  );
 }
 
 /** Picks the quick-pick row whose label is exactly `label` (a seq), typing it to bring it into view. */
@@ -91,66 +102,96 @@ function check(file) {
 }
 
 /** The lines a file gained after `original` (plain text). */
-const appendedLines = (file, original) => readFileSync(file).subarray(original.length).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const appendedLines = (file, original) =>
+  readFileSync(file)
+    .subarray(original.length)
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
-test('compact a range of a real log through the UI, save: original bytes plus the compaction, check passes', { timeout: 300_000 }, async (t) => {
-  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-  const file = join(suite.workspace, REAL);
-  const original = readFileSync(file);
-  await closeAllEditors(page);
-  await openViaCommand(page, file);
-  await compactThroughUi(4, 5, 'The user asked for the advanced flow; the runtime context was given.');
-  await dirtyTab(REAL).waitFor({ timeout: 30_000 });
-  assert.deepEqual(readFileSync(file), original, 'nothing is written before Save');
-  // The timeline draws the pending events apart from the log's rows, as not in the file yet.
-  const pendingRows = sessionView(page).locator('#pending-rows .pending-row');
-  await until(async () => (await pendingRows.count()) === 4, 30_000, 'four pending rows in the timeline');
-  assert.deepEqual(await pendingRows.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-seq')} ${r.getAttribute('data-type')}`)),
-    ['75 compaction/start', '76 compaction/summary', '77 user/message', '78 compaction/end']);
-  await suite.shot(page, 'dirty-after-apply');
-  await save();
-  await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends');
-  await until(async () => (await dirtyTab(REAL).count()) === 0, 30_000, 'the tab is clean after saving');
-  await until(async () => (await pendingRows.count()) === 0, 30_000, 'no pending rows once saved');
-  const bytes = readFileSync(file);
-  assert.deepEqual(bytes.subarray(0, original.length), original, 'the original bytes are untouched');
-  const lines = appendedLines(file, original);
-  assert.deepEqual(lines.map((l) => l.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end']);
-  assert.deepEqual(lines.map((l) => l.seq), [75, 76, 77, 78]);
-  assert.deepEqual(lines[1].data.summary, [{ type: 'text', text: 'The user asked for the advanced flow; the runtime context was given.' }]);
-  assert.deepEqual(lines[2].surfaceOp, { op: 'replace', start: 4, end: 5 });
-  const checked = check(file);
-  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
-  await suite.shot(page, 'saved');
-});
+test(
+  'compact a range of a real log through the UI, save: original bytes plus the compaction, check passes',
+  { timeout: 300_000 },
+  async (t) => {
+    if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+    const file = join(suite.workspace, REAL);
+    const original = readFileSync(file);
+    await closeAllEditors(page);
+    await openViaCommand(page, file);
+    await compactThroughUi(4, 5, 'The user asked for the advanced flow; the runtime context was given.');
+    await dirtyTab(REAL).waitFor({ timeout: 30_000 });
+    assert.deepEqual(readFileSync(file), original, 'nothing is written before Save');
+    // The timeline draws the pending events apart from the log's rows, as not in the file yet.
+    const pendingRows = sessionView(page).locator('#pending-rows .pending-row');
+    await until(async () => (await pendingRows.count()) === 4, 30_000, 'four pending rows in the timeline');
+    assert.deepEqual(
+      await pendingRows.evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-seq')} ${r.getAttribute('data-type')}`)),
+      ['75 compaction/start', '76 compaction/summary', '77 user/message', '78 compaction/end'],
+    );
+    await suite.shot(page, 'dirty-after-apply');
+    await save();
+    await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends');
+    await until(async () => (await dirtyTab(REAL).count()) === 0, 30_000, 'the tab is clean after saving');
+    await until(async () => (await pendingRows.count()) === 0, 30_000, 'no pending rows once saved');
+    const bytes = readFileSync(file);
+    assert.deepEqual(bytes.subarray(0, original.length), original, 'the original bytes are untouched');
+    const lines = appendedLines(file, original);
+    assert.deepEqual(
+      lines.map((l) => l.type),
+      ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'],
+    );
+    assert.deepEqual(
+      lines.map((l) => l.seq),
+      [75, 76, 77, 78],
+    );
+    assert.deepEqual(lines[1].data.summary, [
+      { type: 'text', text: 'The user asked for the advanced flow; the runtime context was given.' },
+    ]);
+    assert.deepEqual(lines[2].surfaceOp, { op: 'replace', start: 4, end: 5 });
+    const checked = check(file);
+    assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+    await suite.shot(page, 'saved');
+  },
+);
 
-test('an append by another process between edit and save is detected; the compaction is written after it', { timeout: 300_000 }, async (t) => {
-  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-  const file = join(suite.workspace, REAL);
-  await closeAllEditors(page);
-  await openViaCommand(page, file);
-  const before = readFileSync(file);
-  const lastSeq = JSON.parse(before.toString('utf8').trim().split('\n').at(-1)).seq;
-  await compactThroughUi(14, 16, 'Defined the Snapshot Marker package.');
-  await dirtyTab(REAL).waitFor({ timeout: 30_000 });
-  const foreign = [
-    { type: 'turn/start', seq: lastSeq + 1, time: 1786553843400, data: { turn: 2 } },
-    { type: 'turn/end', seq: lastSeq + 2, time: 1786553843401, data: { turn: 2, reason: { kind: 'completed' } } },
-  ].map((e) => JSON.stringify(e) + '\n').join('');
-  appendFileSync(file, foreign);
-  await save();
-  const append = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Append' });
-  await append.waitFor({ timeout: 30_000 });
-  await suite.shot(page, 'grew-while-editing');
-  await append.click();
-  await until(() => readFileSync(file).length > before.length + foreign.length, 30_000, 'the save appends after the foreign lines');
-  const bytes = readFileSync(file);
-  assert.equal(bytes.subarray(0, before.length + foreign.length).toString('utf8'), before.toString('utf8') + foreign);
-  const lines = appendedLines(file, Buffer.concat([before, Buffer.from(foreign)]));
-  assert.deepEqual(lines.map((l) => l.seq), [lastSeq + 3, lastSeq + 4, lastSeq + 5, lastSeq + 6], 'planned again on the new tail');
-  const checked = check(file);
-  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
-});
+test(
+  'an append by another process between edit and save is detected; the compaction is written after it',
+  { timeout: 300_000 },
+  async (t) => {
+    if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+    const file = join(suite.workspace, REAL);
+    await closeAllEditors(page);
+    await openViaCommand(page, file);
+    const before = readFileSync(file);
+    const lastSeq = JSON.parse(before.toString('utf8').trim().split('\n').at(-1)).seq;
+    await compactThroughUi(14, 16, 'Defined the Snapshot Marker package.');
+    await dirtyTab(REAL).waitFor({ timeout: 30_000 });
+    const foreign = [
+      { type: 'turn/start', seq: lastSeq + 1, time: 1786553843400, data: { turn: 2 } },
+      { type: 'turn/end', seq: lastSeq + 2, time: 1786553843401, data: { turn: 2, reason: { kind: 'completed' } } },
+    ]
+      .map((e) => JSON.stringify(e) + '\n')
+      .join('');
+    appendFileSync(file, foreign);
+    await save();
+    const append = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Append' });
+    await append.waitFor({ timeout: 30_000 });
+    await suite.shot(page, 'grew-while-editing');
+    await append.click();
+    await until(() => readFileSync(file).length > before.length + foreign.length, 30_000, 'the save appends after the foreign lines');
+    const bytes = readFileSync(file);
+    assert.equal(bytes.subarray(0, before.length + foreign.length).toString('utf8'), before.toString('utf8') + foreign);
+    const lines = appendedLines(file, Buffer.concat([before, Buffer.from(foreign)]));
+    assert.deepEqual(
+      lines.map((l) => l.seq),
+      [lastSeq + 3, lastSeq + 4, lastSeq + 5, lastSeq + 6],
+      'planned again on the new tail',
+    );
+    const checked = check(file);
+    assert.equal(checked.status, 0, checked.stdout + checked.stderr);
+  },
+);
 
 test('the same on a .jsonl.zstd log: one new frame', { timeout: 300_000 }, async () => {
   const file = join(suite.workspace, 'session-small.jsonl.zstd');
@@ -166,7 +207,11 @@ test('the same on a .jsonl.zstd log: one new frame', { timeout: 300_000 }, async
   await until(() => readFileSync(file).length > original.length, 30_000, 'the save appends a frame');
   const bytes = readFileSync(file);
   assert.deepEqual(bytes.subarray(0, original.length), original);
-  assert.deepEqual([...bytes.subarray(original.length, original.length + 4)], [0x28, 0xb5, 0x2f, 0xfd], 'a new zstd frame follows the original bytes');
+  assert.deepEqual(
+    [...bytes.subarray(original.length, original.length + 4)],
+    [0x28, 0xb5, 0x2f, 0xfd],
+    'a new zstd frame follows the original bytes',
+  );
   const checked = check(file);
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
   const inspected = JSON.parse(execFileSync(process.execPath, [CLI, 'inspect', '--json', file], { encoding: 'utf8' }).split('\n')[0]);
@@ -192,7 +237,10 @@ test('a prune through the UI', { timeout: 300_000 }, async () => {
   await save();
   await until(() => readFileSync(plain).length > plainOriginal.length, 30_000, 'the prune is appended');
   const pruned = appendedLines(plain, plainOriginal);
-  assert.deepEqual(pruned.map((l) => l.type), ['compaction/prune', 'tool/result']);
+  assert.deepEqual(
+    pruned.map((l) => l.type),
+    ['compaction/prune', 'tool/result'],
+  );
   assert.deepEqual(pruned[1].surfaceOp, { op: 'replace', start: Number(result[1]), end: Number(result[1]) });
   assert.equal(check(plain).status, 0);
 });
@@ -210,16 +258,20 @@ async function focusSessionTab(name) {
  * can never go further than wanted.
  */
 async function pressUntil(key, name, dirty) {
-  await until(async () => {
-    await focusSessionTab(name);
-    await page.keyboard.press(key);
-    try {
-      await dirtyTab(name).waitFor({ state: dirty ? 'visible' : 'detached', timeout: 5_000 });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 45_000, `${key} leaves the tab ${dirty ? 'dirty' : 'clean'}`);
+  await until(
+    async () => {
+      await focusSessionTab(name);
+      await page.keyboard.press(key);
+      try {
+        await dirtyTab(name).waitFor({ state: dirty ? 'visible' : 'detached', timeout: 5_000 });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    45_000,
+    `${key} leaves the tab ${dirty ? 'dirty' : 'clean'}`,
+  );
 }
 
 test('Undo before Save takes the compaction back: the tab is clean and the file untouched', { timeout: 300_000 }, async () => {
@@ -266,14 +318,20 @@ test('hot exit: a pending compaction survives a window reload and is saved after
   await runCommand(page, 'File: Save');
   await until(() => readFileSync(file).length > original.length, 30_000, 'the restored edit is saved');
   const lines = appendedLines(file, original);
-  assert.deepEqual(lines.map((l) => l.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end']);
-  assert.deepEqual(lines.map((l) => l.seq), [lastSeq + 1, lastSeq + 2, lastSeq + 3, lastSeq + 4]);
+  assert.deepEqual(
+    lines.map((l) => l.type),
+    ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'],
+  );
+  assert.deepEqual(
+    lines.map((l) => l.seq),
+    [lastSeq + 1, lastSeq + 2, lastSeq + 3, lastSeq + 4],
+  );
   assert.deepEqual(lines[2].surfaceOp, { op: 'replace', start: 4, end: 5 });
   const checked = check(file);
   assert.equal(checked.status, 0, checked.stdout + checked.stderr);
 });
 
-test('a range chosen with Shift+click in the timeline is compacted from the rows\' context menu', { timeout: 300_000 }, async () => {
+test("a range chosen with Shift+click in the timeline is compacted from the rows' context menu", { timeout: 300_000 }, async () => {
   const name = 'range-by-rows.jsonl';
   const file = join(suite.workspace, name);
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), file);
@@ -291,12 +349,16 @@ test('a range chosen with Shift+click in the timeline is compacted from the rows
   await row(second).click({ button: 'right' });
   // The menu can swallow a click that lands while it is still opening: click until it closes.
   const item = page.locator('.context-view .action-label', { hasText: 'Compact Range…' }).first();
-  await until(async () => {
-    if (!(await item.isVisible())) return true;
-    await item.click({ timeout: 5_000 }).catch(() => {});
-    await page.waitForTimeout(500);
-    return !(await item.isVisible());
-  }, 30_000, 'Compact Range… chosen from the context menu');
+  await until(
+    async () => {
+      if (!(await item.isVisible())) return true;
+      await item.click({ timeout: 5_000 }).catch(() => {});
+      await page.waitForTimeout(500);
+      return !(await item.isVisible());
+    },
+    30_000,
+    'Compact Range… chosen from the context menu',
+  );
   // Start and end come from the rows: the command goes straight to the summary.
   await pickQuickItem(page, 'Type the summary');
   await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Compact Range: summary' }).waitFor();

@@ -15,14 +15,18 @@ before(async () => {
     files: ['session-small.jsonl', 'session-live.jsonl', 'session-with-errors.jsonl'].map((f) => join(SAMPLES, f)),
   });
 });
-after(async () => { await suite?.stop(); });
+after(async () => {
+  await suite?.stop();
+});
 
 test('mocha suite inside the extension host passes', { timeout: 480_000 }, async () => {
   const resultsFile = join(suite.workspace, RESULTS);
   rmSync(resultsFile, { force: true });
   const { page, url } = await suite.openPage({ testsPath: HOST_TESTS_ENTRY });
   const exitCode = new Promise((resolve) => page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
-  page.on('console', (m) => { if (m.text().includes('[host-tests]')) console.log('# ' + m.text().replace(/%c/g, '').trim()); });
+  page.on('console', (m) => {
+    if (m.text().includes('[host-tests]')) console.log('# ' + m.text().replace(/%c/g, '').trim());
+  });
   // The workbench loads slowly on a busy 2-core machine: give the page load more than the default 30 s.
   await page.goto(url, { timeout: 120_000 });
   const code = await exitCode;

@@ -20,8 +20,12 @@ before(async () => {
   ({ page } = await suite.openPage());
   await waitForExtension(page);
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 /** The user settings file; {} while VS Code is half-way through writing it. */
 function userSettings() {
@@ -71,30 +75,50 @@ test('the setting makes the session editor the default for session logs, and tur
 
 const statusItem = () => page.locator('.statusbar-item', { hasText: /dsh (opens|refuses) this log/ }).first();
 
-test('the status bar shows the verdict of the focused session, and clicking it shows the session health', { timeout: 180_000 }, async () => {
-  await closeAllEditors(page);
-  await openViaCommand(page, join(suite.workspace, 'session-with-errors.jsonl'));
-  await waitForHeader(page);
-  await statusItem().waitFor({ timeout: 30_000 });
-  assert.match(await statusItem().textContent(), /dsh refuses this log/);
-  await suite.shot(page, 'status-bar-refused');
-  await statusItem().click();
-  const rows = page.locator('.quick-input-list .monaco-list-row');
-  await rows.first().waitFor({ timeout: 15_000 });
-  const health = await rows.allTextContents();
-  assert.ok(health.some((t) => /message\.toolresult-shape/.test(t)), 'the refusing problem is listed');
-  await suite.shot(page, 'session-health');
-  await page.keyboard.press('Escape');
+test(
+  'the status bar shows the verdict of the focused session, and clicking it shows the session health',
+  { timeout: 180_000 },
+  async () => {
+    await closeAllEditors(page);
+    await openViaCommand(page, join(suite.workspace, 'session-with-errors.jsonl'));
+    await waitForHeader(page);
+    await statusItem().waitFor({ timeout: 30_000 });
+    assert.match(await statusItem().textContent(), /dsh refuses this log/);
+    await suite.shot(page, 'status-bar-refused');
+    await statusItem().click();
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const health = await rows.allTextContents();
+    assert.ok(
+      health.some((t) => /message\.toolresult-shape/.test(t)),
+      'the refusing problem is listed',
+    );
+    await suite.shot(page, 'session-health');
+    await page.keyboard.press('Escape');
 
-  await closeAllEditors(page);
-  await openViaCommand(page, join(suite.workspace, 'agent', 'session.jsonl'));
-  await waitForHeader(page);
-  await until(async () => /dsh opens this log/.test(await statusItem().textContent().catch(() => '')), 30_000, 'the verdict of the newly focused session');
-  await closeAllEditors(page);
-  await until(async () => (await page.locator('.statusbar-item', { hasText: /dsh (opens|refuses) this log/ }).count()) === 0, 15_000, 'no verdict without a session editor');
-});
+    await closeAllEditors(page);
+    await openViaCommand(page, join(suite.workspace, 'agent', 'session.jsonl'));
+    await waitForHeader(page);
+    await until(
+      async () =>
+        /dsh opens this log/.test(
+          await statusItem()
+            .textContent()
+            .catch(() => ''),
+        ),
+      30_000,
+      'the verdict of the newly focused session',
+    );
+    await closeAllEditors(page);
+    await until(
+      async () => (await page.locator('.statusbar-item', { hasText: /dsh (opens|refuses) this log/ }).count()) === 0,
+      15_000,
+      'no verdict without a session editor',
+    );
+  },
+);
 
-test('Go to Seq… reveals the event\'s line (keyboard-scoped to the session editor)', { timeout: 180_000 }, async () => {
+test("Go to Seq… reveals the event's line (keyboard-scoped to the session editor)", { timeout: 180_000 }, async () => {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, 'agent', 'session.jsonl'));
   await waitForHeader(page);

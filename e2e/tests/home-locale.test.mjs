@@ -25,8 +25,12 @@ before(async () => {
   });
   ({ page } = await suite.openPage());
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 test('the Sessions view speaks Chinese: container title and the welcome text for a missing folder', { timeout: 300_000 }, async () => {
   const item = page.locator('.activitybar .action-item a[aria-label^="dsh 会话"]').first();
@@ -60,7 +64,11 @@ test('palette titles, the status bar and the webview follow the display language
 test('the timeline speaks Chinese: toolbar, list and the health header', { timeout: 300_000 }, async () => {
   const frame = webviewFrame(page);
   // The order buttons, the type filter, the inspector toggle and the search box of the toolbar.
-  await until(async () => (await frame.locator('#order-surface').textContent())?.trim() === '模型视图' || undefined, 30_000, 'the order buttons in Chinese');
+  await until(
+    async () => (await frame.locator('#order-surface').textContent())?.trim() === '模型视图' || undefined,
+    30_000,
+    'the order buttons in Chinese',
+  );
   assert.equal((await frame.locator('#order-log').textContent()).trim(), '完整日志');
   assert.equal((await frame.locator('#order-transcript').textContent()).trim(), '对话记录');
   assert.match(await frame.locator('#order-surface').getAttribute('title'), /^模型视图 \(Alt\+1\)$/);

@@ -22,7 +22,8 @@ before(async () => {
   writeFileSync(join(WEB_ONLY, 'package.json'), JSON.stringify(manifest, null, 1));
   cpSync(join(REPO, 'dist', 'web', 'extension.js'), join(WEB_ONLY, 'dist', 'web', 'extension.js'));
   cpSync(join(REPO, 'dist', 'webview.js'), join(WEB_ONLY, 'dist', 'webview.js'));
-  for (const item of ['media', 'l10n', 'package.nls.json', 'package.nls.zh-cn.json']) cpSync(join(REPO, item), join(WEB_ONLY, item), { recursive: true });
+  for (const item of ['media', 'l10n', 'package.nls.json', 'package.nls.zh-cn.json'])
+    cpSync(join(REPO, item), join(WEB_ONLY, item), { recursive: true });
   suite = await startSuite('home-web', { files: [join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-small.jsonl')] });
   const context = await suite.browser.newContext({ viewport: { width: 1400, height: 900 } });
   page = await context.newPage();
@@ -30,11 +31,18 @@ before(async () => {
   const { workbenchUrl, openWorkbench } = await import('../workbench.mjs');
   await openWorkbench(page, workbenchUrl({ origin: suite.origin, folder: suite.workspace, extensionPath: WEB_ONLY }));
 });
-after(async () => { await suite?.stop(); });
+after(async () => {
+  await suite?.stop();
+});
 afterEach(async (t) => {
   if (page && !t.passed) {
     await suite.shot(page, 'FAILED').catch(() => {});
-    console.log(`# console: ${hostLog.filter((l) => /session|extension|worker/i.test(l)).slice(-20).join('\n# ')}`);
+    console.log(
+      `# console: ${hostLog
+        .filter((l) => /session|extension|worker/i.test(l))
+        .slice(-20)
+        .join('\n# ')}`,
+    );
   }
 });
 

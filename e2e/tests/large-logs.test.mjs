@@ -18,8 +18,15 @@ const bench = [];
 
 before(async () => {
   suite = await startSuite('large-logs', { files: [join(SAMPLES, 'session-small.jsonl')] });
-  generated.big = await writeGeneratedLog(join(suite.workspace, 'session-60mb.jsonl'), { sessionId: 'generated-60mb', bytes: 60 * MB, payloadBytes: 2000 });
-  generated.many = await writeGeneratedLog(join(suite.workspace, 'session-300k-events.jsonl'), { sessionId: 'generated-300k', events: 300_000 });
+  generated.big = await writeGeneratedLog(join(suite.workspace, 'session-60mb.jsonl'), {
+    sessionId: 'generated-60mb',
+    bytes: 60 * MB,
+    payloadBytes: 2000,
+  });
+  generated.many = await writeGeneratedLog(join(suite.workspace, 'session-300k-events.jsonl'), {
+    sessionId: 'generated-300k',
+    events: 300_000,
+  });
   ({ page } = await suite.openPage());
   // The first webview of a fresh code-server takes seconds to boot (its service worker), longer than
   // the host waits before checking a large log. A user's first small session warms it up the same way;
@@ -33,7 +40,9 @@ after(async () => {
   if (bench.length) writeFileSync(join(ARTIFACTS, 'large-logs', 'bench.json'), JSON.stringify(bench, null, 1));
   await suite?.stop();
 });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 /** Opens through the command; returns ms from accepting the file dialog to the header being drawn. */
 async function openAndTime(log, label, { catchProgress }) {
@@ -49,7 +58,10 @@ async function openAndTime(log, label, { catchProgress }) {
     // that got fast enough to finish between two polls is not a failure.
     const toast = page.locator('.notification-toast', { hasText: `Opening ${log.file.split('/').pop()}` });
     const inWebview = sessionView(page).locator('#load-progress');
-    caught = await Promise.any([toast.waitFor({ timeout: 15_000 }), inWebview.waitFor({ timeout: 15_000 })]).then(() => true, () => false);
+    caught = await Promise.any([toast.waitFor({ timeout: 15_000 }), inWebview.waitFor({ timeout: 15_000 })]).then(
+      () => true,
+      () => false,
+    );
     if (caught) await suite.shot(page, `${label}-progress`);
   }
   await sessionView(page).locator('#session-id').waitFor({ timeout: 120_000 });
@@ -64,7 +76,9 @@ async function openAndTime(log, label, { catchProgress }) {
   const loadMs = Number((await sessionView(page).locator('#count-fields [data-field="loadMs"]').textContent())?.replace(/[^\d]/g, ''));
   const row = { log: label, bytes: log.bytes, events: log.events, openToHeaderMs: ms, hostReadAndCheckMs: loadMs };
   bench.push(row);
-  console.log(`# bench ${label}: ${(log.bytes / MB).toFixed(1)} MiB, ${log.events} events: open -> header shown ${ms} ms (host read+check ${loadMs} ms)`);
+  console.log(
+    `# bench ${label}: ${(log.bytes / MB).toFixed(1)} MiB, ${log.events} events: open -> header shown ${ms} ms (host read+check ${loadMs} ms)`,
+  );
   return { shown, progressSeen };
 }
 

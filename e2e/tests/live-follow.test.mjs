@@ -16,8 +16,12 @@ before(async () => {
   suite = await startSuite('live-follow', { files: [join(SAMPLES, 'session-live.jsonl')] });
   ({ page } = await suite.openPage());
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 /** The events that close the sample's open turn, continuing its seqs (the sample is made the same way). */
 function closingLines() {

@@ -16,22 +16,29 @@ const REFUSED = 'v0-web-plan-mode-legacy-header.jsonl';
 // The same log under its conformance slug: its hdrfix twin (same event lines) says how many events.
 const REFUSED_SLUG = 'web_snapshots_plan-review_session';
 
-const sharedFiles = () => [
-  join(SHARED, 'conformance', 'real', `${CONFORMANCE}.jsonl`),
-  join(SHARED, 'fixtures', 'dsh-real', REFUSED),
-].filter((f) => existsSync(f));
+const sharedFiles = () =>
+  [join(SHARED, 'conformance', 'real', `${CONFORMANCE}.jsonl`), join(SHARED, 'fixtures', 'dsh-real', REFUSED)].filter((f) => existsSync(f));
 
 let suite;
 let page;
 before(async () => {
   suite = await startSuite('open-session', {
-    files: [join(SAMPLES, 'session-small.jsonl'), join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-legacy-header.jsonl'), ...sharedFiles()],
+    files: [
+      join(SAMPLES, 'session-small.jsonl'),
+      join(SAMPLES, 'session-small.jsonl.zstd'),
+      join(SAMPLES, 'session-legacy-header.jsonl'),
+      ...sharedFiles(),
+    ],
   });
   ({ page } = await suite.openPage());
-  page.on("pageerror", (e) => console.log("# pageerror", e.message));
+  page.on('pageerror', (e) => console.log('# pageerror', e.message));
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 const ways = {
   command: (file) => openViaCommand(page, join(suite.workspace, file)),
@@ -74,7 +81,7 @@ for (const [way, open] of Object.entries(ways)) {
   });
 }
 
-test('the project\'s own refused sample shows the refusing rule (no ../shared needed)', { timeout: 120_000 }, async () => {
+test("the project's own refused sample shows the refusing rule (no ../shared needed)", { timeout: 120_000 }, async () => {
   await closeAllEditors(page);
   await openViaCommand(page, join(suite.workspace, 'session-legacy-header.jsonl'));
   await waitForHeader(page);

@@ -17,18 +17,26 @@ before(async () => {
   suite = await startSuite('problems-panel', { files: [join(SAMPLES, FILE), join(SAMPLES, 'session-small.jsonl')] });
   ({ page } = await suite.openPage());
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 async function problemsText() {
   await focusWorkbench(page);
   await runCommand(page, 'View: Focus Problems (Errors, Warnings, Infos)');
   const panel = page.locator('.markers-panel');
   await panel.waitFor({ timeout: 15_000 });
-  return until(async () => {
-    const text = await panel.innerText();
-    return text.includes('Ln ') ? text : undefined;
-  }, 20_000, 'problems listed');
+  return until(
+    async () => {
+      const text = await panel.innerText();
+      return text.includes('Ln ') ? text : undefined;
+    },
+    20_000,
+    'problems listed',
+  );
 }
 
 /** Lines the Problems panel shows for the file, from its "[Ln N, Col M]" labels. */

@@ -34,7 +34,10 @@ before(async () => {
   const recorded = cutAtFirstToolCall(lines, true);
   const unrecorded = cutAtFirstToolCall(lines, false);
   work = mkdtempSync(join(tmpdir(), 'repair-e2e-'));
-  const write = (name, content) => { writeFileSync(join(work, name), content); files[name] = join(work, name); };
+  const write = (name, content) => {
+    writeFileSync(join(work, name), content);
+    files[name] = join(work, name);
+  };
   write('crash-recorded.jsonl', text(recorded.lines));
   write('crash-unrecorded.jsonl', text(unrecorded.lines));
   write('crash-torn.jsonl', text(recorded.lines) + recorded.next.slice(0, Math.floor(recorded.next.length / 2)));
@@ -45,8 +48,12 @@ before(async () => {
   for (const name of Object.keys(files)) utimesSync(join(suite.workspace, name), past, past);
   page = await openPageRetrying(suite);
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 const dialog = () => page.locator('.monaco-dialog-box');
 
@@ -69,25 +76,35 @@ function predicted(file) {
   return result;
 }
 
-for (const [name, code] of [['crash-recorded.jsonl', 'TOOL_OUTCOME_UNKNOWN'], ['crash-unrecorded.jsonl', 'TOOL_NOT_STARTED']]) {
-  test(`${name}: the modal names the pending call and ${code}; the file becomes exactly the predicted one and check passes`, { timeout: 240_000 }, async (t) => {
-    if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-    const file = join(suite.workspace, name);
-    const before = bytesOf(file);
-    const plan = predicted(file);
-    assert.equal(plan.openTurn.pendingCalls[0].code, code);
-    const shown = await applyFromModal(name);
-    assert.match(shown, new RegExp(`call "advanced-define".*${code}`));
-    assert.match(shown, code === 'TOOL_OUTCOME_UNKNOWN' ? /recorded as started, but its result never was/ : /never recorded as started, so it did not run/);
-    assert.match(shown, /tool\/result .* for cordis_define call "advanced-define"/);
-    assert.match(shown, /turn\/end ending turn 1 as interrupted/);
-    assert.match(shown, /has not changed for \d+ min: this looks like a crash/);
-    await until(() => bytesOf(file).length > before.length, 30_000, 'the closers are appended');
-    assert.equal(readFileSync(file, 'utf8'), Buffer.from(before).toString('utf8') + text(plan.write.lines));
-    const check = cli('check', file);
-    assert.equal(check.status, 0, check.stdout + check.stderr);
-    await suite.shot(page, `applied-${name}`);
-  });
+for (const [name, code] of [
+  ['crash-recorded.jsonl', 'TOOL_OUTCOME_UNKNOWN'],
+  ['crash-unrecorded.jsonl', 'TOOL_NOT_STARTED'],
+]) {
+  test(
+    `${name}: the modal names the pending call and ${code}; the file becomes exactly the predicted one and check passes`,
+    { timeout: 240_000 },
+    async (t) => {
+      if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+      const file = join(suite.workspace, name);
+      const before = bytesOf(file);
+      const plan = predicted(file);
+      assert.equal(plan.openTurn.pendingCalls[0].code, code);
+      const shown = await applyFromModal(name);
+      assert.match(shown, new RegExp(`call "advanced-define".*${code}`));
+      assert.match(
+        shown,
+        code === 'TOOL_OUTCOME_UNKNOWN' ? /recorded as started, but its result never was/ : /never recorded as started, so it did not run/,
+      );
+      assert.match(shown, /tool\/result .* for cordis_define call "advanced-define"/);
+      assert.match(shown, /turn\/end ending turn 1 as interrupted/);
+      assert.match(shown, /has not changed for \d+ min: this looks like a crash/);
+      await until(() => bytesOf(file).length > before.length, 30_000, 'the closers are appended');
+      assert.equal(readFileSync(file, 'utf8'), Buffer.from(before).toString('utf8') + text(plan.write.lines));
+      const check = cli('check', file);
+      assert.equal(check.status, 0, check.stdout + check.stderr);
+      await suite.shot(page, `applied-${name}`);
+    },
+  );
 }
 
 test('a zstd copy: the closers go in one new frame; check passes', { timeout: 240_000 }, async (t) => {
@@ -107,38 +124,49 @@ test('a zstd copy: the closers go in one new frame; check passes', { timeout: 24
   const repaired = cli('repair', '--dry-run', '--json', file);
   const review = JSON.parse(repaired.stdout.split('\n')[0]);
   assert.equal(review.openTurn, undefined, 'the last turn is closed');
-  assert.deepEqual(review.repairsMade[0].results.map((r) => r.code), ['TOOL_OUTCOME_UNKNOWN']);
+  assert.deepEqual(
+    review.repairsMade[0].results.map((r) => r.code),
+    ['TOOL_OUTCOME_UNKNOWN'],
+  );
 });
 
-test('a torn last line: repair points to Remove Torn Tail; the backup equals the original; then the repair applies', { timeout: 300_000 }, async (t) => {
-  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-  const name = 'crash-torn.jsonl';
-  const file = join(suite.workspace, name);
-  const original = bytesOf(file);
-  await closeAllEditors(page);
-  await quickOpen(page, name);
-  await runCommand(page, APPLY);
-  await dialog().filter({ hasText: 'cannot be repaired yet' }).waitFor({ timeout: 30_000 });
-  assert.match((await dialog().textContent()) ?? '', /torn last line .*Remove the torn tail first/);
-  await suite.shot(page, 'torn-tail-refused');
-  await dialog().locator('.monaco-button', { hasText: 'Remove Torn Tail' }).click();
-  await dialog().filter({ hasText: 'Remove the torn tail of' }).waitFor({ timeout: 30_000 });
-  const shown = (await dialog().textContent()) ?? '';
-  assert.match(shown, /Torn last line: \d+ bytes at line \d+ with no newline/);
-  assert.match(shown, /backup copy of the whole file is written beside it first/);
-  await suite.shot(page, 'torn-tail-modal');
-  await dialog().locator('.monaco-button', { hasText: 'Back Up and Remove' }).click();
-  const backupName = await until(() => readdirSync(suite.workspace).find((f) => f.startsWith(`${name}.torn-tail-backup-`)), 30_000, 'the backup appears');
-  assert.deepEqual(bytesOf(join(suite.workspace, backupName)), original, 'the backup holds the original bytes');
-  await until(() => bytesOf(file).length < original.length, 30_000, 'the file is cut');
-  assert.ok(readFileSync(file, 'utf8').endsWith('\n'));
-  assert.deepEqual(bytesOf(file), original.subarray(0, bytesOf(file).length), 'only the tail went');
-  const past = new Date(Date.now() - 10 * 60_000);
-  utimesSync(file, past, past);
-  const plan = predicted(file);
-  const cut = bytesOf(file);
-  await applyFromModal(name);
-  await until(() => bytesOf(file).length > cut.length, 30_000, 'the closers are appended');
-  assert.equal(readFileSync(file, 'utf8'), Buffer.from(cut).toString('utf8') + text(plan.write.lines));
-  assert.equal(cli('check', file).status, 0);
-});
+test(
+  'a torn last line: repair points to Remove Torn Tail; the backup equals the original; then the repair applies',
+  { timeout: 300_000 },
+  async (t) => {
+    if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+    const name = 'crash-torn.jsonl';
+    const file = join(suite.workspace, name);
+    const original = bytesOf(file);
+    await closeAllEditors(page);
+    await quickOpen(page, name);
+    await runCommand(page, APPLY);
+    await dialog().filter({ hasText: 'cannot be repaired yet' }).waitFor({ timeout: 30_000 });
+    assert.match((await dialog().textContent()) ?? '', /torn last line .*Remove the torn tail first/);
+    await suite.shot(page, 'torn-tail-refused');
+    await dialog().locator('.monaco-button', { hasText: 'Remove Torn Tail' }).click();
+    await dialog().filter({ hasText: 'Remove the torn tail of' }).waitFor({ timeout: 30_000 });
+    const shown = (await dialog().textContent()) ?? '';
+    assert.match(shown, /Torn last line: \d+ bytes at line \d+ with no newline/);
+    assert.match(shown, /backup copy of the whole file is written beside it first/);
+    await suite.shot(page, 'torn-tail-modal');
+    await dialog().locator('.monaco-button', { hasText: 'Back Up and Remove' }).click();
+    const backupName = await until(
+      () => readdirSync(suite.workspace).find((f) => f.startsWith(`${name}.torn-tail-backup-`)),
+      30_000,
+      'the backup appears',
+    );
+    assert.deepEqual(bytesOf(join(suite.workspace, backupName)), original, 'the backup holds the original bytes');
+    await until(() => bytesOf(file).length < original.length, 30_000, 'the file is cut');
+    assert.ok(readFileSync(file, 'utf8').endsWith('\n'));
+    assert.deepEqual(bytesOf(file), original.subarray(0, bytesOf(file).length), 'only the tail went');
+    const past = new Date(Date.now() - 10 * 60_000);
+    utimesSync(file, past, past);
+    const plan = predicted(file);
+    const cut = bytesOf(file);
+    await applyFromModal(name);
+    await until(() => bytesOf(file).length > cut.length, 30_000, 'the closers are appended');
+    assert.equal(readFileSync(file, 'utf8'), Buffer.from(cut).toString('utf8') + text(plan.write.lines));
+    assert.equal(cli('check', file).status, 0);
+  },
+);

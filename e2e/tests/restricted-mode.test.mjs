@@ -14,8 +14,12 @@ before(async () => {
   suite = await startSuite('restricted-mode', { trusted: false, files: [join(SAMPLES, 'session-small.jsonl')] });
   ({ page } = await suite.openPage());
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 test('an untrusted workspace opens the session read-only and says so', { timeout: 120_000 }, async () => {
   await page.getByText('Restricted Mode', { exact: false }).first().waitFor({ timeout: 30_000 });

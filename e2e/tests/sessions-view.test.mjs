@@ -28,50 +28,78 @@ before(async () => {
   suite = await startSuite(NAME, { settings: { 'sessionSurface.sessionsFolder': ROOT } });
   ({ page } = await suite.openPage());
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
+});
 
 const view = () => page.locator('.pane', { has: page.locator('.pane-header', { hasText: /Sessions/i }) }).last();
 
 /** The rows of the tree: label, description, depth. */
 async function rows() {
-  return page.locator('.monaco-list-row[aria-level]').evaluateAll((els) => els
-    .filter((el) => el.closest('.pane-body')?.closest('.pane')?.querySelector('.pane-header')?.textContent?.match(/Sessions/i))
-    .map((el) => ({
-      level: Number(el.getAttribute('aria-level')),
-      label: el.querySelector('.label-name')?.textContent?.trim() ?? el.querySelector('.monaco-highlighted-label')?.textContent?.trim(),
-      description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
-    })));
+  return page.locator('.monaco-list-row[aria-level]').evaluateAll((els) =>
+    els
+      .filter((el) =>
+        el
+          .closest('.pane-body')
+          ?.closest('.pane')
+          ?.querySelector('.pane-header')
+          ?.textContent?.match(/Sessions/i),
+      )
+      .map((el) => ({
+        level: Number(el.getAttribute('aria-level')),
+        label: el.querySelector('.label-name')?.textContent?.trim() ?? el.querySelector('.monaco-highlighted-label')?.textContent?.trim(),
+        description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+      })),
+  );
 }
 
-test('lists the sessions folder: this folder and all folders, newest first, states, a subagent under its parent', { timeout: 180_000 }, async () => {
-  await showSessionsView(page);
-  const shown = await until(async () => {
-    const r = await rows();
-    return r.filter((x) => x.label?.startsWith('Crashed')).length >= 2 && r.some((x) => x.label?.startsWith('Elsewhere')) ? r : undefined;
-  }, 60_000, 'every generated session listed');
-  await suite.shot(page, 'sessions-view');
-  console.log(`# rows: ${JSON.stringify(shown)}`);
-  const groupIndex = shown.findIndex((r) => r.label?.startsWith('This folder'));
-  const allIndex = shown.findIndex((r) => r.label === 'All folders');
-  assert.ok(groupIndex >= 0 && allIndex > groupIndex, 'a "This folder" group, then "All folders"');
-  const thisFolder = shown.slice(groupIndex + 1, allIndex);
-  // Top-level sessions of the workspace folder, newest first (the child sits under its parent).
-  const top = thisFolder.filter((r) => r.level === 2).map((r) => r.label);
-  assert.deepEqual(top, SHOWCASE.filter((s) => !s.header?.parentSession).map((s) => s.title));
-  assert.ok(!thisFolder.some((r) => r.label?.startsWith('Elsewhere')), 'another folder\'s session is not in "This folder"');
-  const parent = thisFolder.findIndex((r) => r.label?.startsWith('Parent'));
-  assert.equal(thisFolder[parent + 1].label, 'Child: check the changelog', 'the child follows its parent');
-  assert.equal(thisFolder[parent + 1].level, thisFolder[parent].level + 1, 'one level deeper');
-  assert.match(thisFolder[parent + 1].description, /subagent/);
-  const state = (prefix) => thisFolder.find((r) => r.label?.startsWith(prefix)).description;
-  assert.match(state('Live'), /live/);
-  assert.match(state('Closed'), /closed/);
-  assert.match(state('Crashed'), /crashed/);
-  assert.match(state('Refused'), /refused by dsh/);
-  assert.match(state('Compressed'), /4 turns/);
-  assert.ok(shown.slice(allIndex + 1).some((r) => r.label?.startsWith('Elsewhere')), '"All folders" holds the other folder\'s session');
-});
+test(
+  'lists the sessions folder: this folder and all folders, newest first, states, a subagent under its parent',
+  { timeout: 180_000 },
+  async () => {
+    await showSessionsView(page);
+    const shown = await until(
+      async () => {
+        const r = await rows();
+        return r.filter((x) => x.label?.startsWith('Crashed')).length >= 2 && r.some((x) => x.label?.startsWith('Elsewhere'))
+          ? r
+          : undefined;
+      },
+      60_000,
+      'every generated session listed',
+    );
+    await suite.shot(page, 'sessions-view');
+    console.log(`# rows: ${JSON.stringify(shown)}`);
+    const groupIndex = shown.findIndex((r) => r.label?.startsWith('This folder'));
+    const allIndex = shown.findIndex((r) => r.label === 'All folders');
+    assert.ok(groupIndex >= 0 && allIndex > groupIndex, 'a "This folder" group, then "All folders"');
+    const thisFolder = shown.slice(groupIndex + 1, allIndex);
+    // Top-level sessions of the workspace folder, newest first (the child sits under its parent).
+    const top = thisFolder.filter((r) => r.level === 2).map((r) => r.label);
+    assert.deepEqual(
+      top,
+      SHOWCASE.filter((s) => !s.header?.parentSession).map((s) => s.title),
+    );
+    assert.ok(!thisFolder.some((r) => r.label?.startsWith('Elsewhere')), 'another folder\'s session is not in "This folder"');
+    const parent = thisFolder.findIndex((r) => r.label?.startsWith('Parent'));
+    assert.equal(thisFolder[parent + 1].label, 'Child: check the changelog', 'the child follows its parent');
+    assert.equal(thisFolder[parent + 1].level, thisFolder[parent].level + 1, 'one level deeper');
+    assert.match(thisFolder[parent + 1].description, /subagent/);
+    const state = (prefix) => thisFolder.find((r) => r.label?.startsWith(prefix)).description;
+    assert.match(state('Live'), /live/);
+    assert.match(state('Closed'), /closed/);
+    assert.match(state('Crashed'), /crashed/);
+    assert.match(state('Refused'), /refused by dsh/);
+    assert.match(state('Compressed'), /4 turns/);
+    assert.ok(
+      shown.slice(allIndex + 1).some((r) => r.label?.startsWith('Elsewhere')),
+      '"All folders" holds the other folder\'s session',
+    );
+  },
+);
 
 test('clicking a session opens it in the session editor; the child leads to its parent', { timeout: 180_000 }, async () => {
   await closeAllEditors(page);
@@ -100,7 +128,11 @@ test('clicking a session opens it in the session editor; the child leads to its 
   assert.match(await child.locator('.row[data-seq="0"]').getAttribute('aria-label'), /inherited from the parent session/);
   await suite.shot(page, 'child-seed');
   await runCommand(page, 'Session Surface: Open Parent Session');
-  await until(async () => (await page.locator('.tabs-container .tab', { hasText: 'session.jsonl' }).count()) >= 2, 30_000, 'the parent opens in a second tab');
+  await until(
+    async () => (await page.locator('.tabs-container .tab', { hasText: 'session.jsonl' }).count()) >= 2,
+    30_000,
+    'the parent opens in a second tab',
+  );
   await page.waitForTimeout(500);
   await waitForHeader(page);
   await until(async () => (await readSessionView(page)).id === 'parent-0001', 30_000, 'the parent session is shown');

@@ -14,7 +14,15 @@ import { closeAllEditors, focusWorkbench, quickOpen } from '../workbench.mjs';
 import { openViaCommand, sessionView } from '../session-editor.mjs';
 import { STREAMED_MARKER, writeTimelineSamples } from '../timeline-samples.mjs';
 import {
-  activeRowSeq, drawnRows, focusedId, inspector, listTotal, rowBySeq, selectSeq, setOrder, waitForTimeline,
+  activeRowSeq,
+  drawnRows,
+  focusedId,
+  inspector,
+  listTotal,
+  rowBySeq,
+  selectSeq,
+  setOrder,
+  waitForTimeline,
 } from '../timeline-page.mjs';
 
 // Real logs dsh loads, chosen for what they hold: streamed chunks with tool calls, several turns.
@@ -35,8 +43,12 @@ before(async () => {
   ({ page } = await suite.openPage());
   page.on('pageerror', (e) => console.log('# pageerror', e.message));
 });
-after(async () => { await suite?.stop(); });
-afterEach(async (t) => { if (page && !t.passed) await suite.shot(page, `FAILED-${t.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {}); });
+after(async () => {
+  await suite?.stop();
+});
+afterEach(async (t) => {
+  if (page && !t.passed) await suite.shot(page, `FAILED-${t.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => {});
+});
 
 /** Screenshots are artifacts for people, not assertions: a slow one never fails a test. */
 const shot = (label) => suite.shot(page, label).catch(() => undefined);
@@ -52,7 +64,14 @@ function derive(file) {
   return JSON.parse(out.trim().split('\n')[0]).messages;
 }
 
-const roleOf = (type) => (type.startsWith('assistant/') ? 'assistant' : type.startsWith('system/') ? 'system' : type.startsWith('developer/') ? 'developer' : 'user');
+const roleOf = (type) =>
+  type.startsWith('assistant/')
+    ? 'assistant'
+    : type.startsWith('system/')
+      ? 'system'
+      : type.startsWith('developer/')
+        ? 'developer'
+        : 'user';
 
 test('the compaction log shows its shadowed bracket, the replacement and the shadowed nodes marked', { timeout: 180_000 }, async () => {
   await open('session-compaction.jsonl');
@@ -67,7 +86,10 @@ test('the compaction log shows its shadowed bracket, the replacement and the sha
   assert.equal(await rowBySeq(page, 28).getAttribute('data-surface'), 'node');
   await bracket.locator('.bracket-head').click();
   await until(async () => (await bracket.locator('.bracket-row').count()) === 8, 15_000, 'the bracket lists its 8 shadowed nodes');
-  assert.deepEqual(await bracket.locator('.bracket-row').evaluateAll((a) => a.map((x) => Number(x.getAttribute('data-seq')))), [2, 4, 6, 9, 14, 16, 18, 21]);
+  assert.deepEqual(
+    await bracket.locator('.bracket-row').evaluateAll((a) => a.map((x) => Number(x.getAttribute('data-seq')))),
+    [2, 4, 6, 9, 14, 16, 18, 21],
+  );
   await shot('compaction-bracket-log');
   // In the Model view the replacement sits at its surface position (first), with its bracket.
   await setOrder(page, 'surface');
@@ -83,8 +105,14 @@ test('Model view lists exactly the derived messages, in order (the compaction sa
   const messages = derive(join(suite.workspace, 'session-compaction.jsonl'));
   assert.equal(await listTotal(page), messages.length);
   const rows = await drawnRows(page);
-  assert.deepEqual(rows.map((r) => r.messageIndex), messages.map((_, i) => i));
-  assert.deepEqual(rows.map((r) => roleOf(r.type)), messages.map((m) => m.role));
+  assert.deepEqual(
+    rows.map((r) => r.messageIndex),
+    messages.map((_, i) => i),
+  );
+  assert.deepEqual(
+    rows.map((r) => roleOf(r.type)),
+    messages.map((m) => m.role),
+  );
 });
 
 test('selecting an assistant/message shows and highlights its chunk links', { timeout: 120_000 }, async () => {
@@ -108,12 +136,18 @@ test('tool/call and tool/result link to each other, and links are followed with 
   await toResult.waitFor({ timeout: 15_000 });
   await toResult.focus();
   await page.keyboard.press('Enter');
-  await inspector(page).locator('#inspector-title', { hasText: /^seq 30 tool\/result/ }).waitFor({ timeout: 15_000 });
+  await inspector(page)
+    .locator('#inspector-title', { hasText: /^seq 30 tool\/result/ })
+    .waitFor({ timeout: 15_000 });
   await inspector(page).locator('a.link[data-relation="answers"][data-target="29"]').waitFor({ timeout: 15_000 });
   await page.keyboard.press('Alt+ArrowLeft');
-  await inspector(page).locator('#inspector-title', { hasText: /^seq 29 tool\/call/ }).waitFor({ timeout: 15_000 });
+  await inspector(page)
+    .locator('#inspector-title', { hasText: /^seq 29 tool\/call/ })
+    .waitFor({ timeout: 15_000 });
   await page.keyboard.press('Alt+ArrowRight');
-  await inspector(page).locator('#inspector-title', { hasText: /^seq 30 tool\/result/ }).waitFor({ timeout: 15_000 });
+  await inspector(page)
+    .locator('#inspector-title', { hasText: /^seq 30 tool\/result/ })
+    .waitFor({ timeout: 15_000 });
   await shot('call-result-links');
 });
 
@@ -123,7 +157,10 @@ test('surface as of a seq before the compaction differs from after, and the diff
   await view.locator('#toggle-asof').click();
   await view.locator('#asof-seq').fill('35');
   await view.locator('#asof-show').click();
-  const before = await view.locator('#asof-result[data-as-of="35"]').waitFor({ timeout: 15_000 }).then(() => view.locator('#asof-result'));
+  const before = await view
+    .locator('#asof-result[data-as-of="35"]')
+    .waitFor({ timeout: 15_000 })
+    .then(() => view.locator('#asof-result'));
   const beforeMessages = Number(await before.getAttribute('data-messages'));
   await view.locator('#asof-seq').fill('39');
   await view.locator('#asof-show').click();
@@ -142,7 +179,7 @@ test('surface as of a seq before the compaction differs from after, and the diff
   await view.locator('#toggle-asof').click();
 });
 
-test('Reveal in Text Editor opens the log at the event\'s line', { timeout: 120_000 }, async () => {
+test("Reveal in Text Editor opens the log at the event's line", { timeout: 120_000 }, async () => {
   await open('session-compaction.jsonl');
   await setOrder(page, 'log');
   await selectSeq(page, 38);
@@ -159,11 +196,17 @@ test('hidden and shown again, the timeline comes back in the same order, with th
   await selectSeq(page, 38);
   // Another editor in the same group hides the session webview, which VS Code then discards.
   await quickOpen(page, 'session-small.jsonl');
-  await until(async () => (await page.locator('iframe.webview').count()) === 0 || !(await page.locator('iframe.webview').first().isVisible()), 30_000, 'the session webview hidden');
+  await until(
+    async () => (await page.locator('iframe.webview').count()) === 0 || !(await page.locator('iframe.webview').first().isVisible()),
+    30_000,
+    'the session webview hidden',
+  );
   await page.locator('.tabs-container .tab', { hasText: 'session-compaction.jsonl' }).first().click();
   await waitForTimeline(page);
   await sessionView(page).locator('#timeline-list[data-order="surface"]').waitFor({ timeout: 30_000 });
-  await inspector(page).locator('#inspector-title', { hasText: /^seq 38 / }).waitFor({ timeout: 30_000 });
+  await inspector(page)
+    .locator('#inspector-title', { hasText: /^seq 38 / })
+    .waitFor({ timeout: 30_000 });
   await shot('state-after-hide-show');
 });
 
@@ -174,7 +217,11 @@ test('search finds a string that is off screen, with a match count, and scrolls 
   assert.equal(target, 0, 'the matching event is not drawn before the search');
   await sessionView(page).locator('#search-input').fill(STREAMED_MARKER);
   await sessionView(page).locator('#search-input').press('Enter');
-  await until(async () => /of \d+|\d+ match/.test((await sessionView(page).locator('#search-status').textContent()) ?? ''), 30_000, 'a match count');
+  await until(
+    async () => /of \d+|\d+ match/.test((await sessionView(page).locator('#search-status').textContent()) ?? ''),
+    30_000,
+    'a match count',
+  );
   const status = await sessionView(page).locator('#search-status').textContent();
   assert.match(status ?? '', /\d/);
   const selected = sessionView(page).locator('#timeline-list .row.selected');
@@ -193,7 +240,16 @@ test('keyboard only: every feature is reached from the keyboard', { timeout: 240
     seen.add(await focusedId(page));
     await page.keyboard.press('Tab');
   }
-  for (const id of ['order-surface', 'type-filter', 'search-input', 'toggle-inspector', 'toggle-time', 'toggle-asof', 'timeline-list', 'overview-strip']) {
+  for (const id of [
+    'order-surface',
+    'type-filter',
+    'search-input',
+    'toggle-inspector',
+    'toggle-time',
+    'toggle-asof',
+    'timeline-list',
+    'overview-strip',
+  ]) {
     assert.ok(seen.has(id), `Tab reaches #${id} (reached: ${[...seen].join(', ')})`);
   }
   // One tab stop for the list: rows are not tab stops.
@@ -223,7 +279,9 @@ test('keyboard only: every feature is reached from the keyboard', { timeout: 240
   // `l` follows the selection's links; Alt+Left comes back.
   await sessionView(page).locator('#timeline-list').focus();
   for (let i = 0; i < 60 && (await activeRowSeq(page)) !== 29; i++) await page.keyboard.press((await activeRowSeq(page)) < 29 ? 'j' : 'k');
-  await inspector(page).locator('#inspector-title', { hasText: /^seq 29 / }).waitFor({ timeout: 15_000 });
+  await inspector(page)
+    .locator('#inspector-title', { hasText: /^seq 29 / })
+    .waitFor({ timeout: 15_000 });
   await page.keyboard.press('l');
   await until(async () => (await activeRowSeq(page)) !== 29, 10_000, 'l follows a link');
   await page.keyboard.press('Alt+ArrowLeft');
@@ -244,7 +302,11 @@ test('real dsh logs: Model view lists exactly the derived messages, calls link t
     await setOrder(page, 'surface');
     assert.equal(await listTotal(page), expected.length, `${basename(source)}: ${expected.length} derived messages`);
     const rows = await drawnRows(page);
-    assert.deepEqual(rows.map((r) => roleOf(r.type)), expected.slice(0, rows.length).map((m) => m.role), basename(source));
+    assert.deepEqual(
+      rows.map((r) => roleOf(r.type)),
+      expected.slice(0, rows.length).map((m) => m.role),
+      basename(source),
+    );
     await setOrder(page, 'log');
     const call = sessionView(page).locator('#timeline-list .row[data-type="tool/call"]').first();
     if (await call.count()) {
@@ -267,12 +329,20 @@ test('screenshots of the timeline in light, dark and high-contrast themes (docs/
   await selectSeq(page, 50);
   const bracket = sessionView(page).getByRole('group', { name: 'Shadowed by seq 38 (8 events)' });
   await bracket.locator('.bracket-head').click();
-  for (const [name, theme] of [['light', 'Default Light Modern'], ['dark', 'Default Dark Modern'], ['high-contrast', 'Default High Contrast']]) {
+  for (const [name, theme] of [
+    ['light', 'Default Light Modern'],
+    ['dark', 'Default Dark Modern'],
+    ['high-contrast', 'Default High Contrast'],
+  ]) {
     writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify({ 'workbench.colorTheme': theme }));
-    await until(async () => {
-      const cls = (await page.locator('.monaco-workbench').getAttribute('class')) ?? '';
-      return name === 'light' ? /\bvs\b(?!-)/.test(cls) : name === 'dark' ? /\bvs-dark\b/.test(cls) : /\bhc-black\b/.test(cls);
-    }, 30_000, `the ${theme} theme`);
+    await until(
+      async () => {
+        const cls = (await page.locator('.monaco-workbench').getAttribute('class')) ?? '';
+        return name === 'light' ? /\bvs\b(?!-)/.test(cls) : name === 'dark' ? /\bvs-dark\b/.test(cls) : /\bhc-black\b/.test(cls);
+      },
+      30_000,
+      `the ${theme} theme`,
+    );
     await page.waitForTimeout(1500);
     await focusWorkbench(page);
     await page.locator('.part.editor').screenshot({ path: join(docs, `timeline-${name}.png`) });

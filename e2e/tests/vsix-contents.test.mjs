@@ -23,12 +23,24 @@ const ALLOWED = [
 
 test('the .vsix holds only bundles, media, l10n bundles, package.json (+ nls), README, CHANGELOG and licence', { timeout: 180_000 }, () => {
   const listing = execFileSync(process.execPath, [join(REPO, 'scripts', 'package.mjs'), '--list'], { cwd: REPO, encoding: 'utf8' });
-  const names = listing.split('\n').map((line) => line.trim()).filter(Boolean);
+  const names = listing
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   console.log(`# vsix: ${names.join(', ')}`);
   const unexpected = names.filter((n) => !ALLOWED.some((re) => re.test(n)));
   assert.deepEqual(unexpected, [], 'files outside the allowed set');
-  for (const needed of ['package.json', 'dist/extension.js', 'dist/webview.js', 'dist/web/extension.js', 'media/session.css',
-    'l10n/bundle.l10n.json', 'l10n/bundle.l10n.zh-cn.json', 'package.nls.json', 'package.nls.zh-cn.json']) {
+  for (const needed of [
+    'package.json',
+    'dist/extension.js',
+    'dist/webview.js',
+    'dist/web/extension.js',
+    'media/session.css',
+    'l10n/bundle.l10n.json',
+    'l10n/bundle.l10n.zh-cn.json',
+    'package.nls.json',
+    'package.nls.zh-cn.json',
+  ]) {
     assert.ok(names.includes(needed), `${needed} is packaged`);
   }
 

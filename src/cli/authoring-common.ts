@@ -19,7 +19,8 @@ export function stringOption(value: string | boolean | undefined): string | unde
 export function seqOption(name: string, given: string | boolean | undefined): number {
   const value = stringOption(given);
   if (value === undefined) throw new UsageError(`--${name} SEQ is required`);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--${name} must be a seq (a non-negative integer), not ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--${name} must be a seq (a non-negative integer), not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -27,7 +28,8 @@ export function seqOption(name: string, given: string | boolean | undefined): nu
 export function timeOption(given: string | boolean | undefined): number {
   const value = stringOption(given);
   if (value === undefined) return Date.now();
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`--time must be epoch milliseconds, not ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`--time must be epoch milliseconds, not ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -68,23 +70,31 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
     const plan = edits.plan({ log });
     if (!plan.ok) {
       printReasons(io, file, plan.reasons);
-      io.err(`${file}: ${run.what} refused (${plan.reasons.length} reason${plan.reasons.length === 1 ? '' : 's'}); dry run, nothing written`);
+      io.err(
+        `${file}: ${run.what} refused (${plan.reasons.length} reason${plan.reasons.length === 1 ? '' : 's'}); dry run, nothing written`,
+      );
       return 1;
     }
     for (const line of plan.lines) io.out(line);
     for (const note of plan.steps.flatMap((s) => s.plan.notes)) io.err(`${file}: note: ${note.rule}: ${note.message}`);
-    io.err(`${file}: ${run.what} holds: ${plan.lines.length} lines, seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}; dry run, nothing written`);
+    io.err(
+      `${file}: ${run.what} holds: ${plan.lines.length} lines, seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}; dry run, nothing written`,
+    );
     return 0;
   }
   const outcome = await saveEdits(file, target, edits, {
     confirmReplan: (info) => {
-      io.err(`${file}: another writer appended ${info.foreignEvents} events (${info.foreignBytes} bytes) since it was read; the ${run.what} was planned again as seqs ${info.firstSeq}–${info.firstSeq + info.lines.length - 1}`);
+      io.err(
+        `${file}: another writer appended ${info.foreignEvents} events (${info.foreignBytes} bytes) since it was read; the ${run.what} was planned again as seqs ${info.firstSeq}–${info.firstSeq + info.lines.length - 1}`,
+      );
       return run.allowReplan;
     },
   });
   if (!outcome.ok) {
     printReasons(io, file, outcome.reasons);
-    io.err(`${file}: ${run.what} not saved: ${outcome.message}${outcome.stage === 'declined' ? ' (pass --allow-replan to write it after the new events)' : ''}`);
+    io.err(
+      `${file}: ${run.what} not saved: ${outcome.message}${outcome.stage === 'declined' ? ' (pass --allow-replan to write it after the new events)' : ''}`,
+    );
     return 1;
   }
   for (const line of outcome.lines) io.out(line);
@@ -94,6 +104,8 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
     io.err(`${file}: appended ${outcome.lines.length} lines, but the file no longer loads: ${reread.verdict.error}`);
     return 1;
   }
-  io.err(`${file}: appended ${outcome.lines.length} lines (seqs ${outcome.firstSeq}–${outcome.firstSeq + outcome.lines.length - 1}, ${outcome.bytesWritten} bytes); the log loads (${reread.eventCount} events)`);
+  io.err(
+    `${file}: appended ${outcome.lines.length} lines (seqs ${outcome.firstSeq}–${outcome.firstSeq + outcome.lines.length - 1}, ${outcome.bytesWritten} bytes); the log loads (${reread.eventCount} events)`,
+  );
   return 0;
 }

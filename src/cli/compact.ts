@@ -27,7 +27,8 @@ function readSummary(path: string | undefined): string {
 export const compactCommand: CliCommand = {
   name: 'compact',
   usage: 'compact FILE --start SEQ --end SEQ --summary-file F [--dry-run] [--allow-replan]',
-  summary: 'append a manual compaction of the surface span start..end (dry run: print the lines and the verdict); exit 1 with every reason when refused',
+  summary:
+    'append a manual compaction of the surface span start..end (dry run: print the lines and the verdict); exit 1 with every reason when refused',
   readsLogs: true,
   run(args, io) {
     const { values, operands } = parseCommandArgs(args, {
@@ -48,13 +49,16 @@ export const compactCommand: CliCommand = {
     const time = timeOption(values.time);
     const compactionId = stringOption(values['compaction-id']) ?? `manual-${randomUUID()}`;
     const messageId = stringOption(values['message-id']) ?? randomUUID();
-    return runEdit({
-      file,
-      limits: readLimits(values),
-      what: 'compaction',
-      dryRun: values['dry-run'] === true,
-      allowReplan: values['allow-replan'] === true,
-      edit: (log) => compactionEdit(log, { start, end, summaryText, compactionId, messageId, time }),
-    }, io);
+    return runEdit(
+      {
+        file,
+        limits: readLimits(values),
+        what: 'compaction',
+        dryRun: values['dry-run'] === true,
+        allowReplan: values['allow-replan'] === true,
+        edit: (log) => compactionEdit(log, { start, end, summaryText, compactionId, messageId, time }),
+      },
+      io,
+    );
   },
 };

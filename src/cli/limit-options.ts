@@ -32,13 +32,19 @@ export function byteSize(name: string, text: string | boolean): number {
   const unit = match ? UNITS[match[2].toLowerCase()] : undefined;
   const value = match && unit !== undefined ? Number(match[1]) * unit : NaN;
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new UsageError(`--${name} takes a size in bytes of at least 1, optionally with a suffix K, M or G (KiB, MiB, GiB), not "${String(text)}"`);
+    throw new UsageError(
+      `--${name} takes a size in bytes of at least 1, optionally with a suffix K, M or G (KiB, MiB, GiB), not "${String(text)}"`,
+    );
   }
   return value;
 }
 
 function sizeText(bytes: number): string {
-  for (const [suffix, unit] of [['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
+  for (const [suffix, unit] of [
+    ['GiB', 1024 ** 3],
+    ['MiB', 1024 ** 2],
+    ['KiB', 1024],
+  ] as const) {
     if (bytes % unit === 0) return `${bytes / unit}${suffix}`;
   }
   return String(bytes);

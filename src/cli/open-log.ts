@@ -27,7 +27,10 @@ export function readLogBytes(path: string, limits: Partial<ReadLimits> = {}): Ui
     const stat = fstatSync(fd);
     if (stat.isDirectory()) throw new FileReadError(`${path}: cannot read: a directory, not a log file`);
     if (!stat.isFile()) throw new FileReadError(`${path}: cannot read: not a regular file (${kindOf(stat)}); only log files are read`);
-    if (stat.size > maxBytes) throw new FileReadError(`${path}: cannot read: ${stat.size} bytes, more than the text limit of ${maxBytes} bytes (limits.text-bytes, maxTextBytes)`);
+    if (stat.size > maxBytes)
+      throw new FileReadError(
+        `${path}: cannot read: ${stat.size} bytes, more than the text limit of ${maxBytes} bytes (limits.text-bytes, maxTextBytes)`,
+      );
     // A Buffer (a Buffer is a Uint8Array): its own indexOf finds the line ends several times faster.
     const bytes = Buffer.allocUnsafe(stat.size);
     let filled = 0;

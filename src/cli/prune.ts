@@ -24,13 +24,16 @@ export const pruneCommand: CliCommand = {
     const file = oneFile(operands);
     const seq = seqOption('seq', values.seq);
     const time = timeOption(values.time);
-    return runEdit({
-      file,
-      limits: readLimits(values),
-      what: 'prune',
-      dryRun: values['dry-run'] === true,
-      allowReplan: values['allow-replan'] === true,
-      edit: (log) => pruneEdit(log, { seq, text: stringOption(values.content), time }),
-    }, io);
+    return runEdit(
+      {
+        file,
+        limits: readLimits(values),
+        what: 'prune',
+        dryRun: values['dry-run'] === true,
+        allowReplan: values['allow-replan'] === true,
+        edit: (log) => pruneEdit(log, { seq, text: stringOption(values.content), time }),
+      },
+      io,
+    );
   },
 };

@@ -20,7 +20,16 @@ import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { saveEdits } from '../save/append-save';
 import { editableFromBytes } from '../files/editable';
 import { PendingEdits } from '../core/plan/pending-edits';
-import { activityWords, bytesWords, closerCodeMeaning, closerLine, linesBeyondWords, pendingCallLine, repairMadeLine, tornTailHeading } from '../present/repair-words';
+import {
+  activityWords,
+  bytesWords,
+  closerCodeMeaning,
+  closerLine,
+  linesBeyondWords,
+  pendingCallLine,
+  repairMadeLine,
+  tornTailHeading,
+} from '../present/repair-words';
 
 export const REPAIR_ACTIONS = ['--dry-run', '--apply', '--remove-torn-tail'] as const;
 
@@ -51,7 +60,10 @@ function open(file: string, limits: Partial<ReadLimits>): Opened {
 
 export async function runRepairAction(args: string[], io: CliIo): Promise<number> {
   const boolean = { type: 'boolean' } as const;
-  const options = { ...Object.fromEntries(['--json', '--force', ...REPAIR_ACTIONS].map((flag) => [flag.slice(2), boolean])), ...LIMIT_OPTIONS };
+  const options = {
+    ...Object.fromEntries(['--json', '--force', ...REPAIR_ACTIONS].map((flag) => [flag.slice(2), boolean])),
+    ...LIMIT_OPTIONS,
+  };
   const { values, flags, operands: files } = parseCommandArgs(args, options);
   const limits = readLimits(values);
   const actions = REPAIR_ACTIONS.filter((a) => flags.has(a));
@@ -61,7 +73,12 @@ export async function runRepairAction(args: string[], io: CliIo): Promise<number
   let failed = false;
   for (const file of files) {
     const opened = open(file, limits);
-    const ok = actions[0] === '--dry-run' ? dryRun(opened, json, io) : actions[0] === '--apply' ? await apply(opened, json, flags.has('--force'), io) : removeTornTail(opened, json, io);
+    const ok =
+      actions[0] === '--dry-run'
+        ? dryRun(opened, json, io)
+        : actions[0] === '--apply'
+          ? await apply(opened, json, flags.has('--force'), io)
+          : removeTornTail(opened, json, io);
     if (!ok) failed = true;
   }
   return failed ? 1 : 0;
@@ -83,14 +100,27 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   const { log } = opened.loaded;
   if (json) {
     const write = r.write.ok ? { ok: true, lines: r.write.lines, bytes: r.write.bytes.length, container: r.write.container } : r.write;
-    io.out(JSON.stringify({ file: opened.file, verdict: log.verdict, openTurn: r.openTurn && { ...r.openTurn, closers: r.openTurn.closers.map(({ event: _event, ...rest }) => rest) }, activity: r.openTurn ? r.activity : undefined, msSinceChange: Math.round(opened.msSinceChange), tornTail: r.tornTail, write, repairsMade: r.repairs }));
+    io.out(
+      JSON.stringify({
+        file: opened.file,
+        verdict: log.verdict,
+        openTurn: r.openTurn && { ...r.openTurn, closers: r.openTurn.closers.map(({ event: _event, ...rest }) => rest) },
+        activity: r.openTurn ? r.activity : undefined,
+        msSinceChange: Math.round(opened.msSinceChange),
+        tornTail: r.tornTail,
+        write,
+        repairsMade: r.repairs,
+      }),
+    );
     return r.write.ok;
   }
   io.out(`${opened.file}: ${log.verdict.ok ? `loads (${log.eventCount} events)` : `REFUSED by dsh: ${log.verdict.error}`}`);
   for (const repair of r.repairs) io.out(`  already repaired: ${repairMadeLine(repair)}`);
   if (r.openTurn) {
     const t = r.openTurn;
-    io.out(`  turn ${t.turn ?? '?'} is open${t.turnStartSeq !== undefined ? ` (turn/start at seq ${t.turnStartSeq})` : ''}${t.openStep !== undefined ? `, step ${t.openStep} open` : ''}; last event seq ${t.lastSeq}`);
+    io.out(
+      `  turn ${t.turn ?? '?'} is open${t.turnStartSeq !== undefined ? ` (turn/start at seq ${t.turnStartSeq})` : ''}${t.openStep !== undefined ? `, step ${t.openStep} open` : ''}; last event seq ${t.lastSeq}`,
+    );
     io.out(`  ${activityWords(r.activity, opened.msSinceChange)}`);
     if (t.pendingCalls.length === 0) io.out('  no tool call is pending');
     for (const call of t.pendingCalls) {
@@ -109,11 +139,14 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   }
   if (!r.write.ok) {
     for (const reason of r.write.reasons) io.out(`  cannot apply: ${reason.rule}: ${reason.message}`);
-    if (r.write.reasons.some((reason) => reason.rule === 'repair.torn-tail-first')) io.out(`  to remove it: session-surface repair --remove-torn-tail ${opened.file}`);
+    if (r.write.reasons.some((reason) => reason.rule === 'repair.torn-tail-first'))
+      io.out(`  to remove it: session-surface repair --remove-torn-tail ${opened.file}`);
     return false;
   }
   if (r.write.lines.length === 0) return true;
-  io.out(`  --apply would append ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length)}${r.write.container === 'zstd' ? ' as one new zstd frame' : ''}):`);
+  io.out(
+    `  --apply would append ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length)}${r.write.container === 'zstd' ? ' as one new zstd frame' : ''}):`,
+  );
   for (const closer of r.openTurn?.closers ?? []) io.out(`    ${closerLine(closer, r.openTurn!)}`);
   io.out('  lines:');
   for (const line of r.write.lines) io.out(line);
@@ -127,7 +160,10 @@ async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): 
     else for (const line of text) io.out(line);
   };
   if (!r.write.ok) {
-    report({ applied: false, reasons: r.write.reasons }, [`${opened.file}: not repaired`, ...r.write.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)]);
+    report({ applied: false, reasons: r.write.reasons }, [
+      `${opened.file}: not repaired`,
+      ...r.write.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`),
+    ]);
     return false;
   }
   if (r.write.lines.length === 0) {
@@ -146,7 +182,10 @@ async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): 
   const saved = await saveEdits(opened.file, editableFromBytes(opened.loaded, opened.bytes, opened.mtimeMs), edits);
   if (!saved.ok) {
     const reasons = [{ rule: `repair.save-${saved.stage}`, message: saved.message }, ...saved.reasons];
-    report({ applied: false, reasons }, [`${opened.file}: not repaired`, ...reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)]);
+    report({ applied: false, reasons }, [
+      `${opened.file}: not repaired`,
+      ...reasons.map((reason) => `  ${reason.rule}: ${reason.message}`),
+    ]);
     return false;
   }
   // Read back: the file must be the predicted bytes, and dsh must load it with the turn closed.
@@ -156,11 +195,21 @@ async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): 
   const reloaded = loadSessionFile(after).log;
   const good = same && reloaded.verdict.ok && !reloaded.lastTurnOpen;
   report(
-    { applied: true, closers: r.write.lines.length, bytes: r.write.bytes.length, container: r.write.container, matchesPrediction: same, verdict: reloaded.verdict, lastTurnOpen: reloaded.lastTurnOpen },
+    {
+      applied: true,
+      closers: r.write.lines.length,
+      bytes: r.write.bytes.length,
+      container: r.write.container,
+      matchesPrediction: same,
+      verdict: reloaded.verdict,
+      lastTurnOpen: reloaded.lastTurnOpen,
+    },
     [
       `${opened.file}: appended ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length)}${r.write.container === 'zstd' ? ', one zstd frame' : ''})`,
       ...(r.openTurn?.closers ?? []).map((c) => `  ${closerLine(c, r.openTurn!)}`),
-      good ? '  the file now loads with the last turn closed' : `  CHECK FAILED after writing: ${same ? '' : 'the file differs from the prediction; '}${reloaded.verdict.ok ? (reloaded.lastTurnOpen ? 'the last turn is still open' : '') : reloaded.verdict.error}`,
+      good
+        ? '  the file now loads with the last turn closed'
+        : `  CHECK FAILED after writing: ${same ? '' : 'the file differs from the prediction; '}${reloaded.verdict.ok ? (reloaded.lastTurnOpen ? 'the last turn is still open' : '') : reloaded.verdict.error}`,
     ],
   );
   return good;
@@ -172,7 +221,9 @@ function removeTornTail(opened: Opened, json: boolean, io: CliIo): boolean {
   const tail = reviewTornTail(log, { fileBytes: opened.bytes, zstd });
   if (!plan.ok) {
     if (json) io.out(JSON.stringify({ file: opened.file, removed: false, reasons: plan.reasons }));
-    else for (const line of [`${opened.file}: nothing removed`, ...plan.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)]) io.out(line);
+    else
+      for (const line of [`${opened.file}: nothing removed`, ...plan.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)])
+        io.out(line);
     return plan.reasons.every((reason) => reason.rule === 'repair.no-torn-tail');
   }
   let done;
@@ -180,16 +231,30 @@ function removeTornTail(opened: Opened, json: boolean, io: CliIo): boolean {
     done = removeTornTailFromFile(opened.file, opened.bytes, plan);
   } catch (error) {
     if (!(error instanceof FileChangedError) && !(error instanceof BackupError)) throw error;
-    if (json) io.out(JSON.stringify({ file: opened.file, removed: false, reasons: [{ rule: 'repair.file-changed', message: error.message }] }));
+    if (json)
+      io.out(JSON.stringify({ file: opened.file, removed: false, reasons: [{ rule: 'repair.file-changed', message: error.message }] }));
     else io.out(`${opened.file}: nothing removed: ${error.message}`);
     return false;
   }
   if (json) {
-    io.out(JSON.stringify({ file: opened.file, removed: true, backup: done.backupPath, backupVerified: true, cutAt: plan.cutAt, removedBytes: plan.removedBytes, rewrittenTextBytes: plan.rewrittenTextBytes, size: done.size }));
+    io.out(
+      JSON.stringify({
+        file: opened.file,
+        removed: true,
+        backup: done.backupPath,
+        backupVerified: true,
+        cutAt: plan.cutAt,
+        removedBytes: plan.removedBytes,
+        rewrittenTextBytes: plan.rewrittenTextBytes,
+        size: done.size,
+      }),
+    );
   } else {
     io.out(`${opened.file}: removed ${tail ? tornTailHeading(tail).toLowerCase() : 'the torn tail'}`);
     io.out(`  backup: ${done.backupPath} (its bytes equal the original file, ${opened.bytes.length} bytes)`);
-    io.out(`  the file was cut from ${opened.bytes.length} to ${plan.cutAt} bytes${plan.reappend.length ? `, then the ${bytesWords(plan.rewrittenTextBytes)} of complete lines of the cut frame were appended again as one frame (${done.size} bytes now)` : ''}`);
+    io.out(
+      `  the file was cut from ${opened.bytes.length} to ${plan.cutAt} bytes${plan.reappend.length ? `, then the ${bytesWords(plan.rewrittenTextBytes)} of complete lines of the cut frame were appended again as one frame (${done.size} bytes now)` : ''}`,
+    );
   }
   return true;
 }

@@ -33,7 +33,11 @@ export const provenanceView = defineView({
   text(context, out) {
     const index = provenanceIndex(context.log);
     const s = index.summary();
-    out(`provenance: ${s.chunks} chunks in ${s.attempts} attempts (${s.claimedChunks} in messages); edges ${Object.entries(s.edges).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    out(
+      `provenance: ${s.chunks} chunks in ${s.attempts} attempts (${s.claimedChunks} in messages); edges ${Object.entries(s.edges)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
     for (const link of links(context)) out(`  seq ${link.seq} (line ${link.line ?? '?'}) ${link.type} ← ${groupSources(link.sources)}`);
     const diagnostics = index.diagnostics;
     out(`warnings: ${s.warnings}, notes: ${s.infos}`);

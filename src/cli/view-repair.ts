@@ -19,7 +19,9 @@ const planView = defineView({
     if (plan.truncateAt !== undefined) {
       const torn = loaded.zstd?.tornFrameStart !== undefined;
       const size = loaded.zstd?.compressedBytes ?? log.scan.fileBytes;
-      out(`  truncate the file to ${plan.truncateAt} bytes (${size - plan.truncateAt} bytes ${torn ? 'of its torn final frame' : 'after the last committed line'})`);
+      out(
+        `  truncate the file to ${plan.truncateAt} bytes (${size - plan.truncateAt} bytes ${torn ? 'of its torn final frame' : 'after the last committed line'})`,
+      );
     }
     if (plan.events.length === 0) {
       out('  nothing to append: the last turn is closed');
@@ -28,9 +30,16 @@ const planView = defineView({
     const closers = log.closers.length;
     const recovered = plan.events.length - closers;
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-    out(`  append ${recovered > 0 ? `${plural(recovered, 'recovered event')} and ${plural(closers, 'closer')}` : plural(closers, 'closer')}:`);
+    out(
+      `  append ${recovered > 0 ? `${plural(recovered, 'recovered event')} and ${plural(closers, 'closer')}` : plural(closers, 'closer')}:`,
+    );
     for (const event of plan.events) {
-      const detail = event.type === 'tool/result' ? ` ${event.data.error?.code} for ${event.data.message?.source?.callId}` : event.type === 'turn/end' ? ` ${event.data.reason?.kind}` : '';
+      const detail =
+        event.type === 'tool/result'
+          ? ` ${event.data.error?.code} for ${event.data.message?.source?.callId}`
+          : event.type === 'turn/end'
+            ? ` ${event.data.reason?.kind}`
+            : '';
       out(`    seq ${event.seq} ${event.type}${detail}`);
     }
     out('  lines:');

@@ -40,7 +40,9 @@ export const surfaceView = defineView({
     const replacements = replacementsOf(context);
     out(`replacements: ${replacements.length}`);
     for (const r of replacements) {
-      out(`  seq ${r.seq} (line ${context.log.place(r.seq)?.line ?? '?'}) replaced ${r.start}..${r.end}, shadowing seq ${ranges(r.shadowedSeqs)}`);
+      out(
+        `  seq ${r.seq} (line ${context.log.place(r.seq)?.line ?? '?'}) replaced ${r.start}..${r.end}, shadowing seq ${ranges(r.shadowedSeqs)}`,
+      );
     }
   },
   json(context) {

@@ -1,7 +1,5 @@
 // The public face of a loaded session log, used by the extension host, the CLI and the tests.
-import type {
-  Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict,
-} from './types';
+import type { Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict } from './types';
 import type { DerivedMessage } from './surface/projections';
 import type { NativeZstd } from './zstd/backend';
 

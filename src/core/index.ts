@@ -32,8 +32,29 @@ export { checkInvariants } from './check/invariants';
 export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';
 // Pending edits (planner inputs with undo/redo, planned again on a changed log) and their input builders.
-export { PendingEdits, rebaseEdit, compactionEdit, pruneEdit, defaultPrunedContent, summaryBlocks, estimateTokensOfSeqs, estimateTokensOfText, formatSize, MANUAL_SUMMARY_ROUTE } from './plan';
-export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup, CompactionRequest, PruneRequest } from './plan';
+export {
+  PendingEdits,
+  rebaseEdit,
+  compactionEdit,
+  pruneEdit,
+  defaultPrunedContent,
+  summaryBlocks,
+  estimateTokensOfSeqs,
+  estimateTokensOfText,
+  formatSize,
+  MANUAL_SUMMARY_ROUTE,
+} from './plan';
+export type {
+  PendingEdit,
+  CompactionEdit,
+  PruneEdit,
+  PlannedEdit,
+  PendingPlan,
+  PlanBase,
+  PendingEditsBackup,
+  CompactionRequest,
+  PruneRequest,
+} from './plan';
 // Crash review: the open turn and its closers, torn tails, repairs already made, session health.
 export { reviewOpenTurn } from './surface/crash-review';
 export type { OpenTurnReview, PendingCall, CloserReview, CloserCode } from './surface/crash-review';

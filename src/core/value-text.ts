@@ -112,7 +112,8 @@ export function notJsonReason(value: unknown): string | undefined {
     if (seen.has(v)) return `a value that contains itself${where}`;
     seen.add(v);
     const proto = safeCall(() => Object.getPrototypeOf(v));
-    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return `a ${safeCall(() => (v as object).constructor?.name) ?? 'non-plain'} object${where}`;
+    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null)
+      return `a ${safeCall(() => (v as object).constructor?.name) ?? 'non-plain'} object${where}`;
     if (safeCall(() => Object.getOwnPropertySymbols(v).length) !== 0) return `symbol keys${where}`;
     const entries = safeEntries(v);
     if (entries === undefined) return `a property that cannot be read${where}`;
@@ -193,7 +194,8 @@ export function cloneJson<T>(value: T): T {
 export function stringText(value: unknown, maxLength = 1000): string {
   let text: string | undefined;
   if (typeof value === 'string') text = value;
-  else if (typeof value !== 'object' || value === null) text = typeof value === 'symbol' ? safeCall(() => value.toString()) : safeCall(() => String(value));
+  else if (typeof value !== 'object' || value === null)
+    text = typeof value === 'symbol' ? safeCall(() => value.toString()) : safeCall(() => String(value));
   else if (isSmallPlain(value)) text = safeCall(() => String(value));
   if (text === undefined) return valueText(value, maxLength);
   return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;

@@ -14,15 +14,20 @@ const CHUNK = 1 << 20;
 export function assertFileHolds(fd: number, path: string, loaded: Uint8Array): void {
   const size = fstatSync(fd).size;
   if (size !== loaded.length) {
-    throw new FileChangedError(`${path} is ${size} bytes, but ${loaded.length} were loaded: it changed since it was read (another writer?); nothing was written`);
+    throw new FileChangedError(
+      `${path} is ${size} bytes, but ${loaded.length} were loaded: it changed since it was read (another writer?); nothing was written`,
+    );
   }
   const buffer = new Uint8Array(Math.min(CHUNK, Math.max(1, size)));
-  for (let at = 0; at < size; ) {
+  for (let at = 0; at < size;) {
     const want = Math.min(buffer.length, size - at);
     const got = readSync(fd, buffer, 0, want, at);
     if (got <= 0) throw new FileChangedError(`${path} ended early while it was checked; nothing was written`);
     for (let i = 0; i < got; i++) {
-      if (buffer[i] !== loaded[at + i]) throw new FileChangedError(`${path} differs from what was loaded at byte ${at + i}: it changed since it was read; nothing was written`);
+      if (buffer[i] !== loaded[at + i])
+        throw new FileChangedError(
+          `${path} differs from what was loaded at byte ${at + i}: it changed since it was read; nothing was written`,
+        );
     }
     at += got;
   }
@@ -30,5 +35,5 @@ export function assertFileHolds(fd: number, path: string, loaded: Uint8Array): v
 
 /** Writes every byte through the handle (writeSync may write less than asked). */
 export function writeAll(fd: number, bytes: Uint8Array): void {
-  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }

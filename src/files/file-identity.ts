@@ -73,8 +73,9 @@ export async function classifyChange(loaded: LoadedIdentity, now: CurrentFile): 
   if (stat.size < loaded.size) {
     return {
       kind: 'truncated',
-      explanation: `It now has ${stat.size} bytes, fewer than the ${loaded.size} bytes already read. `
-        + 'A session log only grows, so something other than the agent changed it. Nothing was written by this editor.',
+      explanation:
+        `It now has ${stat.size} bytes, fewer than the ${loaded.size} bytes already read. ` +
+        'A session log only grows, so something other than the agent changed it. Nothing was written by this editor.',
     };
   }
   if (stat.size === loaded.size && stat.mtimeMs === loaded.mtimeMs) return { kind: 'unchanged' };
@@ -84,8 +85,9 @@ export async function classifyChange(loaded: LoadedIdentity, now: CurrentFile): 
   if (!sameBytes(head, loaded.head) || !sameBytes(tail, loaded.tail)) {
     return {
       kind: 'rewritten',
-      explanation: 'Bytes already read have changed, so the file was not appended to. '
-        + 'The editor still shows the old content. Nothing was written by this editor.',
+      explanation:
+        'Bytes already read have changed, so the file was not appended to. ' +
+        'The editor still shows the old content. Nothing was written by this editor.',
     };
   }
   if (stat.size === loaded.size) return { kind: 'unchanged' };

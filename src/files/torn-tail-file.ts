@@ -12,7 +12,10 @@ export class BackupError extends Error {}
 
 /** `session.jsonl` → `session.jsonl.torn-tail-backup-20261201T030405Z` (a name no log glob matches). */
 export function backupPathFor(path: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${path}.torn-tail-backup-${stamp}`;
 }
 
@@ -62,6 +65,7 @@ export function removeTornTailFromFile(path: string, loaded: Uint8Array, plan: T
     }
   }
   const after = new Uint8Array(readFileSync(path));
-  if (!sameBytes(after, bytesAfterRemoval(loaded, plan))) throw new Error(`${path} does not hold the expected bytes after the removal; the original is in ${backupPath}`);
+  if (!sameBytes(after, bytesAfterRemoval(loaded, plan)))
+    throw new Error(`${path} does not hold the expected bytes after the removal; the original is in ${backupPath}`);
   return { backupPath, size: after.length };
 }

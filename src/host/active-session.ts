@@ -38,10 +38,12 @@ export class ActiveSession implements vscode.Disposable {
     if (doc === this.doc) return;
     this.docSubscription?.dispose();
     this.doc = doc;
-    this.docSubscription = doc ? vscode.Disposable.from(
-      doc.onDidChange(() => this.changed.fire(doc)),
-      doc.onDidDispose(() => this.recompute()),
-    ) : undefined;
+    this.docSubscription = doc
+      ? vscode.Disposable.from(
+          doc.onDidChange(() => this.changed.fire(doc)),
+          doc.onDidDispose(() => this.recompute()),
+        )
+      : undefined;
     this.changed.fire(doc);
   }
 

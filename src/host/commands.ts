@@ -18,15 +18,20 @@ export function registerCommands(context: vscode.ExtensionContext, provider: Ses
   context.subscriptions.push(
     /** File picker, then the session editor. An explicit URI argument skips the picker. */
     vscode.commands.registerCommand(COMMANDS.openSession, async (uri?: vscode.Uri) => {
-      const target = uri instanceof vscode.Uri ? uri : (await vscode.window.showOpenDialog({
-        canSelectMany: false,
-        canSelectFiles: true,
-        canSelectFolders: false,
-        openLabel: vscode.l10n.t('Open Session'),
-        title: vscode.l10n.t('Open a dsh session log'),
-        filters: { [vscode.l10n.t('Session logs')]: ['jsonl', 'zstd'], [vscode.l10n.t('All files')]: ['*'] },
-        defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
-      }))?.[0];
+      const target =
+        uri instanceof vscode.Uri
+          ? uri
+          : (
+              await vscode.window.showOpenDialog({
+                canSelectMany: false,
+                canSelectFiles: true,
+                canSelectFolders: false,
+                openLabel: vscode.l10n.t('Open Session'),
+                title: vscode.l10n.t('Open a dsh session log'),
+                filters: { [vscode.l10n.t('Session logs')]: ['jsonl', 'zstd'], [vscode.l10n.t('All files')]: ['*'] },
+                defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+              })
+            )?.[0];
       if (target) await openWithSessionEditor(target);
     }),
 

@@ -47,8 +47,10 @@ export async function syncEditorAssociations(): Promise<boolean> {
 }
 
 export function registerEditorAssociations(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
-    if (affects(e, 'openLogsInSessionEditor')) void syncEditorAssociations();
-  }));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affects(e, 'openLogsInSessionEditor')) void syncEditorAssociations();
+    }),
+  );
   void syncEditorAssociations();
 }

@@ -19,7 +19,10 @@ export class FileFollower implements vscode.Disposable {
   private disposed = false;
 
   /** `check` compares the file with what was loaded; it must not throw. */
-  constructor(uri: vscode.Uri, private readonly check: () => Promise<void>) {
+  constructor(
+    uri: vscode.Uri,
+    private readonly check: () => Promise<void>,
+  ) {
     if (uri.scheme === 'file') {
       try {
         this.watcher = watch(uri.fsPath, { persistent: false }, () => this.soon());

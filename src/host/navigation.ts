@@ -82,7 +82,9 @@ export function registerNavigation(context: vscode.ExtensionContext, active: Act
           ignoreFocusOut: true,
           validateInput: (text) => {
             const n = Number(text.trim());
-            return text.trim() !== '' && Number.isInteger(n) && n >= 0 && n < count ? undefined : vscode.l10n.t('A whole number from 0 to {0}', count - 1);
+            return text.trim() !== '' && Number.isInteger(n) && n >= 0 && n < count
+              ? undefined
+              : vscode.l10n.t('A whole number from 0 to {0}', count - 1);
           },
         });
         if (answer === undefined) return;

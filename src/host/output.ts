@@ -35,7 +35,9 @@ export function logSessionDocuments(provider: SessionEditorProvider, log: Sessio
         const snapshot = state !== 'loaded' ? doc.summary() : undefined;
         if (snapshot) {
           const v = snapshot.verdict;
-          log.info(`${doc.fileName}: loaded ${snapshot.counts.events} events, ${snapshot.counts.turns} turns, ${snapshot.sizes.fileBytes} bytes in ${snapshot.loadMs} ms`);
+          log.info(
+            `${doc.fileName}: loaded ${snapshot.counts.events} events, ${snapshot.counts.turns} turns, ${snapshot.sizes.fileBytes} bytes in ${snapshot.loadMs} ms`,
+          );
           if (!v.ok) log.warn(`${doc.fileName}: ${v.text}${v.dshText ? ` ${v.dshText}` : ''}`);
           if (snapshot.file.state !== 'following') log.warn(`${doc.fileName}: ${snapshot.file.explanation ?? snapshot.file.state}`);
           events = snapshot.counts.events;
@@ -60,5 +62,9 @@ export function logSessionDocuments(provider: SessionEditorProvider, log: Sessio
   };
   for (const doc of provider.documents.values()) follow(doc);
   subscriptions.push(provider.onDidOpenDocument(follow));
-  return { dispose: () => { for (const s of subscriptions.splice(0)) s.dispose(); } };
+  return {
+    dispose: () => {
+      for (const s of subscriptions.splice(0)) s.dispose();
+    },
+  };
 }

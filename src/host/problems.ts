@@ -29,7 +29,10 @@ export function looksLikeSessionLog(document: vscode.TextDocument): boolean {
   const name = path.posix.basename(document.uri.path);
   if (!/\.jsonl$/i.test(name) && document.languageId !== 'jsonl') return false;
   if (/^session.*\.jsonl$/i.test(name)) return true;
-  const start = document.getText(new vscode.Range(0, 0, 0, 400)).replace(/^\uFEFF/, '').trimStart();
+  const start = document
+    .getText(new vscode.Range(0, 0, 0, 400))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   return start.startsWith('{') && /"type"\s*:\s*"session"/.test(start);
 }
 
@@ -40,7 +43,10 @@ export class SessionProblems implements vscode.Disposable {
   /** URIs whose diagnostics currently come from the text editor. */
   private readonly fromText = new Set<string>();
 
-  constructor(private readonly provider: SessionEditorProvider, private readonly decompressed?: DecompressedLogProvider) {
+  constructor(
+    private readonly provider: SessionEditorProvider,
+    private readonly decompressed?: DecompressedLogProvider,
+  ) {
     this.subscriptions.push(
       vscode.workspace.onDidOpenTextDocument((d) => this.scheduleText(d, 0)),
       vscode.workspace.onDidChangeTextDocument((e) => this.scheduleText(e.document, e.document.getText().length > 5e6 ? 1500 : 300)),
@@ -59,28 +65,40 @@ export class SessionProblems implements vscode.Disposable {
     if (document.uri.scheme === 'output' || document.uri.scheme === DECOMPRESSED_SCHEME || !looksLikeSessionLog(document)) return;
     const key = document.uri.toString();
     clearTimeout(this.textTimers.get(key));
-    this.textTimers.set(key, setTimeout(() => {
-      this.textTimers.delete(key);
-      if (document.isClosed) return;
-      this.publishText(document);
-    }, delayMs));
+    this.textTimers.set(
+      key,
+      setTimeout(() => {
+        this.textTimers.delete(key);
+        if (document.isClosed) return;
+        this.publishText(document);
+      }, delayMs),
+    );
   }
 
   private publishText(document: vscode.TextDocument): void {
     const key = document.uri.toString();
     let diagnostics: CoreDiagnostic[];
     try {
-      diagnostics = logDiagnostics(loadSession(new TextEncoder().encode(document.getText()), { fileName: path.posix.basename(document.uri.path), limits: readLimits() }));
+      diagnostics = logDiagnostics(
+        loadSession(new TextEncoder().encode(document.getText()), {
+          fileName: path.posix.basename(document.uri.path),
+          limits: readLimits(),
+        }),
+      );
     } catch (err) {
       this.fromText.add(key);
-      this.collection.set(document.uri, [new vscode.Diagnostic(new vscode.Range(0, 0, 0, 0),
-        `Could not read this session log: ${err instanceof Error ? err.message : String(err)}`, vscode.DiagnosticSeverity.Error)]);
+      this.collection.set(document.uri, [
+        new vscode.Diagnostic(
+          new vscode.Range(0, 0, 0, 0),
+          `Could not read this session log: ${err instanceof Error ? err.message : String(err)}`,
+          vscode.DiagnosticSeverity.Error,
+        ),
+      ]);
       return;
     }
     this.fromText.add(key);
-    const lineRange = (line: number) => line - 1 < document.lineCount
-      ? document.lineAt(line - 1).range
-      : new vscode.Range(line - 1, 0, line - 1, 0);
+    const lineRange = (line: number) =>
+      line - 1 < document.lineCount ? document.lineAt(line - 1).range : new vscode.Range(line - 1, 0, line - 1, 0);
     this.collection.set(document.uri, toVsDiagnostics(document.uri, diagnostics, lineRange));
   }
 
@@ -113,7 +131,9 @@ export class SessionProblems implements vscode.Disposable {
       }
     });
     this.subscriptions.push(changed, grown, disposed);
-    this.published.set(doc, (uri) => { published = uri; });
+    this.published.set(doc, (uri) => {
+      published = uri;
+    });
     if (doc.currentState.kind === 'loaded') this.publishSession(doc);
   }
 
@@ -152,18 +172,20 @@ export function toVsDiagnostics(
   lineRange: (line: number, length?: number) => vscode.Range,
 ): vscode.Diagnostic[] {
   const threshold = problemsThreshold();
-  return diagnostics.filter((d) => passesThreshold(d.severity, threshold)).map((d) => {
-    const line = d.line ?? 1;
-    const out = new vscode.Diagnostic(lineRange(line, d.length), d.message, SEVERITY[d.severity] ?? vscode.DiagnosticSeverity.Error);
-    out.source = SOURCE;
-    out.code = d.rule;
-    if (d.related?.length) {
-      out.relatedInformation = d.related.map((r) => {
-        const relatedLine = r.line ?? 1;
-        const where = r.seq !== undefined ? ` (seq ${r.seq})` : '';
-        return new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, lineRange(relatedLine, r.length)), r.message + where);
-      });
-    }
-    return out;
-  });
+  return diagnostics
+    .filter((d) => passesThreshold(d.severity, threshold))
+    .map((d) => {
+      const line = d.line ?? 1;
+      const out = new vscode.Diagnostic(lineRange(line, d.length), d.message, SEVERITY[d.severity] ?? vscode.DiagnosticSeverity.Error);
+      out.source = SOURCE;
+      out.code = d.rule;
+      if (d.related?.length) {
+        out.relatedInformation = d.related.map((r) => {
+          const relatedLine = r.line ?? 1;
+          const where = r.seq !== undefined ? ` (seq ${r.seq})` : '';
+          return new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, lineRange(relatedLine, r.length)), r.message + where);
+        });
+      }
+      return out;
+    });
 }

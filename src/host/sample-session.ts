@@ -6,8 +6,10 @@ import { SESSION_EDITOR_VIEW_TYPE } from './session-editor-provider';
 export const OPEN_SAMPLE_COMMAND = 'sessionSurface.openSampleSession';
 
 export function registerSampleSession(context: vscode.ExtensionContext): void {
-  context.subscriptions.push(vscode.commands.registerCommand(OPEN_SAMPLE_COMMAND, () => {
-    const sample = vscode.Uri.joinPath(context.extensionUri, 'media', 'walkthrough', 'sample-session.jsonl');
-    return vscode.commands.executeCommand('vscode.openWith', sample, SESSION_EDITOR_VIEW_TYPE);
-  }));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(OPEN_SAMPLE_COMMAND, () => {
+      const sample = vscode.Uri.joinPath(context.extensionUri, 'media', 'walkthrough', 'sample-session.jsonl');
+      return vscode.commands.executeCommand('vscode.openWith', sample, SESSION_EDITOR_VIEW_TYPE);
+    }),
+  );
 }

@@ -86,7 +86,10 @@ export class SessionDocument implements vscode.CustomDocument {
 
   private readonly settingWatch: vscode.Disposable;
 
-  constructor(readonly uri: vscode.Uri, private readonly options: DocumentOptions) {
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly options: DocumentOptions,
+  ) {
     this.formatter = new Formatter({ locale: options.locale });
     this.whenLoaded = this.load();
     // The live state says whether appends are followed, so turning the setting over re-words it at
@@ -213,7 +216,14 @@ export class SessionDocument implements vscode.CustomDocument {
       const started = Date.now();
       let header: LoadingMessage['headerFields'];
       const progressTo = (phase: 'reading' | 'parsing', fraction: number, totalBytes: number) => {
-        this.loading = { type: 'loading', fileName: this.fileName, phase, fraction, totalBytes, ...(header ? { headerFields: header } : {}) };
+        this.loading = {
+          type: 'loading',
+          fileName: this.fileName,
+          phase,
+          fraction,
+          totalBytes,
+          ...(header ? { headerFields: header } : {}),
+        };
         this.state = { kind: 'loading', phase, fraction, totalBytes };
         this.notify(this.loading);
       };
@@ -227,7 +237,10 @@ export class SessionDocument implements vscode.CustomDocument {
         const report = (phase: 'reading' | 'parsing', fraction: number, totalBytes: number) => {
           const overall = phase === 'reading' ? fraction * READ_SHARE : READ_SHARE + fraction * (1 - READ_SHARE);
           if (overall - shown < 0.04 && fraction < 1) return; // a few dozen updates at most
-          progress.report({ increment: (overall - shown) * 100, message: phase === 'reading' ? 'reading the file' : "checking dsh's rules" });
+          progress.report({
+            increment: (overall - shown) * 100,
+            message: phase === 'reading' ? 'reading the file' : "checking dsh's rules",
+          });
           shown = overall;
           if (!stale()) progressTo(phase, fraction, totalBytes);
         };
@@ -275,7 +288,9 @@ export class SessionDocument implements vscode.CustomDocument {
     return new SessionTimeline(source, generation, this.formatter, {
       summaryContext: this.summaryContext(uri),
       reveal: (line) => this.options.reveal(uri, line, source.zstd !== undefined),
-      reload: () => { void this.reload(); },
+      reload: () => {
+        void this.reload();
+      },
       readFileBytes: () => readWholeFile(uri).catch(() => undefined),
       // The command asks in a modal before it writes; the webview does not wait for the answer.
       runRepairAction: async (action) => {
@@ -302,7 +317,8 @@ export class SessionDocument implements vscode.CustomDocument {
         case 'appended': {
           const appended = await readRange(this.uri, change.from, change.to);
           // A save may have folded these bytes in meanwhile (it reads and appends under the same rule).
-          if (generation !== this.loadGeneration || this.disposed || appended.length === 0 || this.appending || l.identity !== identity) return;
+          if (generation !== this.loadGeneration || this.disposed || appended.length === 0 || this.appending || l.identity !== identity)
+            return;
           const mtimeMs = stat?.mtimeMs ?? l.file.mtimeMs;
           const before = l.timeline.log.eventCount;
           extendLoadedFile(l.timeline.source, appended);

@@ -31,7 +31,10 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
   lineage: LineageLinks | undefined;
 
   /** @param testMode test hooks (render and test reports) are recorded only when set. */
-  constructor(private readonly extensionUri: vscode.Uri, readonly testMode = false) {}
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    readonly testMode = false,
+  ) {}
 
   static register(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
     context.subscriptions.push(
@@ -79,17 +82,23 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
 
   resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): void {
     const authoring = this.authoring.for(document);
-    const binding = new SessionPanel(document, panel, this.extensionUri, {
-      testMode: this.testMode,
-      onRendered: (r) => this.rendered.fire(r),
-      onTestReport: (r) => {
-        if (this.testReports.length < 10_000) this.testReports.push(r);
-        this.testReported.fire(r);
+    const binding = new SessionPanel(
+      document,
+      panel,
+      this.extensionUri,
+      {
+        testMode: this.testMode,
+        onRendered: (r) => this.rendered.fire(r),
+        onTestReport: (r) => {
+          if (this.testReports.length < 10_000) this.testReports.push(r);
+          this.testReported.fire(r);
+        },
       },
-    }, {
-      rows: () => authoring.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type), icon: typeIcon(e.type) })),
-      onDidChange: authoring.onDidChangePending,
-    });
+      {
+        rows: () => authoring.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type), icon: typeIcon(e.type) })),
+        onDidChange: authoring.onDidChangePending,
+      },
+    );
     if (panel.active) this.active = document;
     panel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) this.active = document;

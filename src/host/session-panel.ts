@@ -79,7 +79,9 @@ export class SessionPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         if (m.protocolVersion !== PROTOCOL_VERSION) {
-          void vscode.window.showErrorMessage(`Session Surface: webview protocol ${m.protocolVersion} != ${PROTOCOL_VERSION}; rebuild the extension.`);
+          void vscode.window.showErrorMessage(
+            `Session Surface: webview protocol ${m.protocolVersion} != ${PROTOCOL_VERSION}; rebuild the extension.`,
+          );
           return;
         }
         this.ready = true;
@@ -94,10 +96,12 @@ export class SessionPanel implements vscode.Disposable {
         void this.document.timeline?.answer('revealInTextEditor', { line: m.line });
         return;
       case 'rendered':
-        if (this.hooks.testMode) this.hooks.onRendered({ uri: this.document.uri.toString(), events: m.events, hasHeader: m.hasHeader, at: Date.now() });
+        if (this.hooks.testMode)
+          this.hooks.onRendered({ uri: this.document.uri.toString(), events: m.events, hasHeader: m.hasHeader, at: Date.now() });
         return;
       case 'testReport':
-        if (this.hooks.testMode) this.hooks.onTestReport({ uri: this.document.uri.toString(), name: m.name, values: m.values, at: Date.now() });
+        if (this.hooks.testMode)
+          this.hooks.onTestReport({ uri: this.document.uri.toString(), name: m.name, values: m.values, at: Date.now() });
         return;
       case 'request':
         return; // handled above
@@ -111,7 +115,13 @@ export class SessionPanel implements vscode.Disposable {
     const r = request as { id?: unknown; method?: unknown };
     if (!timeline) {
       if (typeof r.id === 'number' && typeof r.method === 'string') {
-        this.post({ type: 'response', id: r.id, method: r.method as never, ok: false, error: { code: 'notLoaded', message: 'the log could not be loaded' } });
+        this.post({
+          type: 'response',
+          id: r.id,
+          method: r.method as never,
+          ok: false,
+          error: { code: 'notLoaded', message: 'the log could not be loaded' },
+        });
       }
       return;
     }

@@ -58,7 +58,15 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
       const md = new vscode.MarkdownString();
       md.appendText(s.verdict.ok ? vscode.l10n.t('dsh opens this log.') : vscode.l10n.t('dsh refuses this log: {0}', s.verdict.text));
       md.appendMarkdown('\n\n');
-      md.appendText(vscode.l10n.t('{0} events, {1} turns, {2} errors, {3} warnings', formatCount(s.counts.events), formatCount(s.counts.turns), formatCount(s.counts.errors), formatCount(s.counts.warnings)));
+      md.appendText(
+        vscode.l10n.t(
+          '{0} events, {1} turns, {2} errors, {3} warnings',
+          formatCount(s.counts.events),
+          formatCount(s.counts.turns),
+          formatCount(s.counts.errors),
+          formatCount(s.counts.warnings),
+        ),
+      );
       md.appendMarkdown('\n\n');
       md.appendText(vscode.l10n.t('Click for the session health.'));
       item.tooltip = md;
@@ -87,13 +95,22 @@ async function showHealth(doc: SessionDocument | undefined): Promise<void> {
   if (!doc || !s) return;
   const items: HealthItem[] = [];
   const v = verdictText(s);
-  items.push({ label: `${v.icon} ${v.text}`, detail: s.verdict.ok ? undefined : `${s.verdict.rule ?? s.verdict.stage}${s.verdict.line ? ` · ${vscode.l10n.t('line {0}', s.verdict.line)}` : ''}: ${s.verdict.text}`, line: s.verdict.line, seq: s.verdict.seq });
+  items.push({
+    label: `${v.icon} ${v.text}`,
+    detail: s.verdict.ok
+      ? undefined
+      : `${s.verdict.rule ?? s.verdict.stage}${s.verdict.line ? ` · ${vscode.l10n.t('line {0}', s.verdict.line)}` : ''}: ${s.verdict.text}`,
+    line: s.verdict.line,
+    seq: s.verdict.seq,
+  });
   const live = liveText(s);
   items.push({
     label: `$(${s.live === 'live' ? 'pulse' : 'check-all'}) ${live ?? s.liveText}`,
     detail: s.file.explanation,
   });
-  items.push({ label: `$(list-ordered) ${vscode.l10n.t('{0} events, {1} turns', formatCount(s.counts.events), formatCount(s.counts.turns))}` });
+  items.push({
+    label: `$(list-ordered) ${vscode.l10n.t('{0} events, {1} turns', formatCount(s.counts.events), formatCount(s.counts.turns))}`,
+  });
   const diagnostics = doc.diagnostics;
   if (diagnostics.length) items.push({ label: vscode.l10n.t('Problems'), kind: vscode.QuickPickItemKind.Separator });
   for (const d of diagnostics.slice(0, 200)) {
@@ -105,6 +122,9 @@ async function showHealth(doc: SessionDocument | undefined): Promise<void> {
       line: d.line,
     });
   }
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Session health: {0}', doc.fileName), matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Session health: {0}', doc.fileName),
+    matchOnDetail: true,
+  });
   if (picked?.seq !== undefined) await vscode.commands.executeCommand(NAVIGATION_COMMANDS.goToSeq, picked.seq);
 }

@@ -15,9 +15,7 @@ export interface BoundedJson {
   truncated: boolean;
 }
 
-type Frame =
-  | { kind: 'value'; value: unknown; depth: number }
-  | { kind: 'text'; text: string };
+type Frame = { kind: 'value'; value: unknown; depth: number } | { kind: 'text'; text: string };
 
 /** Serialises `value` as JSON, bounded in depth and length; never throws (cycles are cut by the depth bound). */
 export function boundedJson(value: unknown, options: BoundedJsonOptions = {}): BoundedJson {

@@ -31,8 +31,11 @@ export function eventSummary(log: SessionLog, seq: number): string {
   const event = log.event(seq);
   if (!event) return `seq ${seq} (not in the log)`;
   const data = event.data as Record<string, any> | undefined;
-  const message = event.type === 'assistant/message' ? data?.message : (event.type === 'user/message' ? data : data?.message);
-  const body = message && typeof message === 'object' && Array.isArray(message.content) ? messageSummary(message) : clip(JSON.stringify(data ?? null), 100);
+  const message = event.type === 'assistant/message' ? data?.message : event.type === 'user/message' ? data : data?.message;
+  const body =
+    message && typeof message === 'object' && Array.isArray(message.content)
+      ? messageSummary(message)
+      : clip(JSON.stringify(data ?? null), 100);
   return `seq ${seq} ${event.type}: ${body}`;
 }
 
@@ -65,12 +68,24 @@ export function previewEdit(log: SessionLog, edit: PendingEdit, plan: PendingPla
     out.push(`Lines to append (seqs ${first}–${first + lines.length - 1}), exactly as dsh writes them:`, ...lines.map((l) => `  ${l}`), '');
   }
   out.push(`Shadowed surface nodes (${shadowed.length}):`, ...shadowed.map((s) => `  ${eventSummary(log, s)}`), '');
-  out.push(`Estimated tokens on the surface (4 bytes per token): ${tokensBefore.toLocaleString('en-US')}${tokensAfter !== undefined ? ` → ${tokensAfter.toLocaleString('en-US')}` : ''}`, '');
+  out.push(
+    `Estimated tokens on the surface (4 bytes per token): ${tokensBefore.toLocaleString('en-US')}${tokensAfter !== undefined ? ` → ${tokensAfter.toLocaleString('en-US')}` : ''}`,
+    '',
+  );
   out.push(`Derived messages before (${before.length}):`, ...before.map((m, i) => `  ${i + 1}. ${messageSummary(m)}`), '');
-  if (afterMessages) out.push(`Derived messages after (${afterMessages.length}):`, ...afterMessages.map((m, i) => `  ${i + 1}. ${messageSummary(m)}`), '');
+  if (afterMessages)
+    out.push(`Derived messages after (${afterMessages.length}):`, ...afterMessages.map((m, i) => `  ${i + 1}. ${messageSummary(m)}`), '');
   return {
-    title, ok: plan.ok, reasons, lines, shadowed, tokensBefore, tokensAfter,
-    messagesBefore: before.length, messagesAfter: afterMessages?.length, text: out.join('\n'),
+    title,
+    ok: plan.ok,
+    reasons,
+    lines,
+    shadowed,
+    tokensBefore,
+    tokensAfter,
+    messagesBefore: before.length,
+    messagesAfter: afterMessages?.length,
+    text: out.join('\n'),
   };
 }
 

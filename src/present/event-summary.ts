@@ -27,7 +27,13 @@ export function blockSummary(block: unknown, depth = 0): string {
       return `tool-call ${oneLine(text(block.name), 40)}(${oneLine(text(block.arguments), 40)}) id ${oneLine(text(block.id), 40)}`;
     case 'tool-result': {
       const content = block.content;
-      const inner = depth < 2 && Array.isArray(content) ? content.slice(0, 8).map((b) => blockSummary(b, depth + 1)).join(' ') : '';
+      const inner =
+        depth < 2 && Array.isArray(content)
+          ? content
+              .slice(0, 8)
+              .map((b) => blockSummary(b, depth + 1))
+              .join(' ')
+          : '';
       return `tool-result for ${oneLine(text(block.toolCallId), 40)}${block.isError === true ? ' (error)' : ''}: ${oneLine(inner, 56)}`;
     }
     case 'image': {
@@ -56,7 +62,13 @@ export function sourceSummary(source: unknown): string {
 export function messageSummary(message: unknown, width = SUMMARY_WIDTH): string {
   if (!isLoose(message)) return '(no message)';
   const blocks = Array.isArray(message.content) ? message.content : [];
-  const body = blocks.length === 0 ? '(empty)' : blocks.slice(0, 12).map((b) => blockSummary(b)).join(' + ');
+  const body =
+    blocks.length === 0
+      ? '(empty)'
+      : blocks
+          .slice(0, 12)
+          .map((b) => blockSummary(b))
+          .join(' + ');
   return oneLine(`[${sourceSummary(message.source)}] ${body}`, width);
 }
 
@@ -137,7 +149,9 @@ export function eventSummary(event: { type: string; data?: unknown }, width = SU
       line = `${field(data, 'interrupted') === true ? '(interrupted) ' : ''}${messageSummary(field(data, 'message'), width)}`;
       break;
     case 'tool/result':
-      line = messageSummary(field(data, 'message'), width) + (field(data, 'error') !== undefined ? ` error ${oneLine(text(field(field(data, 'error'), 'code')), 40)}` : '');
+      line =
+        messageSummary(field(data, 'message'), width) +
+        (field(data, 'error') !== undefined ? ` error ${oneLine(text(field(field(data, 'error'), 'code')), 40)}` : '');
       break;
     case 'assistant/chunk':
       line = chunkSummary(field(data, 'chunk'));
@@ -155,7 +169,12 @@ export function eventSummary(event: { type: string; data?: unknown }, width = SU
       break;
     case 'compaction/summary': {
       const summary = field(data, 'summary');
-      const blocks = Array.isArray(summary) ? summary.slice(0, 4).map((b) => blockSummary(b)).join(' + ') : '';
+      const blocks = Array.isArray(summary)
+        ? summary
+            .slice(0, 4)
+            .map((b) => blockSummary(b))
+            .join(' + ')
+        : '';
       const shadowed = field(data, 'shadowedSeqs');
       line = `${oneLine(text(field(data, 'compactionId')), 40)}: ${Array.isArray(shadowed) ? `shadows ${shadowed.length} node(s); ` : ''}${blocks}`;
       break;

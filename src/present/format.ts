@@ -39,7 +39,14 @@ export class Formatter {
     this.percentFormat = new Intl.NumberFormat(this.locale, { style: 'percent', maximumFractionDigits: 0 });
     // One date-time format everywhere: the date, then a 24-hour or 12-hour time as the language has it.
     this.dateTime = new Intl.DateTimeFormat(this.locale, {
-      year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone, timeZoneName: 'short',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZone,
+      timeZoneName: 'short',
     });
     this.time = new Intl.DateTimeFormat(this.locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone });
   }

@@ -6,7 +6,14 @@ export { boundedJson, valueText, type BoundedJson, type BoundedJsonOptions } fro
 export { countDiagnostics, diagnosticLine, logDiagnostics, presentDiagnostics, type DiagnosticCounts } from './diagnostics';
 export { typeIcon, typeLabel } from './event-labels';
 export {
-  blockSummary, eventSummary, eventUsage, messageSummary, readUsage, sourceSummary, SUMMARY_WIDTH, type TokenUsage,
+  blockSummary,
+  eventSummary,
+  eventUsage,
+  messageSummary,
+  readUsage,
+  sourceSummary,
+  SUMMARY_WIDTH,
+  type TokenUsage,
 } from './event-summary';
 export { Formatter, type FormatOptions } from './format';
 export { field, headerFields, sessionTitle, type Field } from './header';

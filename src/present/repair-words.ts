@@ -35,7 +35,8 @@ export function closerLine(closer: CloserReview, review: OpenTurnReview): string
     const cites = closer.callSeq !== undefined ? `, citing tool/call seq ${closer.callSeq}` : '';
     return `seq ${closer.seq} tool/result ${closer.code} for ${callName({ callId: closer.callId, toolName: review.pendingCalls.find((c) => c.closerSeq === closer.seq)?.toolName })}${cites}`;
   }
-  if (closer.type === 'step/end') return `seq ${closer.seq} step/end closing step ${review.openStep ?? '?'}${review.stepStartSeq !== undefined ? ` (opened at seq ${review.stepStartSeq})` : ''}`;
+  if (closer.type === 'step/end')
+    return `seq ${closer.seq} step/end closing step ${review.openStep ?? '?'}${review.stepStartSeq !== undefined ? ` (opened at seq ${review.stepStartSeq})` : ''}`;
   return `seq ${closer.seq} turn/end ending turn ${review.turn ?? '?'} as interrupted${review.turnStartSeq !== undefined ? ` (opened at seq ${review.turnStartSeq})` : ''}`;
 }
 
@@ -67,7 +68,8 @@ export function bytesWords(n: number): string {
 export function tornTailHeading(tail: TornTail): string {
   const size = bytesWords(tail.droppedBytes);
   if (tail.kind === 'torn-line') return `Torn last line: ${size} at line ${tail.line} with no newline`;
-  if (tail.kind === 'torn-frame') return `Torn final zstd frame: ${size} of compressed data at byte ${tail.tornFrameStart}${tail.recoveredTextBytes ? `, ${bytesWords(tail.recoveredTextBytes)} of complete lines recovered from it` : ''}`;
+  if (tail.kind === 'torn-frame')
+    return `Torn final zstd frame: ${size} of compressed data at byte ${tail.tornFrameStart}${tail.recoveredTextBytes ? `, ${bytesWords(tail.recoveredTextBytes)} of complete lines recovered from it` : ''}`;
   return `Damaged line ${tail.line}: ${size} from it on are not part of the session`;
 }
 
@@ -75,14 +77,21 @@ export function tornTailHeading(tail: TornTail): string {
 export function linesBeyondWords(tail: TornTail, max = 20): string[] {
   const beyond = tail.linesBeyond;
   if (!beyond || beyond.count === 0) return [];
-  const out = beyond.lines.slice(0, max).map((l) => `line ${l.line}: ${l.type}${l.seq !== undefined ? ` seq ${l.seq}` : ''} — after the damaged line ${tail.line}, so dsh does not keep it`);
+  const out = beyond.lines
+    .slice(0, max)
+    .map(
+      (l) =>
+        `line ${l.line}: ${l.type}${l.seq !== undefined ? ` seq ${l.seq}` : ''} — after the damaged line ${tail.line}, so dsh does not keep it`,
+    );
   if (beyond.count > out.length) out.push(`… and ${beyond.count - out.length} more readable line(s)`);
   return out;
 }
 
 /** A repair already in the log, in one line. */
 export function repairMadeLine(repair: RepairMade): string {
-  const results = repair.results.map((r) => `${r.code} for ${JSON.stringify(r.callId)}${r.callSeq !== undefined ? ` (tool/call seq ${r.callSeq})` : ''}`);
+  const results = repair.results.map(
+    (r) => `${r.code} for ${JSON.stringify(r.callId)}${r.callSeq !== undefined ? ` (tool/call seq ${r.callSeq})` : ''}`,
+  );
   const seed = repair.endSeedSeq !== undefined ? `, reopened at seq ${repair.endSeedSeq} (session/end-seed)` : '';
   return `turn ${repair.turn ?? '?'} closed by crash repair at seqs ${repair.closerSeqs[0]}–${repair.turnEndSeq}${results.length ? `: ${results.join('; ')}` : ': no pending calls'}${seed}`;
 }

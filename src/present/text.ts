@@ -33,7 +33,12 @@ export function oneLine(text: string, max = 160): string {
   const limit = max * 4 + 64;
   const cut = text.length > limit;
   const head = cut ? text.slice(0, limit) : text;
-  const flat = neutraliseBidi(head.replace(/[\t\n\r\f\v\u0085\u2028\u2029 ]+/g, ' ').trim().replace(CONTROL_ALL, escape));
+  const flat = neutraliseBidi(
+    head
+      .replace(/[\t\n\r\f\v\u0085\u2028\u2029 ]+/g, ' ')
+      .trim()
+      .replace(CONTROL_ALL, escape),
+  );
   if (cut && flat.length < max) return `${flat}…`;
   return clipTo(flat, max);
 }

@@ -24,9 +24,12 @@ export function quoteDsh(message: string): string {
 
 export function verdictWords(verdict: Verdict): VerdictWords {
   if (verdict.ok) return { text: 'dsh opens this log.' };
-  const where = verdict.line !== undefined
-    ? `line ${verdict.line}${verdict.seq !== undefined ? ` (seq ${verdict.seq})` : ''}`
-    : verdict.seq !== undefined ? `seq ${verdict.seq}` : 'the log';
+  const where =
+    verdict.line !== undefined
+      ? `line ${verdict.line}${verdict.seq !== undefined ? ` (seq ${verdict.seq})` : ''}`
+      : verdict.seq !== undefined
+        ? `seq ${verdict.seq}`
+        : 'the log';
   const rule = verdict.rule ? ` breaks ${verdict.rule}` : ' is refused';
   return {
     text: `dsh refuses this log at the ${verdict.stage} step: ${where}${rule}.`,
@@ -64,8 +67,11 @@ export function liveText(state: LiveWord, follow: FollowWord): string {
     case 'noTurns':
       return `No turn yet${tail}`;
     case 'refused':
-      return follow === 'following' ? 'Refused by dsh; the file is still followed'
-        : follow === 'off' ? 'Refused by dsh; following the file is turned off' : 'Refused by dsh';
+      return follow === 'following'
+        ? 'Refused by dsh; the file is still followed'
+        : follow === 'off'
+          ? 'Refused by dsh; following the file is turned off'
+          : 'Refused by dsh';
     case 'unknown':
       return 'No readable header';
   }
@@ -82,8 +88,9 @@ export function stillReadable(
     fmt.counted(view.eventCount, 'event'),
     `${fmt.bytes(view.scan.committedBytes)} of ${fmt.bytes(textBytes)}`,
   ];
-  const beyond = view.linesBeyondDamage.count > 0
-    ? ` After the unreadable line, ${fmt.counted(view.linesBeyondDamage.count, 'more line')} still read as events; dsh keeps none of them.`
-    : '';
+  const beyond =
+    view.linesBeyondDamage.count > 0
+      ? ` After the unreadable line, ${fmt.counted(view.linesBeyondDamage.count, 'more line')} still read as events; dsh keeps none of them.`
+      : '';
   return `What could still be read: ${parts.join(', ')}.${beyond}`;
 }

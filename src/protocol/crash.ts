@@ -25,8 +25,16 @@ export interface GhostRow {
   onSurface: boolean;
 }
 export const isGhostRow: Validator<GhostRow> = shape<GhostRow>({
-  seq: count, type: literal('tool/result', 'step/end', 'turn/end'), label: str, icon: str, summary: str,
-  code: optional(isCloserCode), meaning: optional(str), linkSeq: optional(count), linkText: optional(str), onSurface: bool,
+  seq: count,
+  type: literal('tool/result', 'step/end', 'turn/end'),
+  label: str,
+  icon: str,
+  summary: str,
+  code: optional(isCloserCode),
+  meaning: optional(str),
+  linkSeq: optional(count),
+  linkText: optional(str),
+  onSurface: bool,
 });
 
 export interface PendingCallView {
@@ -39,7 +47,11 @@ export interface PendingCallView {
   closerSeq: number;
 }
 export const isPendingCallView: Validator<PendingCallView> = shape<PendingCallView>({
-  callId: str, code: isCloserCode, text: str, jumpSeq: optional(count), closerSeq: count,
+  callId: str,
+  code: isCloserCode,
+  text: str,
+  jumpSeq: optional(count),
+  closerSeq: count,
 });
 
 export interface OpenTurnView {
@@ -54,8 +66,13 @@ export interface OpenTurnView {
   blockedText?: string;
 }
 export const isOpenTurnView: Validator<OpenTurnView> = shape<OpenTurnView>({
-  turn: optional(count), turnStartSeq: optional(count), activity: literal('growing', 'still'), activityText: str,
-  pendingCalls: arrayOf(isPendingCallView, 10_000), ghosts: arrayOf(isGhostRow, 10_000), blockedText: optional(str),
+  turn: optional(count),
+  turnStartSeq: optional(count),
+  activity: literal('growing', 'still'),
+  activityText: str,
+  pendingCalls: arrayOf(isPendingCallView, 10_000),
+  ghosts: arrayOf(isGhostRow, 10_000),
+  blockedText: optional(str),
 });
 
 export interface TornTailView {
@@ -76,8 +93,17 @@ export interface TornTailView {
   refusesLog: boolean;
 }
 export const isTornTailView: Validator<TornTailView> = shape<TornTailView>({
-  kind: literal('torn-line', 'torn-frame', 'damaged-line'), heading: str, why: str, droppedBytes: count, line: line,
-  keptText: str, preview: str, previewTruncated: bool, previewIsHex: bool, beyond: arrayOf(str, 100), refusesLog: bool,
+  kind: literal('torn-line', 'torn-frame', 'damaged-line'),
+  heading: str,
+  why: str,
+  droppedBytes: count,
+  line: line,
+  keptText: str,
+  preview: str,
+  previewTruncated: bool,
+  previewIsHex: bool,
+  beyond: arrayOf(str, 100),
+  refusesLog: bool,
 });
 
 export interface RepairMadeView {
@@ -88,15 +114,15 @@ export interface RepairMadeView {
   endSeedSeq?: number;
 }
 export const isRepairMadeView: Validator<RepairMadeView> = shape<RepairMadeView>({
-  text: str, firstSeq: count, turnEndSeq: count, endSeedSeq: optional(count),
+  text: str,
+  firstSeq: count,
+  turnEndSeq: count,
+  endSeedSeq: optional(count),
 });
 
 /** Where a health entry leads: an event row, a ghost row, the torn tail, or only a file line. */
 export type HealthTarget =
-  | { kind: 'event'; seq: number }
-  | { kind: 'ghost'; seq: number }
-  | { kind: 'tornTail' }
-  | { kind: 'line'; line: number };
+  { kind: 'event'; seq: number } | { kind: 'ghost'; seq: number } | { kind: 'tornTail' } | { kind: 'line'; line: number };
 export const isHealthTarget: Validator<HealthTarget> = tagged<HealthTarget, 'kind'>('kind', {
   event: shape({ kind: literal('event'), seq: count }),
   ghost: shape({ kind: literal('ghost'), seq: count }),
@@ -111,7 +137,10 @@ export interface HealthEntryView {
   target?: HealthTarget;
 }
 export const isHealthEntryView: Validator<HealthEntryView> = shape<HealthEntryView>({
-  kind: str, severity: literal('error', 'warning', 'info'), message: str, target: optional(isHealthTarget),
+  kind: str,
+  severity: literal('error', 'warning', 'info'),
+  message: str,
+  target: optional(isHealthTarget),
 });
 
 export interface CrashReviewView {

@@ -10,8 +10,15 @@
 import type { SessionHeader } from '../core/types';
 import { isRequestMessage, isResponseMessage, type RequestMessage, type ResponseMessage } from './requests';
 import {
-  isFieldView, isFileStatus, isSessionSummary, isSummaryCounts,
-  type FieldView, type FileStatus, type LiveState, type SessionSummary, type SummaryCounts,
+  isFieldView,
+  isFileStatus,
+  isSessionSummary,
+  isSummaryCounts,
+  type FieldView,
+  type FileStatus,
+  type LiveState,
+  type SessionSummary,
+  type SummaryCounts,
 } from './summary';
 import { isGeneration, type Generation } from './timeline';
 import { arrayOf, bool, count, isObject, literal, num, optional, shape, str } from './validate';
@@ -197,8 +204,7 @@ export interface PendingEditsMessage {
 }
 
 export type HostToWebview =
-  | LoadingMessage | SummaryMessage | AppendedMessage | SearchProgressMessage | SnapshotMessage | LoadFailedMessage
-  | ResponseMessage;
+  LoadingMessage | SummaryMessage | AppendedMessage | SearchProgressMessage | SnapshotMessage | LoadFailedMessage | ResponseMessage;
 
 /**
  * Notifications the host sends besides the document's state (a webview that does not know one yet
@@ -244,19 +250,28 @@ export interface TestReportMessage {
 export type WebviewToHost = ReadyMessage | ReloadMessage | RevealLineMessage | RenderedMessage | TestReportMessage | RequestMessage;
 
 const isTestValues = (v: unknown): v is Record<string, number | string | boolean> =>
-  isObject(v) && Object.keys(v).length <= 100 && Object.values(v).every((x) => typeof x === 'boolean' || num(x) || (typeof x === 'string' && x.length <= 10_000));
+  isObject(v) &&
+  Object.keys(v).length <= 100 &&
+  Object.values(v).every((x) => typeof x === 'boolean' || num(x) || (typeof x === 'string' && x.length <= 10_000));
 
 /** Messages from a webview are untrusted input: check their shape before acting on them. */
 export function isWebviewToHost(v: unknown): v is WebviewToHost {
   if (!isObject(v)) return false;
   switch (v.type) {
-    case 'ready': return typeof v.protocolVersion === 'number';
-    case 'reload': return true;
-    case 'revealLine': return typeof v.line === 'number' && Number.isInteger(v.line) && v.line >= 1;
-    case 'rendered': return typeof v.events === 'number' && typeof v.hasHeader === 'boolean';
-    case 'testReport': return typeof v.name === 'string' && v.name.length <= 200 && isTestValues(v.values);
-    case 'request': return isRequestMessage(v);
-    default: return false;
+    case 'ready':
+      return typeof v.protocolVersion === 'number';
+    case 'reload':
+      return true;
+    case 'revealLine':
+      return typeof v.line === 'number' && Number.isInteger(v.line) && v.line >= 1;
+    case 'rendered':
+      return typeof v.events === 'number' && typeof v.hasHeader === 'boolean';
+    case 'testReport':
+      return typeof v.name === 'string' && v.name.length <= 200 && isTestValues(v.values);
+    case 'request':
+      return isRequestMessage(v);
+    default:
+      return false;
   }
 }
 
@@ -265,28 +280,49 @@ export function isHostToWebview(v: unknown): v is HostToWebview {
   if (!isObject(v)) return false;
   switch (v.type) {
     case 'loading':
-      return typeof v.fileName === 'string' && count(v.totalBytes) && optional(num)(v.fraction) && literal('reading', 'parsing')(v.phase)
-        && optional(arrayOf(isFieldView, 50))(v.headerFields) && optional(count)(v.events);
-    case 'summary': return isSessionSummary(v.summary);
+      return (
+        typeof v.fileName === 'string' &&
+        count(v.totalBytes) &&
+        optional(num)(v.fraction) &&
+        literal('reading', 'parsing')(v.phase) &&
+        optional(arrayOf(isFieldView, 50))(v.headerFields) &&
+        optional(count)(v.events)
+      );
+    case 'summary':
+      return isSessionSummary(v.summary);
     case 'appended':
       return shape<Omit<AppendedMessage, 'type'>>({
-        generation: isGeneration, added: count, surfaceChanged: bool, counts: isSummaryCounts,
-        live: literal('live', 'closed', 'noTurns', 'refused', 'unknown'), liveText: str, file: isFileStatus,
+        generation: isGeneration,
+        added: count,
+        surfaceChanged: bool,
+        counts: isSummaryCounts,
+        live: literal('live', 'closed', 'noTurns', 'refused', 'unknown'),
+        liveText: str,
+        file: isFileStatus,
       })(v);
-    case 'searchProgress': return shape<Omit<SearchProgressMessage, 'type'>>({ searchId: count, scanned: count, total: count, matchCount: count })(v);
-    case 'snapshot': return isObject(v.snapshot);
-    case 'loadFailed': return typeof v.message === 'string' && typeof v.fileName === 'string';
-    case 'response': return isResponseMessage(v);
-    default: return false;
+    case 'searchProgress':
+      return shape<Omit<SearchProgressMessage, 'type'>>({ searchId: count, scanned: count, total: count, matchCount: count })(v);
+    case 'snapshot':
+      return isObject(v.snapshot);
+    case 'loadFailed':
+      return typeof v.message === 'string' && typeof v.fileName === 'string';
+    case 'response':
+      return isResponseMessage(v);
+    default:
+      return false;
   }
 }
 
 export function isHostNotification(v: unknown): v is HostNotification {
   if (!isObject(v)) return false;
   switch (v.type) {
-    case 'reveal': return typeof v.seq === 'number' || typeof v.line === 'number';
-    case 'strings': return typeof v.language === 'string' && isObject(v.strings) && Object.values(v.strings).every((x) => typeof x === 'string');
-    case 'pendingEdits': return arrayOf(shape<PendingEventRow>({ seq: count, type: str, label: str, icon: str, edit: str }), 100_000)(v.events);
-    default: return false;
+    case 'reveal':
+      return typeof v.seq === 'number' || typeof v.line === 'number';
+    case 'strings':
+      return typeof v.language === 'string' && isObject(v.strings) && Object.values(v.strings).every((x) => typeof x === 'string');
+    case 'pendingEdits':
+      return arrayOf(shape<PendingEventRow>({ seq: count, type: str, label: str, icon: str, edit: str }), 100_000)(v.events);
+    default:
+      return false;
   }
 }

@@ -6,11 +6,38 @@
 import type { SessionSummary } from './summary';
 import { isSessionSummary } from './summary';
 import {
-  isEventDetail, isGeneration, isMessagesDiff, isOverview, isProblemView, isProvenanceView, isRowFilter, isRowOrder,
-  isRowWindow, isSearchMatch, isSearchQuery, isSearchResult, isShadowBracket, isSurfaceAsOf, isTimeSpans, isUsageTable,
-  type EventDetail, type Generation, type MessagesDiff, type Overview, type ProblemView, type ProvenanceView,
-  type RowFilter, type RowOrder, type RowWindow, type SearchMatch, type SearchQuery, type SearchResult,
-  type ShadowBracket, type SurfaceAsOf, type TimeSpans, type UsageTable,
+  isEventDetail,
+  isGeneration,
+  isMessagesDiff,
+  isOverview,
+  isProblemView,
+  isProvenanceView,
+  isRowFilter,
+  isRowOrder,
+  isRowWindow,
+  isSearchMatch,
+  isSearchQuery,
+  isSearchResult,
+  isShadowBracket,
+  isSurfaceAsOf,
+  isTimeSpans,
+  isUsageTable,
+  type EventDetail,
+  type Generation,
+  type MessagesDiff,
+  type Overview,
+  type ProblemView,
+  type ProvenanceView,
+  type RowFilter,
+  type RowOrder,
+  type RowWindow,
+  type SearchMatch,
+  type SearchQuery,
+  type SearchResult,
+  type ShadowBracket,
+  type SurfaceAsOf,
+  type TimeSpans,
+  type UsageTable,
 } from './timeline';
 import { isCrashReviewView, isRepairAction, type CrashReviewView, type RepairAction } from './crash';
 import { isLineageTarget, type LineageTarget } from './lineage';
@@ -39,7 +66,10 @@ export interface RequestTable {
   /** A window of a finished (or cancelled) search's matches. */
   searchMatches: { params: { searchId: number; start: number; count: number }; result: { matchCount: number; matches: SearchMatch[] } };
   /** The next (or previous) match after (before) a row index, wrapping around. */
-  searchStep: { params: { searchId: number; fromRow: number; direction: 'next' | 'previous' }; result: { match?: SearchMatch; matchCount: number } };
+  searchStep: {
+    params: { searchId: number; fromRow: number; direction: 'next' | 'previous' };
+    result: { match?: SearchMatch; matchCount: number };
+  };
   /** The surface and derived messages after folding every event up to `seq`, a window of its nodes. */
   surfaceAsOf: { params: { seq: number; start: number; count: number }; result: SurfaceAsOf };
   /** The derived messages of two points compared. */
@@ -90,7 +120,8 @@ export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   usage: shape({ level: literal('turn', 'step'), start: count, count: windowCount }),
   shadowBrackets: none,
   revealInTextEditor: (v): v is { seq?: number; line?: number } =>
-    shape({ seq: optional(count), line: optional(line) })(v) && ((v as { seq?: number }).seq !== undefined || (v as { line?: number }).line !== undefined),
+    shape({ seq: optional(count), line: optional(line) })(v) &&
+    ((v as { seq?: number }).seq !== undefined || (v as { line?: number }).line !== undefined),
   reload: none,
   crashReview: none,
   repairAction: shape({ action: isRepairAction }),

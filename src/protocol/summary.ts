@@ -66,8 +66,14 @@ export interface VerdictSummary {
   dshText?: string;
 }
 export const isVerdictSummary: Validator<VerdictSummary> = shape<VerdictSummary>({
-  ok: bool, stage: str, rule: optional(str), line: optional(line), seq: optional(count), errorName: optional(str),
-  text: str, dshText: optional(str),
+  ok: bool,
+  stage: str,
+  rule: optional(str),
+  line: optional(line),
+  seq: optional(count),
+  errorName: optional(str),
+  text: str,
+  dshText: optional(str),
 });
 
 export interface SummaryCounts {
@@ -82,7 +88,13 @@ export interface SummaryCounts {
   linesBeyondDamage: number;
 }
 export const isSummaryCounts: Validator<SummaryCounts> = shape<SummaryCounts>({
-  events: count, turns: count, packedRows: count, closers: optional(count), errors: count, warnings: count, infos: count,
+  events: count,
+  turns: count,
+  packedRows: count,
+  closers: optional(count),
+  errors: count,
+  warnings: count,
+  infos: count,
   linesBeyondDamage: count,
 });
 
@@ -97,7 +109,10 @@ export interface SizeFacts {
   zstdFrames?: number;
 }
 export const isSizeFacts: Validator<SizeFacts> = shape<SizeFacts>({
-  fileBytes: count, textBytes: count, committedBytes: count, zstdFrames: optional(count),
+  fileBytes: count,
+  textBytes: count,
+  committedBytes: count,
+  zstdFrames: optional(count),
 });
 
 export interface SessionSummary {

@@ -2,9 +2,7 @@
 // spans and usage. Plain JSON data only. Every string in here has already been made safe to show by
 // the host's presentation layer (single line where it says so, bounded, bidi controls neutralised);
 // the webview still renders all of it as text, never as HTML.
-import {
-  arrayOf, bool, count, line, literal, num, optional, shape, str, tagged, type Validator,
-} from './validate';
+import { arrayOf, bool, count, line, literal, num, optional, shape, str, tagged, type Validator } from './validate';
 
 // ---- generation stamps ----------------------------------------------------------------------------
 
@@ -135,7 +133,12 @@ export interface RowWindow {
   total: number;
   rows: TimelineRow[];
 }
-export const isRowWindow: Validator<RowWindow> = shape<RowWindow>({ order: isRowOrder, start: count, total: count, rows: arrayOf(isTimelineRow) });
+export const isRowWindow: Validator<RowWindow> = shape<RowWindow>({
+  order: isRowOrder,
+  start: count,
+  total: count,
+  rows: arrayOf(isTimelineRow),
+});
 
 // ---- event detail (the inspector) ------------------------------------------------------------------
 
@@ -159,7 +162,14 @@ export const isContentBlockView: Validator<ContentBlockView> = tagged<ContentBlo
   reasoning: shape({ kind: literal('reasoning'), text: isBoundedText }),
   toolCall: shape({ kind: literal('toolCall'), name: str, callId: str, arguments: isBoundedText }),
   toolResult: shape({ kind: literal('toolResult'), callId: str, isError: bool, content: isBoundedText }),
-  image: shape({ kind: literal('image'), mediaType: str, width: optional(num), height: optional(num), bytes: optional(num), name: optional(str) }),
+  image: shape({
+    kind: literal('image'),
+    mediaType: str,
+    width: optional(num),
+    height: optional(num),
+    bytes: optional(num),
+    name: optional(str),
+  }),
   other: shape({ kind: literal('other'), blockType: str, json: isBoundedText }),
 });
 
@@ -171,7 +181,11 @@ export interface UsageView {
   total?: number;
 }
 export const isUsageView: Validator<UsageView> = shape<UsageView>({
-  input: optional(num), cachedInput: optional(num), output: optional(num), reasoning: optional(num), total: optional(num),
+  input: optional(num),
+  cachedInput: optional(num),
+  output: optional(num),
+  reasoning: optional(num),
+  total: optional(num),
 });
 
 /** How two events are related (from the selected event's point of view). */
@@ -187,7 +201,16 @@ export type LinkRelation =
   | 'source' // any other recorded source
   | 'derived'; // any other event derived from this one
 export const isLinkRelation: Validator<LinkRelation> = literal(
-  'chunk', 'message', 'requestedBy', 'call', 'result', 'answers', 'shadowed', 'shadowedBy', 'source', 'derived',
+  'chunk',
+  'message',
+  'requestedBy',
+  'call',
+  'result',
+  'answers',
+  'shadowed',
+  'shadowedBy',
+  'source',
+  'derived',
 );
 
 export interface ProvenanceLink {
@@ -202,7 +225,12 @@ export interface ProvenanceLink {
   how: 'recorded' | 'inferred';
 }
 export const isProvenanceLink: Validator<ProvenanceLink> = shape<ProvenanceLink>({
-  relation: isLinkRelation, target: count, targetType: str, targetLine: line, targetSummary: str, how: literal('recorded', 'inferred'),
+  relation: isLinkRelation,
+  target: count,
+  targetType: str,
+  targetLine: line,
+  targetSummary: str,
+  how: literal('recorded', 'inferred'),
 });
 
 /** A problem as the editor shows it: everything of ours in 1-based file lines. */
@@ -283,7 +311,10 @@ export interface ProvenanceView {
   problems: ProblemView[];
 }
 export const isProvenanceView: Validator<ProvenanceView> = shape<ProvenanceView>({
-  seq: count, links: arrayOf(isProvenanceLink), highlight: arrayOf(count), problems: arrayOf(isProblemView),
+  seq: count,
+  links: arrayOf(isProvenanceLink),
+  highlight: arrayOf(count),
+  problems: arrayOf(isProblemView),
 });
 
 // ---- search -------------------------------------------------------------------------------------
@@ -322,7 +353,10 @@ export interface SearchResult {
   first: SearchMatch[];
 }
 export const isSearchResult: Validator<SearchResult> = shape<SearchResult>({
-  searchId: count, matchCount: count, complete: bool, first: arrayOf(isSearchMatch, 100),
+  searchId: count,
+  matchCount: count,
+  complete: bool,
+  first: arrayOf(isSearchMatch, 100),
 });
 
 // ---- surface as of a seq, and a diff of two points -------------------------------------------------
@@ -337,7 +371,12 @@ export interface AsOfNode {
   messageIndex?: number;
 }
 export const isAsOfNode: Validator<AsOfNode> = shape<AsOfNode>({
-  surfaceIndex: count, seq: count, type: str, label: str, summary: str, messageIndex: optional(count),
+  surfaceIndex: count,
+  seq: count,
+  type: str,
+  label: str,
+  summary: str,
+  messageIndex: optional(count),
 });
 
 export interface SurfaceAsOf {
@@ -349,7 +388,11 @@ export interface SurfaceAsOf {
   nodes: AsOfNode[];
 }
 export const isSurfaceAsOf: Validator<SurfaceAsOf> = shape<SurfaceAsOf>({
-  asOfSeq: count, surfaceLength: count, messageCount: count, start: count, nodes: arrayOf(isAsOfNode),
+  asOfSeq: count,
+  surfaceLength: count,
+  messageCount: count,
+  start: count,
+  nodes: arrayOf(isAsOfNode),
 });
 
 export type DiffEntry =
@@ -375,8 +418,14 @@ export interface MessagesDiff {
   truncated: boolean;
 }
 export const isMessagesDiff: Validator<MessagesDiff> = shape<MessagesDiff>({
-  fromSeq: count, toSeq: count, fromCount: count, toCount: count, added: count, removed: count,
-  entries: arrayOf(isDiffEntry), truncated: bool,
+  fromSeq: count,
+  toSeq: count,
+  fromCount: count,
+  toCount: count,
+  added: count,
+  removed: count,
+  entries: arrayOf(isDiffEntry),
+  truncated: bool,
 });
 
 // ---- overview strip -----------------------------------------------------------------------------
@@ -446,7 +495,10 @@ export interface TimeSpans {
   truncated: boolean;
 }
 export const isTimeSpans: Validator<TimeSpans> = shape<TimeSpans>({
-  first: optional(num), last: optional(num), spans: arrayOf(isTimeSpan), truncated: bool,
+  first: optional(num),
+  last: optional(num),
+  spans: arrayOf(isTimeSpan),
+  truncated: bool,
 });
 
 export interface UsageRow {
@@ -458,7 +510,11 @@ export interface UsageRow {
   usage: UsageView;
 }
 export const isUsageRow: Validator<UsageRow> = shape<UsageRow>({
-  level: literal('turn', 'step'), seq: count, turn: count, step: optional(count), usage: isUsageView,
+  level: literal('turn', 'step'),
+  seq: count,
+  turn: count,
+  step: optional(count),
+  usage: isUsageView,
 });
 
 export interface UsageTable {
@@ -470,7 +526,11 @@ export interface UsageTable {
   sum: UsageView;
 }
 export const isUsageTable: Validator<UsageTable> = shape<UsageTable>({
-  level: literal('turn', 'step'), start: count, total: count, rows: arrayOf(isUsageRow), sum: isUsageView,
+  level: literal('turn', 'step'),
+  start: count,
+  total: count,
+  rows: arrayOf(isUsageRow),
+  sum: isUsageView,
 });
 
 // ---- shadowed brackets --------------------------------------------------------------------------

@@ -28,7 +28,7 @@ export const WEBVIEW_STRINGS = [
   'Bytes',
   'cached',
   'Cached input',
-  'Checking {0} against dsh\'s rules',
+  "Checking {0} against dsh's rules",
   'Closers dsh would add',
   'Closers dsh would append — not in the file yet',
   'Command',

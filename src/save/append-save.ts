@@ -10,7 +10,15 @@
 // tail, which readers and dsh's next writable open handle as any crashed append.
 import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { appendBytes, extendLoadedFile, loadSessionFile, type Diagnostic, type LoadedFile, type PendingEdits, type SessionLog } from '../core';
+import {
+  appendBytes,
+  extendLoadedFile,
+  loadSessionFile,
+  type Diagnostic,
+  type LoadedFile,
+  type PendingEdits,
+  type SessionLog,
+} from '../core';
 import { encodeZstdFrame } from '../core/zstd';
 import { zlibZstd } from '../node/zlib-zstd';
 import { classifyChange, extendIdentity, type LoadedIdentity } from '../files/file-identity';
@@ -53,8 +61,12 @@ export type SaveOutcome =
   | { ok: true; lines: string[]; firstSeq: number; bytesWritten: number; replanned?: ReplanInfo }
   | { ok: false; stage: SaveStage; message: string; reasons: Diagnostic[]; bytesWritten?: number; replanned?: ReplanInfo };
 
-const refuse = (stage: SaveStage, message: string, reasons: Diagnostic[] = [], extra: { bytesWritten?: number; replanned?: ReplanInfo } = {}): SaveOutcome =>
-  ({ ok: false, stage, message, reasons, ...extra });
+const refuse = (
+  stage: SaveStage,
+  message: string,
+  reasons: Diagnostic[] = [],
+  extra: { bytesWritten?: number; replanned?: ReplanInfo } = {},
+): SaveOutcome => ({ ok: false, stage, message, reasons, ...extra });
 
 /** Writes every byte, however many calls the file system needs. */
 export const writeAll: AppendWriter = async (handle, bytes) => {
@@ -81,12 +93,17 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.e
 /** Why a log cannot be opened for appending, in words. */
 function openProblem(path: string, error: NodeJS.ErrnoException): string {
   switch (error.code) {
-    case 'ENOENT': return `${path} no longer exists; nothing was written`;
-    case 'EROFS': return `${path} is on a read-only file system; a session log can only be saved by appending to it, and this one cannot be appended to`;
+    case 'ENOENT':
+      return `${path} no longer exists; nothing was written`;
+    case 'EROFS':
+      return `${path} is on a read-only file system; a session log can only be saved by appending to it, and this one cannot be appended to`;
     case 'EACCES':
-    case 'EPERM': return `${path} cannot be opened for appending (${error.code}: permission denied); nothing was written`;
-    case 'EISDIR': return `${path} is a directory`;
-    default: return `${path} cannot be opened for appending (${error.code ?? error.message}); nothing was written`;
+    case 'EPERM':
+      return `${path} cannot be opened for appending (${error.code}: permission denied); nothing was written`;
+    case 'EISDIR':
+      return `${path} is a directory`;
+    default:
+      return `${path} cannot be opened for appending (${error.code ?? error.message}); nothing was written`;
   }
 }
 
@@ -98,8 +115,10 @@ function partialWriteEffect(zstd: boolean, text: Uint8Array, written: number | u
   let complete = 0;
   for (let i = 0; i < Math.min(written, text.length); i++) if (text[i] === 0x0a) complete++;
   if (complete === 0) return `The ${written} bytes written are a torn tail: ${torn}.`;
-  return `The first ${complete} line(s) were written whole and are now events of the log (check it before saving again); `
-    + `the rest is a torn tail: ${torn}.`;
+  return (
+    `The first ${complete} line(s) were written whole and are now events of the log (check it before saving again); ` +
+    `the rest is a torn tail: ${torn}.`
+  );
 }
 
 /**
@@ -133,7 +152,13 @@ export async function saveEdits(path: string, target: EditableLog, edits: Pendin
   }
 }
 
-async function saveThrough(handle: FileHandle, path: string, target: EditableLog, edits: PendingEdits, options: SaveOptions): Promise<SaveOutcome> {
+async function saveThrough(
+  handle: FileHandle,
+  path: string,
+  target: EditableLog,
+  edits: PendingEdits,
+  options: SaveOptions,
+): Promise<SaveOutcome> {
   const stat = await handle.stat();
   const change = await classifyChange(target.identity, {
     stat: { size: stat.size, mtimeMs: stat.mtimeMs },
@@ -161,14 +186,19 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
 
   const loaded = target.loaded;
   if (loaded.follow && loaded.follow.pending.length > 0) {
-    return refuse('file', `${path} ends in an incomplete zstd frame (${loaded.follow.pending.length} bytes): a writer is in the middle of a batch, or crashed in one. `
-      + 'A frame appended after it would be unreadable; nothing was written.');
+    return refuse(
+      'file',
+      `${path} ends in an incomplete zstd frame (${loaded.follow.pending.length} bytes): a writer is in the middle of a batch, or crashed in one. ` +
+        'A frame appended after it would be unreadable; nothing was written.',
+    );
   }
   const fork = await prepareFork(handle, target.identity.size, edits.count > 1);
   const plan = edits.plan({ log: loaded.log, fork });
   if (!plan.ok) {
     const which = edits.count === 1 ? 'the edit' : `edit ${plan.index + 1} of ${edits.count}`;
-    const why = foreign ? `after ${foreign.events} event(s) appended by another writer, ${which} no longer holds` : `${which} does not hold on ${path}`;
+    const why = foreign
+      ? `after ${foreign.events} event(s) appended by another writer, ${which} no longer holds`
+      : `${which} does not hold on ${path}`;
     return refuse('plan', `${why}; nothing was written`, plan.reasons);
   }
   if (foreign) {
@@ -176,8 +206,13 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
     edits.rebase(loaded.log.eventCount);
     const agreed = options.confirmReplan ? await options.confirmReplan(replanned) : false;
     if (!agreed) {
-      return refuse('declined', `${path} grew by ${foreign.bytes} bytes (${foreign.events} events) since the edits were made; they were planned again `
-        + `as seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}, but writing them was not confirmed; nothing was written`, [], { replanned });
+      return refuse(
+        'declined',
+        `${path} grew by ${foreign.bytes} bytes (${foreign.events} events) since the edits were made; they were planned again ` +
+          `as seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}, but writing them was not confirmed; nothing was written`,
+        [],
+        { replanned },
+      );
     }
   }
 
@@ -185,34 +220,60 @@ async function saveThrough(handle: FileHandle, path: string, target: EditableLog
   const bytes = loaded.follow ? encodeZstdFrame(text, { codec: zlibZstd() }) : text;
   const before = await handle.stat();
   if (before.size !== target.identity.size) {
-    return refuse('file', `${path} changed again while the save was being prepared (${before.size - target.identity.size} more bytes); nothing was written. Save again.`, [], { replanned });
+    return refuse(
+      'file',
+      `${path} changed again while the save was being prepared (${before.size - target.identity.size} more bytes); nothing was written. Save again.`,
+      [],
+      { replanned },
+    );
   }
   try {
     await (options.writer ?? writeAll)(handle, bytes);
     await handle.sync();
   } catch (error) {
-    const now = await handle.stat().then((s) => s.size, () => undefined);
+    const now = await handle.stat().then(
+      (s) => s.size,
+      () => undefined,
+    );
     const written = now === undefined ? undefined : now - target.identity.size;
     const e = error as NodeJS.ErrnoException;
-    return refuse('write', `writing to ${path} stopped after ${written ?? 'an unknown number of'} of ${bytes.length} bytes (${e.code ?? e.message}). `
-      + `The ${target.identity.size} bytes that were there are untouched. ${partialWriteEffect(loaded.follow !== undefined, text, written)}`,
-    [], { bytesWritten: written, replanned });
+    return refuse(
+      'write',
+      `writing to ${path} stopped after ${written ?? 'an unknown number of'} of ${bytes.length} bytes (${e.code ?? e.message}). ` +
+        `The ${target.identity.size} bytes that were there are untouched. ${partialWriteEffect(loaded.follow !== undefined, text, written)}`,
+      [],
+      { bytesWritten: written, replanned },
+    );
   }
 
   // Our bytes must sit right after the loaded prefix: another writer could have appended between the
   // size check and our write (append mode keeps both intact, but our lines would then not follow the log).
   const landed = await readAt(handle, target.identity.size, target.identity.size + bytes.length);
   if (!sameBytes(landed, bytes)) {
-    return refuse('verify', `another writer appended to ${path} at the same moment: the saved lines are in the file but not right after the loaded bytes. `
-      + 'Reload the log and check it with `session-surface check`.', [], { bytesWritten: bytes.length, replanned });
+    return refuse(
+      'verify',
+      `another writer appended to ${path} at the same moment: the saved lines are in the file but not right after the loaded bytes. ` +
+        'Reload the log and check it with `session-surface check`.',
+      [],
+      { bytesWritten: bytes.length, replanned },
+    );
   }
   const result = extendLoadedFile(loaded, bytes);
   const after = await handle.stat();
-  target.identity = extendIdentity(target.identity, bytes, after.size === target.identity.size + bytes.length ? after.mtimeMs : stat.mtimeMs);
+  target.identity = extendIdentity(
+    target.identity,
+    bytes,
+    after.size === target.identity.size + bytes.length ? after.mtimeMs : stat.mtimeMs,
+  );
   edits.clearSaved(loaded.log.eventCount);
   const problems = result.diagnostics.filter((d) => d.severity === 'error');
   if (result.added !== plan.lines.length || problems.length > 0) {
-    return refuse('verify', `the saved lines were written but did not read back as ${plan.lines.length} valid events (${result.added} read)`, problems, { bytesWritten: bytes.length, replanned });
+    return refuse(
+      'verify',
+      `the saved lines were written but did not read back as ${plan.lines.length} valid events (${result.added} read)`,
+      problems,
+      { bytesWritten: bytes.length, replanned },
+    );
   }
   return { ok: true, lines: plan.lines, firstSeq: plan.firstSeq, bytesWritten: bytes.length, ...(replanned ? { replanned } : {}) };
 }

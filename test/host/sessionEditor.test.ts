@@ -34,9 +34,13 @@ async function until<T>(what: string, fn: () => T | undefined, timeoutMs = 10_00
   }
 }
 
-const nextChange = (doc: SessionDocument) => new Promise<void>((resolve) => {
-  const sub = doc.onDidChange(() => { sub.dispose(); resolve(); });
-});
+const nextChange = (doc: SessionDocument) =>
+  new Promise<void>((resolve) => {
+    const sub = doc.onDidChange(() => {
+      sub.dispose();
+      resolve();
+    });
+  });
 
 async function closeAll(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -66,8 +70,13 @@ suite('session editor in a real extension host', () => {
     assert.equal(snap.counts.turns, 3);
     assert.equal(snap.verdict.ok, true);
     assert.equal(snap.live, 'closed');
-    const tab = await until('tab shows the custom editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs)
-      .find((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === VIEW_TYPE && t.input.uri.toString() === uri.toString()));
+    const tab = await until('tab shows the custom editor', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find(
+          (t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === VIEW_TYPE && t.input.uri.toString() === uri.toString(),
+        ),
+    );
     assert.ok(tab);
   });
 
@@ -75,11 +84,17 @@ suite('session editor in a real extension host', () => {
     const uri = copySample('session-small.jsonl', 'host-render.jsonl');
     const rendered = new Promise<{ events: number; hasHeader: boolean }>((resolve) => {
       const sub = api.provider.onDidRender((r) => {
-        if (r.uri === uri.toString() && r.hasHeader) { sub.dispose(); resolve(r); }
+        if (r.uri === uri.toString() && r.hasHeader) {
+          sub.dispose();
+          resolve(r);
+        }
       });
     });
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-    const report = await Promise.race([rendered, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('webview never drew')), 20_000))]);
+    const report = await Promise.race([
+      rendered,
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('webview never drew')), 20_000)),
+    ]);
     assert.equal(report.events, 36);
   });
 
@@ -93,7 +108,12 @@ suite('session editor in a real extension host', () => {
     const sizeBefore = fs.statSync(uri.fsPath).size;
 
     const changed = nextChange(doc);
-    const line = JSON.stringify({ type: 'session/title', seq: before, time: 1786348900000, data: { title: 'Listing files', messageSeqs: [2], source: { kind: 'fallback' } } });
+    const line = JSON.stringify({
+      type: 'session/title',
+      seq: before,
+      time: 1786348900000,
+      data: { title: 'Listing files', messageSeqs: [2], source: { kind: 'fallback' } },
+    });
     fs.appendFileSync(uri.fsPath, line + '\n');
     const started = Date.now();
     await changed;
@@ -119,7 +139,12 @@ suite('session editor in a real extension host', () => {
       await doc.whenLoaded;
       assert.match(doc.summary()!.liveText, /following appends is turned off$/);
       const before = doc.summary()!.counts.events;
-      const line = JSON.stringify({ type: 'session/title', seq: before, time: 1786348900000, data: { title: 'Listing files', messageSeqs: [2], source: { kind: 'fallback' } } });
+      const line = JSON.stringify({
+        type: 'session/title',
+        seq: before,
+        time: 1786348900000,
+        data: { title: 'Listing files', messageSeqs: [2], source: { kind: 'fallback' } },
+      });
       fs.appendFileSync(uri.fsPath, line + '\n');
       await new Promise((r) => setTimeout(r, 2_000));
       assert.equal(doc.summary()!.counts.events, before, 'nothing folded while following is off');
@@ -141,12 +166,17 @@ suite('session editor in a real extension host', () => {
     const lines = diags.map((d) => d.range.start.line + 1);
     assert.ok(lines.includes(7), `line 7 in ${lines}`);
     assert.ok(lines.includes(20), `line 20 in ${lines}`);
-    assert.ok(diags.every((d) => typeof d.code === 'string'), 'each diagnostic names its rule');
+    assert.ok(
+      diags.every((d) => typeof d.code === 'string'),
+      'each diagnostic names its rule',
+    );
     // The tool/result whose ids disagree links to the tool/call its result block answers (line 19).
     const mismatch = diags.find((d) => d.range.start.line + 1 === 20)!;
     const links = mismatch.relatedInformation ?? [];
-    assert.ok(links.some((r) => r.location.uri.toString() === uri.toString() && r.location.range.start.line + 1 === 19),
-      `related information points at the tool/call on line 19: ${JSON.stringify(links.map((r) => [r.location.range.start.line + 1, r.message]))}`);
+    assert.ok(
+      links.some((r) => r.location.uri.toString() === uri.toString() && r.location.range.start.line + 1 === 19),
+      `related information points at the tool/call on line 19: ${JSON.stringify(links.map((r) => [r.location.range.start.line + 1, r.message]))}`,
+    );
   });
 
   test('disposes the document when its last editor closes', async () => {

@@ -34,7 +34,9 @@ async function until<T>(what: string, fn: () => T | undefined, timeoutMs = 15_00
 
 /** The shared corpus, when the tests run beside it. */
 function sharedDir(): string | undefined {
-  const candidates = [process.env.SHARED_DIR, '/work/shared', path.join(__dirname, '..', '..', '..', 'shared')].filter((d): d is string => !!d);
+  const candidates = [process.env.SHARED_DIR, '/work/shared', path.join(__dirname, '..', '..', '..', 'shared')].filter(
+    (d): d is string => !!d,
+  );
   return candidates.find((d) => fs.existsSync(path.join(d, 'conformance', 'real')));
 }
 
@@ -77,10 +79,16 @@ suite('timeline host side in a real extension host', () => {
     const full = (await ask(doc, 'rows', { order: 'log', start: 0, count: 2000 })).result as any;
     assert.equal(full.total, log.eventCount);
     const model = (await ask(doc, 'rows', { order: 'surface', start: 0, count: 2000 })).result as any;
-    assert.equal(model.total, b.derivedMessages().length, 'as many rows as the builder\'s own derived messages');
-    assert.deepEqual(model.rows.map((r: any) => r.seq), log.surface().filter((s) => log.eventType(s) !== 'assistant/message' || log.event(s)!.data.message.content.length > 0));
+    assert.equal(model.total, b.derivedMessages().length, "as many rows as the builder's own derived messages");
+    assert.deepEqual(
+      model.rows.map((r: any) => r.seq),
+      log.surface().filter((s) => log.eventType(s) !== 'assistant/message' || log.event(s)!.data.message.content.length > 0),
+    );
     const transcript = (await ask(doc, 'rows', { order: 'transcript', start: 0, count: 2000 })).result as any;
-    assert.deepEqual(transcript.rows.map((r: any) => r.seq), log.transcript());
+    assert.deepEqual(
+      transcript.rows.map((r: any) => r.seq),
+      log.transcript(),
+    );
     const summary = doc.summary()!;
     assert.equal(summary.live, 'closed');
     assert.equal(summary.counts.turns, 3);
@@ -126,13 +134,16 @@ suite('timeline host side in a real extension host', () => {
     const replacement = log.replacements()[0];
     const before = (await ask(doc, 'surfaceAsOf', { seq: replacement.seq - 1, start: 0, count: 2000 })).result as any;
     const after = (await ask(doc, 'surfaceAsOf', { seq: replacement.seq, start: 0, count: 2000 })).result as any;
-    assert.notDeepEqual(before.nodes.map((n: any) => n.seq), after.nodes.map((n: any) => n.seq));
+    assert.notDeepEqual(
+      before.nodes.map((n: any) => n.seq),
+      after.nodes.map((n: any) => n.seq),
+    );
     const diff = (await ask(doc, 'diffAsOf', { fromSeq: replacement.seq - 1, toSeq: replacement.seq })).result as any;
     assert.equal(diff.added, 1);
     assert.ok(diff.removed >= 1);
   });
 
-  test('reveal opens a plain log at the event\'s 1-based line', async function () {
+  test("reveal opens a plain log at the event's 1-based line", async function () {
     this.timeout(90_000);
     const b = richLog();
     const doc = await open('timeline-reveal.jsonl', b.bytes());
@@ -173,7 +184,11 @@ suite('timeline host side in a real extension host', () => {
     const shared = sharedDir();
     if (!shared) return this.skip();
     const dir = path.join(shared, 'conformance', 'real');
-    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.hdrfix.jsonl')).sort().slice(0, 6);
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.hdrfix.jsonl'))
+      .sort()
+      .slice(0, 6);
     assert.ok(files.length > 0);
     for (const f of files) {
       const doc = await open(`real-${f}`, fs.readFileSync(path.join(dir, f)));

@@ -162,7 +162,8 @@ export class LogBuilder {
     }
     const data = event.data as Rec;
     if (event.type === 'assistant/message') {
-      for (const block of (data.message as Rec).content as Rec[]) if (block.type === 'tool-call') this.callSeqs.set(block.id as string, undefined);
+      for (const block of (data.message as Rec).content as Rec[])
+        if (block.type === 'tool-call') this.callSeqs.set(block.id as string, undefined);
     } else if (event.type === 'tool/call') {
       if (this.callSeqs.has(data.callId as string)) this.callSeqs.set(data.callId as string, event.seq as number);
     } else if (event.type === 'tool/result' && event.surfaceOp === 'append') {
@@ -210,7 +211,12 @@ export class LogBuilder {
 
   /** A user/message appended to the surface (writer key order: content, source, role, id). */
   user(text: string, options: { id?: string; source?: Rec } = {}): number {
-    const data: Rec = { content: [{ type: 'text', text }], source: options.source ?? { kind: 'user' }, role: 'user', id: options.id ?? this.newId('user') };
+    const data: Rec = {
+      content: [{ type: 'text', text }],
+      source: options.source ?? { kind: 'user' },
+      role: 'user',
+      id: options.id ?? this.newId('user'),
+    };
     return this.event('user/message', data, { surfaceOp: 'append' });
   }
 
@@ -231,11 +237,20 @@ export class LogBuilder {
       content.push({ type: 'tool-call', id: call.id, name: call.name ?? 'read', arguments: call.arguments ?? '{}' });
     }
     if (options.empty) content.length = 0;
-    const message: Rec = { role: 'assistant', content, source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: options.id ?? this.newId('assistant') };
+    const message: Rec = {
+      role: 'assistant',
+      content,
+      source: { kind: 'model', provider: PROVIDER, model: MODEL },
+      id: options.id ?? this.newId('assistant'),
+    };
     const extra: Rec = {};
     if (sources) extra.sourceEventSeqs = sources;
     extra.surfaceOp = 'append';
-    return this.event('assistant/message', { turn: this.turnNo, step: this.stepNo, message, usage: { inputTokens: 10, outputTokens: 5 } }, extra);
+    return this.event(
+      'assistant/message',
+      { turn: this.turnNo, step: this.stepNo, message, usage: { inputTokens: 10, outputTokens: 5 } },
+      extra,
+    );
   }
 
   /** The tool/call that records a call as started. */
@@ -274,7 +289,9 @@ export class LogBuilder {
     const tag = options.kind === 'reasoning' ? 'reasoning-chunks' : 'text-chunks';
     const index = options.index ?? 0;
     return this.packedRow(tag, { turn: this.turnNo, step: this.stepNo, index, dt, texts }, texts.length, (k) => ({
-      type: options.kind === 'reasoning' ? 'reasoning-delta' : 'text-delta', index, text: texts[k],
+      type: options.kind === 'reasoning' ? 'reasoning-delta' : 'text-delta',
+      index,
+      text: texts[k],
     }));
   }
 
@@ -338,7 +355,10 @@ export class LogBuilder {
     });
     const checkpoint: Rec = {
       content: [
-        { type: 'text', text: 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context.\n\n<compacted-summary>' },
+        {
+          type: 'text',
+          text: 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context.\n\n<compacted-summary>',
+        },
         { type: 'text', text: summaryText },
         { type: 'text', text: '</compacted-summary>' },
       ],
@@ -346,7 +366,10 @@ export class LogBuilder {
       role: 'user',
       id: this.newId('checkpoint'),
     };
-    const replaceSeq = this.event('user/message', checkpoint, { sourceEventSeqs: [startSeq, summarySeq, ...shadowed], surfaceOp: { op: 'replace', start, end } });
+    const replaceSeq = this.event('user/message', checkpoint, {
+      sourceEventSeqs: [startSeq, summarySeq, ...shadowed],
+      surfaceOp: { op: 'replace', start, end },
+    });
     this.event('compaction/end', { compactionId, turn: null });
     return { replaceSeq, shadowed };
   }
@@ -358,10 +381,17 @@ export class LogBuilder {
   prune(resultSeq: number, text = '[pruned]'): number {
     const original = this.events[resultSeq];
     if (original?.type !== 'tool/result') throw new Error(`builder: seq ${resultSeq} is not a tool/result`);
-    this.event('compaction/prune', { shadowedRange: { start: resultSeq, end: resultSeq }, shadowedSeqs: [resultSeq], shadowedTokenCount: 500 });
+    this.event('compaction/prune', {
+      shadowedRange: { start: resultSeq, end: resultSeq },
+      shadowedSeqs: [resultSeq],
+      shadowedTokenCount: 500,
+    });
     const data = JSON.parse(JSON.stringify(original.data)) as Rec;
-    (((data.message as Rec).content as Rec[])[0]).content = [{ type: 'text', text }];
-    return this.event('tool/result', data, { sourceEventSeqs: [resultSeq], surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq } });
+    ((data.message as Rec).content as Rec[])[0].content = [{ type: 'text', text }];
+    return this.event('tool/result', data, {
+      sourceEventSeqs: [resultSeq],
+      surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq },
+    });
   }
 
   // ------------------------------------------------------------------ whole turns

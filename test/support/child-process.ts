@@ -46,10 +46,17 @@ export function bundledCore(): string {
   const dir = mkdtempSync(join(tmpdir(), 'core-bundle-'));
   const entry = join(dir, 'entry.ts');
   const root = repoRoot();
-  writeFileSync(entry, `export * from ${JSON.stringify(resolve(root, 'src/core/index.ts'))};\nexport * from ${JSON.stringify(resolve(root, 'src/core/zstd/index.ts'))};\n`);
+  writeFileSync(
+    entry,
+    `export * from ${JSON.stringify(resolve(root, 'src/core/index.ts'))};\nexport * from ${JSON.stringify(resolve(root, 'src/core/zstd/index.ts'))};\n`,
+  );
   const out = join(dir, 'core.cjs');
   // esbuild's CLI: the test bundle keeps esbuild itself out of the build.
-  const r = spawnSync(join(root, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`, '--log-level=error'], { encoding: 'utf8' });
+  const r = spawnSync(
+    join(root, 'node_modules', '.bin', 'esbuild'),
+    [entry, '--bundle', '--platform=node', '--format=cjs', `--outfile=${out}`, '--log-level=error'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`bundling the core failed: ${r.stderr}`);
   coreBundle = out;
   return out;

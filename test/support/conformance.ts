@@ -36,15 +36,29 @@ export function compareWithExpected(log: SessionLog, expected: Record<string, an
   };
   check('ok', actual.ok, expected.ok);
   check('stage', actual.stage, expected.stage);
-  if (expected.errorName === 'SessionFormatUnsupportedError' || actual.errorName === 'SessionFormatUnsupportedError') check('errorName', actual.errorName, expected.errorName);
-  for (const field of ['header', 'events', 'upgradedSeqs', 'sessionEvents', 'surface', 'replaceGeneration', 'derivedMessages', 'replacements']) {
+  if (expected.errorName === 'SessionFormatUnsupportedError' || actual.errorName === 'SessionFormatUnsupportedError')
+    check('errorName', actual.errorName, expected.errorName);
+  for (const field of [
+    'header',
+    'events',
+    'upgradedSeqs',
+    'sessionEvents',
+    'surface',
+    'replaceGeneration',
+    'derivedMessages',
+    'replacements',
+  ]) {
     if (field in expected) check(field, actual[field], expected[field]);
   }
   if (expected.scan) {
     const { stoppedAt, ...rest } = expected.scan;
     const { stoppedAt: actualStopped, ...actualRest } = actual.scan ?? {};
     check('scan', actualRest, rest);
-    check('scan.stoppedAt', actualStopped === undefined ? undefined : actualStopped === 'torn-tail', stoppedAt === undefined ? undefined : stoppedAt === 'torn-tail');
+    check(
+      'scan.stoppedAt',
+      actualStopped === undefined ? undefined : actualStopped === 'torn-tail',
+      stoppedAt === undefined ? undefined : stoppedAt === 'torn-tail',
+    );
   }
   if ('balancedCuts' in expected || 'balancedCutsError' in expected) {
     check('balancedCuts', actual.balancedCuts, expected.balancedCuts);

@@ -35,7 +35,11 @@ export function cutAtFirstToolCall(lines: readonly string[], recorded: boolean):
 }
 
 function askedFor(event: any, callId: string): boolean {
-  return event.type === 'assistant/message' && Array.isArray(event.data?.message?.content) && event.data.message.content.some((b: any) => b?.type === 'tool-call' && b.id === callId);
+  return (
+    event.type === 'assistant/message' &&
+    Array.isArray(event.data?.message?.content) &&
+    event.data.message.content.some((b: any) => b?.type === 'tool-call' && b.id === callId)
+  );
 }
 
 export function plainBytes(lines: readonly string[], tornTail = ''): Uint8Array {
@@ -50,7 +54,17 @@ export function halfLine(line: string): string {
 /** A dsh zstd log: the header frame, then one frame per batch of `perFrame` lines. */
 export function zstdBytes(lines: readonly string[], perFrame = 4): Uint8Array {
   const frames = [encodeZstdFrame(enc.encode(`${lines[0]}\n`))];
-  for (let i = 1; i < lines.length; i += perFrame) frames.push(encodeZstdFrame(enc.encode(lines.slice(i, i + perFrame).map((l) => `${l}\n`).join(''))));
+  for (let i = 1; i < lines.length; i += perFrame)
+    frames.push(
+      encodeZstdFrame(
+        enc.encode(
+          lines
+            .slice(i, i + perFrame)
+            .map((l) => `${l}\n`)
+            .join(''),
+        ),
+      ),
+    );
   return concatBytes(frames);
 }
 
@@ -59,7 +73,11 @@ export function zstdBytes(lines: readonly string[], perFrame = 4): Uint8Array {
  * lines and then `partial`, written in stored blocks of 64 bytes and cut inside the block after the
  * one where `whole` ends. The complete lines of `whole` are recoverable; `partial` is torn.
  */
-export function zstdWithTornFrame(lines: readonly string[], whole: readonly string[], partial: string): { bytes: Uint8Array; tornFrameStart: number } {
+export function zstdWithTornFrame(
+  lines: readonly string[],
+  whole: readonly string[],
+  partial: string,
+): { bytes: Uint8Array; tornFrameStart: number } {
   const head = zstdBytes(lines);
   const wholeText = whole.map((l) => `${l}\n`).join('');
   const content = enc.encode(wholeText + `${partial}\n`);

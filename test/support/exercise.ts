@@ -11,7 +11,10 @@ export function exerciseLog(log: SessionLog): void {
   assert.equal(verdict.ok, verdict.stage === 'done', 'ok iff stage done');
   const diagnostics = log.diagnostics;
   if (!verdict.ok) {
-    assert.ok(diagnostics.some((d) => d.refusing), 'a refused log has one refusing diagnostic');
+    assert.ok(
+      diagnostics.some((d) => d.refusing),
+      'a refused log has one refusing diagnostic',
+    );
     assert.equal(typeof verdict.dshError, 'string');
   }
   const scan = log.scan;

@@ -71,17 +71,20 @@ export const SCALE_PARAMS = {
 const PROVIDER = 'deepseek-official';
 const MODEL = 'deepseek-v4-flash';
 const SOURCE_MODEL = { kind: 'model', provider: PROVIDER, model: MODEL };
-const CHECKPOINT_PREAMBLE = 'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. '
-  + 'Treat the captured context as established background and build on it without restating it. '
-  + 'Continue the task directly from the messages that follow, without acknowledging this checkpoint.\n\n<compacted-summary>';
-const RUNTIME_CONTEXT = 'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\n'
-  + 'Current DSH file policy: danger-full-access. The DSH file sandbox does not restrict file modifications by available operations.\n\n'
-  + 'Approval prompts are disabled in this session: actions that require approval are rejected automatically — do not request sandbox escalation (do not set `sandbox_permissions`).';
-const WORDS = ('the a to of and in is it that for on with as this file tool result run read write edit test check output '
-  + 'command value line error user step turn model session log event chunk surface compaction summary request header '
-  + 'function return const let if else while loop array object string number buffer frame stream parse decode encode '
-  + 'verify report change update patch diff build bundle module import export type interface class method field index')
-  .split(' ');
+const CHECKPOINT_PREAMBLE =
+  'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context. ' +
+  'Treat the captured context as established background and build on it without restating it. ' +
+  'Continue the task directly from the messages that follow, without acknowledging this checkpoint.\n\n<compacted-summary>';
+const RUNTIME_CONTEXT =
+  'Current runtime context. This snapshot supersedes earlier runtime-context snapshots.\n\n' +
+  'Current DSH file policy: danger-full-access. The DSH file sandbox does not restrict file modifications by available operations.\n\n' +
+  'Approval prompts are disabled in this session: actions that require approval are rejected automatically — do not request sandbox escalation (do not set `sandbox_permissions`).';
+const WORDS = (
+  'the a to of and in is it that for on with as this file tool result run read write edit test check output ' +
+  'command value line error user step turn model session log event chunk surface compaction summary request header ' +
+  'function return const let if else while loop array object string number buffer frame stream parse decode encode ' +
+  'verify report change update patch diff build bundle module import export type interface class method field index'
+).split(' ');
 const FILES = ['src/index.ts', 'src/core/log.ts', 'README.md', 'package.json', 'test/log.test.ts', 'a.txt', 'b.txt', 'docs/notes.md'];
 
 export class ScaleLogGenerator {
@@ -106,7 +109,14 @@ export class ScaleLogGenerator {
     /** The surface: { seq, type, turn, calls (assistant tool-call blocks), data (tool/result data) }. */
     this.surface = [];
     this.stats = { turns: 0, compactions: 0, prunes: 0, packedRows: 0, replaces: 0, steps: 0, toolCalls: 0 };
-    this.header = { type: 'session', version: 0, id: `bench-scale-${name}`, createdAt: this.time, cwd: '/tmp/bench-cwd', delegationDepth: 0 };
+    this.header = {
+      type: 'session',
+      version: 0,
+      id: `bench-scale-${name}`,
+      createdAt: this.time,
+      cwd: '/tmp/bench-cwd',
+      delegationDepth: 0,
+    };
     this.headerLine = headerLine(this.header);
   }
 
@@ -194,7 +204,8 @@ export class ScaleLogGenerator {
         this.stats.turns++;
         break;
       case 'step/start':
-        if (this.openTurn !== ev.data.turn || this.openStep !== null || ev.data.step !== this.step + 1) this.fail('step/start out of order');
+        if (this.openTurn !== ev.data.turn || this.openStep !== null || ev.data.step !== this.step + 1)
+          this.fail('step/start out of order');
         this.openStep = this.step = ev.data.step;
         this.pendingCalls.clear();
         this.stats.steps++;
@@ -211,13 +222,20 @@ export class ScaleLogGenerator {
       default:
     }
     if (!eligible) return;
-    const node = { seq: ev.seq, type: ev.type, turn: ev.type === 'user/message' ? (this.openTurn ?? this.turn) : ev.data.turn, calls: 0, data: undefined };
+    const node = {
+      seq: ev.seq,
+      type: ev.type,
+      turn: ev.type === 'user/message' ? (this.openTurn ?? this.turn) : ev.data.turn,
+      calls: 0,
+      data: undefined,
+    };
     if (ev.type === 'assistant/message') node.calls = ev.data.message.content.filter((b) => b.type === 'tool-call').length;
     if (ev.type === 'tool/result') node.data = ev.data;
     if (ev.surfaceOp === 'append') {
       if (ev.type === 'tool/result') {
         const callId = ev.data.message.source.callId;
-        if (!this.pendingCalls.has(callId) || src?.[0] !== this.pendingCalls.get(callId)) this.fail(`tool/result for ${callId} does not answer a pending tool/call`);
+        if (!this.pendingCalls.has(callId) || src?.[0] !== this.pendingCalls.get(callId))
+          this.fail(`tool/result for ${callId} does not answer a pending tool/call`);
         this.pendingCalls.delete(callId);
       }
       this.surface.push(node);
@@ -233,7 +251,11 @@ export class ScaleLogGenerator {
     for (const n of shadowed) if (!cover.has(n.seq)) this.fail(`replace misses shadowed seq ${n.seq}`);
     if (ev.type === 'tool/result') {
       if (shadowed.length !== 1 || shadowed[0].type !== 'tool/result') this.fail('tool/result replace must rewrite one tool/result');
-      const blank = (d) => JSON.stringify({ ...d, message: { ...d.message, content: [{ ...d.message.content[0], content: null }, ...d.message.content.slice(1)] } });
+      const blank = (d) =>
+        JSON.stringify({
+          ...d,
+          message: { ...d.message, content: [{ ...d.message.content[0], content: null }, ...d.message.content.slice(1)] },
+        });
       if (blank(shadowed[0].data) !== blank(ev.data)) this.fail('tool/result replace changes more than content');
     } else {
       if (!this.balancedBefore(i) || !this.balancedBefore(j + 1)) this.fail(`replace ${start}..${end} splits a tool-call/result pair`);
@@ -310,11 +332,21 @@ export class ScaleLogGenerator {
     const sources = [];
     for (let s = first; s < this.seq; s++) sources.push(s);
     const message = { role: 'assistant', content: blocks, source: SOURCE_MODEL, id: this.id() };
-    return this.emit('assistant/message', { turn: this.turn, step: this.step, message, usage }, { sourceEventSeqs: sources, surfaceOp: 'append' });
+    return this.emit(
+      'assistant/message',
+      { turn: this.turn, step: this.step, message, usage },
+      { sourceEventSeqs: sources, surfaceOp: 'append' },
+    );
   }
 
   toolCall(block) {
-    const seq = this.emit('tool/call', { turn: this.turn, step: this.step, callId: block.id, name: block.name, arguments: block.arguments });
+    const seq = this.emit('tool/call', {
+      turn: this.turn,
+      step: this.step,
+      callId: block.id,
+      name: block.name,
+      arguments: block.arguments,
+    });
     this.pendingCalls.set(block.id, seq);
     this.stats.toolCalls++;
     return seq;
@@ -324,7 +356,8 @@ export class ScaleLogGenerator {
     const message = {
       source: { kind: 'tool', callId: block.id },
       content: [{ type: 'tool-result', toolCallId: block.id, content: [{ type: 'text', text }], isError }],
-      role: 'user', id: this.id(),
+      role: 'user',
+      id: this.id(),
     };
     const data = { turn: this.turn, step: this.step, message };
     if (meta) data.meta = meta;
@@ -356,10 +389,26 @@ export class ScaleLogGenerator {
   // ------------------------------------------------------------------------------------------ turns
   prompt() {
     const kind = this.rnd.next();
-    if (kind < 0.15) return { kind: 'code', text: `Using ONE run_code program: call the bash tool twice — exactly \`echo ${this.words(1, 1)[0].toUpperCase()}_ONE\` then exactly \`echo ${this.words(1, 1)[0].toUpperCase()}_TWO\`. Return the two outputs joined with a plus sign. Reply with that joined string only and stop.` };
-    if (kind < 0.35) return { kind: 'bash', text: `Use the bash tool to run exactly: echo ${this.words(1, 1)[0].toUpperCase()}${this.rnd.int(1, 999)}. Report the tool result you got back verbatim, then stop.` };
-    if (kind < 0.55) return { kind: 'read', text: `Use the read tool twice in the same assistant message: read ${this.rnd.pick(FILES)} and ${this.rnd.pick(FILES)}. Then reply DONE.` };
-    if (kind < 0.8) return { kind: 'edit', text: `Open ${this.rnd.pick(FILES)}, ${this.words(6, 20).join(' ')}, then run the tests and summarize what changed.` };
+    if (kind < 0.15)
+      return {
+        kind: 'code',
+        text: `Using ONE run_code program: call the bash tool twice — exactly \`echo ${this.words(1, 1)[0].toUpperCase()}_ONE\` then exactly \`echo ${this.words(1, 1)[0].toUpperCase()}_TWO\`. Return the two outputs joined with a plus sign. Reply with that joined string only and stop.`,
+      };
+    if (kind < 0.35)
+      return {
+        kind: 'bash',
+        text: `Use the bash tool to run exactly: echo ${this.words(1, 1)[0].toUpperCase()}${this.rnd.int(1, 999)}. Report the tool result you got back verbatim, then stop.`,
+      };
+    if (kind < 0.55)
+      return {
+        kind: 'read',
+        text: `Use the read tool twice in the same assistant message: read ${this.rnd.pick(FILES)} and ${this.rnd.pick(FILES)}. Then reply DONE.`,
+      };
+    if (kind < 0.8)
+      return {
+        kind: 'edit',
+        text: `Open ${this.rnd.pick(FILES)}, ${this.words(6, 20).join(' ')}, then run the tests and summarize what changed.`,
+      };
     return { kind: 'chat', text: `${this.text(10, 40).text} Explain briefly.` };
   }
 
@@ -374,25 +423,54 @@ export class ScaleLogGenerator {
     this.stepStart();
     const promptSeq = this.emit('user/message', userMessage, { surfaceOp: 'append' });
     if (turn === 1 || this.rnd.chance(0.3)) {
-      this.emit('user/message', {
-        content: [{ type: 'text', text: RUNTIME_CONTEXT }],
-        source: { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt', form: 'snapshot', sections: [{ name: 'sandbox:policy', text: RUNTIME_CONTEXT.split('\n\n')[1] }, { name: 'approval:policy', text: RUNTIME_CONTEXT.split('\n\n')[2] }] },
-        role: 'user', id: `${this.id()}~t${turn}`,
-      }, { surfaceOp: 'append' });
+      this.emit(
+        'user/message',
+        {
+          content: [{ type: 'text', text: RUNTIME_CONTEXT }],
+          source: {
+            kind: 'plugin',
+            plugin: '@deepseek-ai/dsh-system-prompt',
+            form: 'snapshot',
+            sections: [
+              { name: 'sandbox:policy', text: RUNTIME_CONTEXT.split('\n\n')[1] },
+              { name: 'approval:policy', text: RUNTIME_CONTEXT.split('\n\n')[2] },
+            ],
+          },
+          role: 'user',
+          id: `${this.id()}~t${turn}`,
+        },
+        { surfaceOp: 'append' },
+      );
     }
     if (turn === 1) {
-      this.emit('session/title', { title: p.text.split(' ').slice(0, 6).join(' '), messageSeqs: [promptSeq], source: { kind: 'fallback' } });
+      this.emit('session/title', {
+        title: p.text.split(' ').slice(0, 6).join(' '),
+        messageSeqs: [promptSeq],
+        source: { kind: 'fallback' },
+      });
     }
     if (turn === 1 || this.rnd.chance(0.05)) {
-      this.emit('request/header', { header: { config: { provider: PROVIDER, model: MODEL }, system: '{{system}}', tools: '{{tools}}' }, reason: turn === 1 ? 'initial' : 'change' });
+      this.emit('request/header', {
+        header: { config: { provider: PROVIDER, model: MODEL }, system: '{{system}}', tools: '{{tools}}' },
+        reason: turn === 1 ? 'initial' : 'change',
+      });
       this.emit('request/context', { provider: PROVIDER, model: MODEL });
     }
     switch (p.kind) {
-      case 'code': this.codeTurn(p); break;
-      case 'bash': this.bashTurn(p); break;
-      case 'read': this.readTurn(); break;
-      case 'edit': this.editTurn(); break;
-      default: this.chatTurn();
+      case 'code':
+        this.codeTurn(p);
+        break;
+      case 'bash':
+        this.bashTurn(p);
+        break;
+      case 'read':
+        this.readTurn();
+        break;
+      case 'edit':
+        this.editTurn();
+        break;
+      default:
+        this.chatTurn();
     }
     this.emit('turn/end', { turn, reason: { kind: 'completed' } });
   }
@@ -400,15 +478,44 @@ export class ScaleLogGenerator {
   /** packed-chunk-rows fixture: reasoning + bash call (sometimes blocked by a hook), then the report. */
   bashTurn(p) {
     const word = p.text.match(/echo (\S+)\./)[1];
-    const call = { type: 'tool-call', id: this.callId('bash'), name: 'bash', arguments: JSON.stringify({ command: `echo ${word}`, description: `Run echo ${word}` }) };
+    const call = {
+      type: 'tool-call',
+      id: this.callId('bash'),
+      name: 'bash',
+      arguments: JSON.stringify({ command: `echo ${word}`, description: `Run echo ${word}` }),
+    };
     this.assistant([this.reasoning(), call], 'tool-calls');
     const callSeq = this.toolCall(call);
     const blocked = this.rnd.chance(0.2);
     if (blocked || this.rnd.chance(0.3)) {
-      this.emit('hook/invoked', { turn: this.turn, point: 'PreToolUse', dialect: 'claude-code', handlerId: 'claude-code:PreToolUse:1', matcher: 'bash' });
-      this.emit('hook/result', blocked
-        ? { turn: this.turn, point: 'PreToolUse', handlerId: 'claude-code:PreToolUse:1', decision: 'block', exitCode: 2, stderrSummary: 'bash is disabled by policy in this session', durationMs: this.rnd.int(1, 9) }
-        : { turn: this.turn, point: 'PreToolUse', handlerId: 'claude-code:PreToolUse:1', decision: 'allow', exitCode: 0, durationMs: this.rnd.int(1, 9) });
+      this.emit('hook/invoked', {
+        turn: this.turn,
+        point: 'PreToolUse',
+        dialect: 'claude-code',
+        handlerId: 'claude-code:PreToolUse:1',
+        matcher: 'bash',
+      });
+      this.emit(
+        'hook/result',
+        blocked
+          ? {
+              turn: this.turn,
+              point: 'PreToolUse',
+              handlerId: 'claude-code:PreToolUse:1',
+              decision: 'block',
+              exitCode: 2,
+              stderrSummary: 'bash is disabled by policy in this session',
+              durationMs: this.rnd.int(1, 9),
+            }
+          : {
+              turn: this.turn,
+              point: 'PreToolUse',
+              handlerId: 'claude-code:PreToolUse:1',
+              decision: 'allow',
+              exitCode: 0,
+              durationMs: this.rnd.int(1, 9),
+            },
+      );
     }
     this.toolResult(call, callSeq, blocked ? 'Error: bash is disabled by policy in this session' : `${word}\n`, { isError: blocked });
     this.stepEnd();
@@ -420,14 +527,26 @@ export class ScaleLogGenerator {
   /** code-mode fixture: one run_code call whose program dispatches two bash sub-calls. */
   codeTurn(p) {
     const words = [...p.text.matchAll(/echo (\w+)/g)].map((m) => m[1]);
-    const program = `\nconst out1 = await tools.bash({command: "echo ${words[0]}", description: "Print ${words[0]}"});\n`
-      + `const out2 = await tools.bash({command: "echo ${words[1]}", description: "Print ${words[1]}"});\n`
-      + 'console.log("captured output");\nreturn out1.stdout.text.trim() + "+" + out2.stdout.text.trim();\n';
-    const call = { type: 'tool-call', id: this.callId('run_code'), name: 'run_code', arguments: JSON.stringify({ code: program, description: 'Run two echo commands and join outputs' }) };
+    const program =
+      `\nconst out1 = await tools.bash({command: "echo ${words[0]}", description: "Print ${words[0]}"});\n` +
+      `const out2 = await tools.bash({command: "echo ${words[1]}", description: "Print ${words[1]}"});\n` +
+      'console.log("captured output");\nreturn out1.stdout.text.trim() + "+" + out2.stdout.text.trim();\n';
+    const call = {
+      type: 'tool-call',
+      id: this.callId('run_code'),
+      name: 'run_code',
+      arguments: JSON.stringify({ code: program, description: 'Run two echo commands and join outputs' }),
+    };
     this.assistant([this.reasoning(), call], 'tool-calls');
     const callSeq = this.toolCall(call);
     words.forEach((w, k) => {
-      const sub = { rootCallId: call.id, parentCallId: call.id, subCallId: `${call.id}:code:${k + 1}`, name: 'bash', arguments: { command: `echo ${w}`, description: `Print ${w}` } };
+      const sub = {
+        rootCallId: call.id,
+        parentCallId: call.id,
+        subCallId: `${call.id}:code:${k + 1}`,
+        name: 'bash',
+        arguments: { command: `echo ${w}`, description: `Print ${w}` },
+      };
       this.emit('tool/code-dispatch-start', sub);
       this.emit('tool/code-dispatch', { ...sub, isError: false, content: [{ type: 'text', text: `${w}\n` }] });
     });
@@ -452,8 +571,12 @@ export class ScaleLogGenerator {
       const lines = [];
       for (let i = 1; i <= n; i++) lines.push({ number: i, text: this.words(2, 10).join(' ') });
       const body = lines.map((l) => `${l.number}: ${l.text}`).join('\n');
-      this.toolResult(c, seqs[k], `<path>/tmp/bench-cwd/${path}</path>\n<type>file</type>\n<content>\n${body}\n\n(End of file - total ${n} lines)\n</content>`,
-        { meta: { path: `/tmp/bench-cwd/${path}`, offset: 1, lines, totalLines: n } });
+      this.toolResult(
+        c,
+        seqs[k],
+        `<path>/tmp/bench-cwd/${path}</path>\n<type>file</type>\n<content>\n${body}\n\n(End of file - total ${n} lines)\n</content>`,
+        { meta: { path: `/tmp/bench-cwd/${path}`, offset: 1, lines, totalLines: n } },
+      );
     });
     this.stepEnd();
     this.stepStart();
@@ -473,7 +596,10 @@ export class ScaleLogGenerator {
       const call = { type: 'tool-call', id: this.callId(t.name), name: t.name, arguments: JSON.stringify(t.args) };
       this.assistant(this.rnd.chance(0.7) ? [this.reasoning(), call] : [call], 'tool-calls');
       const callSeq = this.toolCall(call);
-      const out = t.name === 'bash' ? `> test\n> mocha\n\n  ${this.rnd.int(5, 90)} passing (${this.rnd.int(20, 900)}ms)\n` : this.words(20, 110).join(' ');
+      const out =
+        t.name === 'bash'
+          ? `> test\n> mocha\n\n  ${this.rnd.int(5, 90)} passing (${this.rnd.int(20, 900)}ms)\n`
+          : this.words(20, 110).join(' ');
       this.toolResult(call, callSeq, out);
       this.stepEnd();
       this.stepStart();
@@ -494,10 +620,23 @@ export class ScaleLogGenerator {
     if (!candidates.length) return;
     const target = this.rnd.pick(candidates);
     const tokens = this.rnd.int(400, 2000);
-    this.emit('compaction/prune', { shadowedRange: { start: target.seq, end: target.seq }, shadowedSeqs: [target.seq], shadowedTokenCount: tokens });
+    this.emit('compaction/prune', {
+      shadowedRange: { start: target.seq, end: target.seq },
+      shadowedSeqs: [target.seq],
+      shadowedTokenCount: tokens,
+    });
     const d = target.data;
-    const rewritten = { ...d, message: { ...d.message, content: [{ ...d.message.content[0], content: [{ type: 'text', text: `[pruned tool output of turn ${d.turn}]` }] }] } };
-    const seq = this.emit('tool/result', rewritten, { sourceEventSeqs: [target.seq], surfaceOp: { op: 'replace', start: target.seq, end: target.seq } });
+    const rewritten = {
+      ...d,
+      message: {
+        ...d.message,
+        content: [{ ...d.message.content[0], content: [{ type: 'text', text: `[pruned tool output of turn ${d.turn}]` }] }],
+      },
+    };
+    const seq = this.emit('tool/result', rewritten, {
+      sourceEventSeqs: [target.seq],
+      surfaceOp: { op: 'replace', start: target.seq, end: target.seq },
+    });
     this.surface.find((n) => n.seq === seq).pruned = true;
     this.stats.prunes++;
   }
@@ -515,15 +654,27 @@ export class ScaleLogGenerator {
     const n = ++this.stats.compactions;
     const startSeq = this.emit('compaction/start', { compactionId, turn: null });
     const summary = [{ type: 'text', text: `Checkpoint ${n}: turns up to ${keepFrom - 1} summarized. ${this.text(20, 60).text}` }];
-    const start = shadowed[0], end = shadowed[shadowed.length - 1];
+    const start = shadowed[0],
+      end = shadowed[shadowed.length - 1];
     const summarySeq = this.emit('compaction/summary', {
-      compactionId, summary, shadowedRange: { start, end }, shadowedSeqs: shadowed,
-      shadowedTokenCount: shadowed.length * this.rnd.int(300, 900), provider: PROVIDER, model: MODEL,
+      compactionId,
+      summary,
+      shadowedRange: { start, end },
+      shadowedSeqs: shadowed,
+      shadowedTokenCount: shadowed.length * this.rnd.int(300, 900),
+      provider: PROVIDER,
+      model: MODEL,
     });
-    this.emit('user/message', {
-      content: [{ type: 'text', text: CHECKPOINT_PREAMBLE }, ...summary, { type: 'text', text: '</compacted-summary>' }],
-      source: { kind: 'plugin', plugin: 'compact', compactionId }, role: 'user', id: this.id(),
-    }, { sourceEventSeqs: [startSeq, summarySeq, ...shadowed], surfaceOp: { op: 'replace', start, end } });
+    this.emit(
+      'user/message',
+      {
+        content: [{ type: 'text', text: CHECKPOINT_PREAMBLE }, ...summary, { type: 'text', text: '</compacted-summary>' }],
+        source: { kind: 'plugin', plugin: 'compact', compactionId },
+        role: 'user',
+        id: this.id(),
+      },
+      { sourceEventSeqs: [startSeq, summarySeq, ...shadowed], surfaceOp: { op: 'replace', start, end } },
+    );
     this.surface[0].checkpoint = true;
     this.emit('compaction/end', { compactionId, turn: null });
   }
@@ -548,7 +699,8 @@ export function verifyWritten(name, lines) {
     const where = `${name} line ${i + 2}`;
     if ('seq0' in record) {
       const members = record.data.texts ?? record.data.args;
-      if (!Array.isArray(members) || members.length < 3 || record.data.dt.length !== members.length - 1) throw new Error(`${where}: malformed packed row`);
+      if (!Array.isArray(members) || members.length < 3 || record.data.dt.length !== members.length - 1)
+        throw new Error(`${where}: malformed packed row`);
       if (record.seq0 !== expected) throw new Error(`${where}: row starts at seq ${record.seq0}, expected ${expected}`);
       expected += members.length;
     } else {
@@ -599,45 +751,90 @@ export class TurnLogBuilder {
     const lines = [];
     lines.push(this.event('turn/start', { turn }));
     lines.push(this.event('step/start', { turn, step: 1 }));
-    lines.push(this.event('user/message', {
-      content: [{ type: 'text', text: `Turn ${turn}: list the files in src and summarise them.` }],
-      source: { kind: 'user' }, role: 'user', id: id('user', turn, 1),
-    }, { surfaceOp: 'append' }));
-    lines.push(this.event('request/header', {
-      header: { config: { provider: PROVIDER, model: MODEL } },
-      reason: turn === 1 ? 'initial' : 'change',
-    }));
+    lines.push(
+      this.event(
+        'user/message',
+        {
+          content: [{ type: 'text', text: `Turn ${turn}: list the files in src and summarise them.` }],
+          source: { kind: 'user' },
+          role: 'user',
+          id: id('user', turn, 1),
+        },
+        { surfaceOp: 'append' },
+      ),
+    );
+    lines.push(
+      this.event('request/header', {
+        header: { config: { provider: PROVIDER, model: MODEL } },
+        reason: turn === 1 ? 'initial' : 'change',
+      }),
+    );
     const args = JSON.stringify({ command: 'ls src' });
-    lines.push(this.event('assistant/message', {
-      turn, step: 1,
-      message: {
-        role: 'assistant',
-        content: [{ type: 'text', text: 'I will look at the folder first.' }, { type: 'tool-call', id: callId, name: 'bash', arguments: args }],
-        source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: id('assistant', turn, 1),
-      },
-      usage: { inputTokens: 120 + turn, outputTokens: 18 },
-    }, { surfaceOp: 'append' }));
+    lines.push(
+      this.event(
+        'assistant/message',
+        {
+          turn,
+          step: 1,
+          message: {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: 'I will look at the folder first.' },
+              { type: 'tool-call', id: callId, name: 'bash', arguments: args },
+            ],
+            source: { kind: 'model', provider: PROVIDER, model: MODEL },
+            id: id('assistant', turn, 1),
+          },
+          usage: { inputTokens: 120 + turn, outputTokens: 18 },
+        },
+        { surfaceOp: 'append' },
+      ),
+    );
     const callSeq = this.seq;
     lines.push(this.event('tool/call', { turn, step: 1, callId, name: 'bash', arguments: args }));
     if (open) return lines;
-    lines.push(this.event('tool/result', {
-      turn, step: 1,
-      message: {
-        source: { kind: 'tool', callId },
-        content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: `main.ts\nutil.ts\n${this.padding}` }], isError: false }],
-        role: 'user', id: id('result', turn, 1),
-      },
-    }, { sourceEventSeqs: [callSeq], surfaceOp: 'append' }));
+    lines.push(
+      this.event(
+        'tool/result',
+        {
+          turn,
+          step: 1,
+          message: {
+            source: { kind: 'tool', callId },
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: callId,
+                content: [{ type: 'text', text: `main.ts\nutil.ts\n${this.padding}` }],
+                isError: false,
+              },
+            ],
+            role: 'user',
+            id: id('result', turn, 1),
+          },
+        },
+        { sourceEventSeqs: [callSeq], surfaceOp: 'append' },
+      ),
+    );
     lines.push(this.event('step/end', { turn, step: 1 }));
     lines.push(this.event('step/start', { turn, step: 2 }));
-    lines.push(this.event('assistant/message', {
-      turn, step: 2,
-      message: {
-        role: 'assistant', content: [{ type: 'text', text: `src has two files: main.ts and util.ts (turn ${turn}).` }],
-        source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: id('assistant', turn, 2),
-      },
-      usage: { inputTokens: 160 + turn, outputTokens: 14 },
-    }, { surfaceOp: 'append' }));
+    lines.push(
+      this.event(
+        'assistant/message',
+        {
+          turn,
+          step: 2,
+          message: {
+            role: 'assistant',
+            content: [{ type: 'text', text: `src has two files: main.ts and util.ts (turn ${turn}).` }],
+            source: { kind: 'model', provider: PROVIDER, model: MODEL },
+            id: id('assistant', turn, 2),
+          },
+          usage: { inputTokens: 160 + turn, outputTokens: 14 },
+        },
+        { surfaceOp: 'append' },
+      ),
+    );
     lines.push(this.event('step/end', { turn, step: 2 }));
     lines.push(this.event('turn/end', { turn, reason: { kind: 'completed' } }));
     return lines;
@@ -648,14 +845,20 @@ export class TurnLogBuilder {
     const turn = this.turn;
     const callId = id('call', turn, 1);
     return [
-      this.event('tool/result', {
-        turn, step: 1,
-        message: {
-          source: { kind: 'tool', callId },
-          content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: 'main.ts\nutil.ts' }], isError: false }],
-          role: 'user', id: id('result', turn, 1),
+      this.event(
+        'tool/result',
+        {
+          turn,
+          step: 1,
+          message: {
+            source: { kind: 'tool', callId },
+            content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: 'main.ts\nutil.ts' }], isError: false }],
+            role: 'user',
+            id: id('result', turn, 1),
+          },
         },
-      }, { sourceEventSeqs: [this.seq - 1], surfaceOp: 'append' }),
+        { sourceEventSeqs: [this.seq - 1], surfaceOp: 'append' },
+      ),
       this.event('step/end', { turn, step: 1 }),
       this.event('turn/end', { turn, reason: { kind: 'completed' } }),
     ];

@@ -39,7 +39,12 @@ export function finish(b: LogBuilder, reason: Rec): number {
 
 /** An assistant/message with the given content, citing `sources` (omitted when undefined). */
 export function assistantWith(b: LogBuilder, content: Json[], sources: number[] | undefined, extraData: Rec = {}): number {
-  const message: Rec = { role: 'assistant', content, source: { kind: 'model', provider: PROVIDER, model: MODEL }, id: b.newId('assistant') };
+  const message: Rec = {
+    role: 'assistant',
+    content,
+    source: { kind: 'model', provider: PROVIDER, model: MODEL },
+    id: b.newId('assistant'),
+  };
   const envelope: Rec = {};
   if (sources !== undefined) envelope.sourceEventSeqs = sources;
   envelope.surfaceOp = 'append';

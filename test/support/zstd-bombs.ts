@@ -25,7 +25,6 @@ export interface BombOptions {
   runs?: 'rle' | 'compressed';
 }
 
-
 function blockHeader(last: boolean, type: 0 | 1 | 2, size: number): number[] {
   const h = (size << 3) | (type << 1) | (last ? 1 : 0);
   return [h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff];
@@ -86,5 +85,7 @@ export function bombLog(...frames: Uint8Array[]): Uint8Array {
 
 /** A small ordinary batch frame (one event line). */
 export function eventFrame(seq: number): Uint8Array {
-  return rawFrame(enc.encode(`{"type":"session/title","seq":${seq},"time":0,"data":{"title":"t","messageSeqs":[],"source":{"kind":"fallback"}}}\n`));
+  return rawFrame(
+    enc.encode(`{"type":"session/title","seq":${seq},"time":0,"data":{"title":"t","messageSeqs":[],"source":{"kind":"fallback"}}}\n`),
+  );
 }

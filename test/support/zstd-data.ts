@@ -12,7 +12,10 @@ export const HEADER = '{"type":"session","version":0,"id":"zstd-test","createdAt
 /** `count` event lines starting at `seq`, without newlines. */
 export function eventLines(seq: number, count: number): string[] {
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(`{"type":"session/title","seq":${seq + i},"time":0,"data":{"title":"line ${seq + i}","messageSeqs":[],"source":{"kind":"fallback"}}}`);
+  for (let i = 0; i < count; i++)
+    out.push(
+      `{"type":"session/title","seq":${seq + i},"time":0,"data":{"title":"line ${seq + i}","messageSeqs":[],"source":{"kind":"fallback"}}}`,
+    );
   return out;
 }
 
@@ -27,7 +30,10 @@ export function rawFrame(content: string | Uint8Array, options?: RawFrameOptions
 }
 
 /** Header frame + one frame per batch, all stored blocks. Returns the file and each frame's start. */
-export function rawLog(batches: readonly (readonly string[])[], options?: RawFrameOptions): { file: Uint8Array; starts: number[]; frames: Uint8Array[] } {
+export function rawLog(
+  batches: readonly (readonly string[])[],
+  options?: RawFrameOptions,
+): { file: Uint8Array; starts: number[]; frames: Uint8Array[] } {
   const frames = [rawFrame(HEADER + '\n'), ...batches.map((b) => rawFrame(text(b), options))];
   const starts: number[] = [];
   let p = 0;
@@ -39,11 +45,14 @@ export function rawLog(batches: readonly (readonly string[])[], options?: RawFra
 }
 
 /** `zstd -3` of COMPRESSED_TEXT: single segment, content size 196, checksum, one compressed block. */
-export const COMPRESSED_TEXT = '{"type":"step/start","seq":1,"time":0,"data":{"turn":1,"step":1}}\n'
-  + '{"type":"step/end","seq":2,"time":0,"data":{"turn":1,"step":1}}\n'
-  + '{"type":"step/start","seq":3,"time":0,"data":{"turn":1,"step":2}}\n';
-export const COMPRESSED_FRAME = hexBytes('28b52ffd24c47d020022040e14b0370784dca6100a2ca0cf49417d136168135c9d64d708e6a0'
-  + '24bbe58c9471af331e8f2d382731dc56ce45aacd577805525e7dce74dc2b0700e048c11c103877887714414a2a06a6850905716ff4d2');
+export const COMPRESSED_TEXT =
+  '{"type":"step/start","seq":1,"time":0,"data":{"turn":1,"step":1}}\n' +
+  '{"type":"step/end","seq":2,"time":0,"data":{"turn":1,"step":1}}\n' +
+  '{"type":"step/start","seq":3,"time":0,"data":{"turn":1,"step":2}}\n';
+export const COMPRESSED_FRAME = hexBytes(
+  '28b52ffd24c47d020022040e14b0370784dca6100a2ca0cf49417d136168135c9d64d708e6a0' +
+    '24bbe58c9471af331e8f2d382731dc56ce45aacd577805525e7dce74dc2b0700e048c11c103877887714414a2a06a6850905716ff4d2',
+);
 
 export function hexBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);

@@ -9,7 +9,16 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { appendBytes, compactionEdit, extendLoadedFile, loadSession, loadSessionFile, PendingEdits, pruneEdit, type SessionLog } from '../../src/core';
+import {
+  appendBytes,
+  compactionEdit,
+  extendLoadedFile,
+  loadSession,
+  loadSessionFile,
+  PendingEdits,
+  pruneEdit,
+  type SessionLog,
+} from '../../src/core';
 import { encodeDshZstdLog, encodeZstdFrame, concatBytes, decodeZstdLog } from '../../src/core/zstd';
 import { saveEdits, type AppendWriter, type EditableLog } from '../../src/save/append-save';
 import { loadForEdit } from '../../src/save/load-for-edit';
@@ -29,7 +38,16 @@ function threeTurns(): LogBuilder {
 
 function compactFirstTurn(log: SessionLog, edits: PendingEdits, n = 1): void {
   const nodes = log.surface();
-  edits.push(compactionEdit(log, { start: nodes[0], end: nodes[2], summaryText: `They said hello (${n}).`, compactionId: `cmp-${n}`, messageId: `chk-${n}`, time: T }));
+  edits.push(
+    compactionEdit(log, {
+      start: nodes[0],
+      end: nodes[2],
+      summaryText: `They said hello (${n}).`,
+      compactionId: `cmp-${n}`,
+      messageId: `chk-${n}`,
+      time: T,
+    }),
+  );
 }
 
 /** A slow writer for the child process: a byte at a time, so the parent can kill it mid-write. */
@@ -50,11 +68,19 @@ async function childSave(path: string): Promise<void> {
 }
 
 if (process.env[CHILD_ENV]) {
-  void childSave(process.env[CHILD_ENV]!).then(() => process.exit(0), (e) => { process.stderr.write(String(e)); process.exit(3); });
+  void childSave(process.env[CHILD_ENV]!).then(
+    () => process.exit(0),
+    (e) => {
+      process.stderr.write(String(e));
+      process.exit(3);
+    },
+  );
 } else {
   describe('saving edits by appending', () => {
     let dir: string;
-    beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'sss-save-')); });
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'sss-save-'));
+    });
     afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
     function plainCopy(b = threeTurns()): { path: string; original: Uint8Array } {
@@ -66,7 +92,13 @@ if (process.env[CHILD_ENV]) {
 
     function zstdCopy(b = threeTurns()): { path: string; original: Uint8Array } {
       const path = join(dir, 'session.jsonl.zstd');
-      const original = encodeDshZstdLog(b.text().split('\n').filter((l) => l !== ''), { encoder: 'raw', linesPerFrame: 7 });
+      const original = encodeDshZstdLog(
+        b
+          .text()
+          .split('\n')
+          .filter((l) => l !== ''),
+        { encoder: 'raw', linesPerFrame: 7 },
+      );
       writeFileSync(path, original);
       return { path, original };
     }
@@ -91,7 +123,10 @@ if (process.env[CHILD_ENV]) {
     async function assertIdentityMatches(path: string, target: EditableLog): Promise<void> {
       const file = bytesOf(path);
       const stat = statSync(path);
-      const change = await classifyChange(target.identity, { stat: { size: stat.size, mtimeMs: stat.mtimeMs }, read: async (a, b) => file.subarray(a, b) });
+      const change = await classifyChange(target.identity, {
+        stat: { size: stat.size, mtimeMs: stat.mtimeMs },
+        read: async (a, b) => file.subarray(a, b),
+      });
       assert.deepEqual(change, { kind: 'unchanged' });
     }
 
@@ -141,7 +176,9 @@ if (process.env[CHILD_ENV]) {
       const nodes = [...log.surface()]; // nodes[3] calls a and b, nodes[4] answers a, nodes[5] answers b
       edits.push(pruneEdit(log, { seq: nodes[4], time: T }));
       const rewrite = log.eventCount + 1;
-      edits.push(compactionEdit(log, { start: nodes[3], end: nodes[5], summaryText: 'called a and b', compactionId: 'c', messageId: 'm', time: T }));
+      edits.push(
+        compactionEdit(log, { start: nodes[3], end: nodes[5], summaryText: 'called a and b', compactionId: 'c', messageId: 'm', time: T }),
+      );
       const outcome = await saveEdits(path, target, edits);
       assert.ok(outcome.ok, JSON.stringify(outcome));
       assert.equal(outcome.lines.length, 6);
@@ -166,7 +203,10 @@ if (process.env[CHILD_ENV]) {
         const seqBefore = b.nextSeq;
         b.chatTurn('four, from the agent');
         assert.equal(b.nextSeq - seqBefore, 10);
-        return b.lines.slice(before).map((l) => `${l}\n`).join('');
+        return b.lines
+          .slice(before)
+          .map((l) => `${l}\n`)
+          .join('');
       }
 
       it('without a confirmation: refused, the foreign bytes folded in, nothing of ours written', async () => {
@@ -179,7 +219,10 @@ if (process.env[CHILD_ENV]) {
         assert.equal(outcome.ok, false);
         assert.ok(!outcome.ok);
         assert.equal(outcome.stage, 'declined');
-        assert.match(outcome.message, /grew by \d+ bytes \(10 events\) since the edits were made; they were planned again as seqs \d+–\d+, but writing them was not confirmed; nothing was written/);
+        assert.match(
+          outcome.message,
+          /grew by \d+ bytes \(10 events\) since the edits were made; they were planned again as seqs \d+–\d+, but writing them was not confirmed; nothing was written/,
+        );
         assert.deepEqual(bytesOf(path), concatBytes([original, new TextEncoder().encode(foreign)]));
         // The foreign events are now part of the loaded log, and the edit still pending (rebased).
         assert.equal(edits.count, 1);
@@ -195,7 +238,12 @@ if (process.env[CHILD_ENV]) {
         const foreign = new TextEncoder().encode(agentTurn());
         appendFileSync(path, foreign);
         let asked: unknown;
-        const outcome = await saveEdits(path, target, edits, { confirmReplan: (info) => { asked = info; return true; } });
+        const outcome = await saveEdits(path, target, edits, {
+          confirmReplan: (info) => {
+            asked = info;
+            return true;
+          },
+        });
         assert.ok(outcome.ok, JSON.stringify(outcome));
         assert.equal(outcome.firstSeq, loadedCount + 10);
         assert.deepEqual(asked, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
@@ -222,7 +270,13 @@ if (process.env[CHILD_ENV]) {
         assert.equal(declined.stage, 'declined');
         assert.deepEqual(bytesOf(path), concatBytes([original, foreign]), 'nothing written without a yes');
         let asked: unknown;
-        const outcome = await saveEdits(path, target, edits, { foldedSinceReview: folded, confirmReplan: (info) => { asked = info; return true; } });
+        const outcome = await saveEdits(path, target, edits, {
+          foldedSinceReview: folded,
+          confirmReplan: (info) => {
+            asked = info;
+            return true;
+          },
+        });
         assert.ok(outcome.ok, JSON.stringify(outcome));
         assert.deepEqual(asked, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
         assert.deepEqual(bytesOf(path), concatBytes([original, foreign, appendBytes(outcome.lines)]));
@@ -250,7 +304,13 @@ if (process.env[CHILD_ENV]) {
         const before = b.lines.length;
         b.turnStart();
         b.user('the agent started a turn');
-        appendFileSync(path, b.lines.slice(before).map((l) => `${l}\n`).join(''));
+        appendFileSync(
+          path,
+          b.lines
+            .slice(before)
+            .map((l) => `${l}\n`)
+            .join(''),
+        );
         const size = statSync(path).size;
         const outcome = await saveEdits(path, target, edits, { confirmReplan: () => true });
         assert.ok(!outcome.ok);
@@ -294,11 +354,24 @@ if (process.env[CHILD_ENV]) {
         const { path, original } = plainCopy();
         const { target, edits } = await editable(path);
         const nodes = target.loaded.log.surface();
-        edits.push(compactionEdit(target.loaded.log, { start: nodes[0], end: nodes[4], summaryText: 's', compactionId: 'c', messageId: 'm', time: T }));
+        edits.push(
+          compactionEdit(target.loaded.log, {
+            start: nodes[0],
+            end: nodes[4],
+            summaryText: 's',
+            compactionId: 'c',
+            messageId: 'm',
+            time: T,
+          }),
+        );
         const outcome = await saveEdits(path, target, edits);
         assert.ok(!outcome.ok);
         assert.equal(outcome.stage, 'plan');
-        assert.ok(outcome.reasons.some((r) => /tool call "b" of assistant\/message seq \d+ is unanswered there; its tool\/result is seq \d+, after the cut/.test(r.message)));
+        assert.ok(
+          outcome.reasons.some((r) =>
+            /tool call "b" of assistant\/message seq \d+ is unanswered there; its tool\/result is seq \d+, after the cut/.test(r.message),
+          ),
+        );
         assert.deepEqual(bytesOf(path), original);
       });
 
@@ -331,10 +404,12 @@ if (process.env[CHILD_ENV]) {
 
     describe('a write that stops half way', () => {
       /** Writes `limit` bytes, then fails as a full disk does. */
-      const fullDiskAfter = (limit: number): AppendWriter => async (handle: FileHandle, bytes) => {
-        await handle.write(bytes, 0, Math.min(limit, bytes.length), null);
-        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-      };
+      const fullDiskAfter =
+        (limit: number): AppendWriter =>
+        async (handle: FileHandle, bytes) => {
+          await handle.write(bytes, 0, Math.min(limit, bytes.length), null);
+          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+        };
 
       it('plain, ENOSPC inside the first line: the original plus a torn tail, which the core reads as such', async () => {
         const { path, original } = plainCopy();
@@ -345,7 +420,10 @@ if (process.env[CHILD_ENV]) {
         assert.ok(!outcome.ok);
         assert.equal(outcome.stage, 'write');
         assert.equal(outcome.bytesWritten, 60);
-        assert.match(outcome.message, /stopped after 60 of \d+ bytes \(ENOSPC\)\. The \d+ bytes that were there are untouched\. The 60 bytes written are a torn tail/);
+        assert.match(
+          outcome.message,
+          /stopped after 60 of \d+ bytes \(ENOSPC\)\. The \d+ bytes that were there are untouched\. The 60 bytes written are a torn tail/,
+        );
         const file = bytesOf(path);
         assert.deepEqual(file, concatBytes([original, appendBytes(lines).subarray(0, 60)]));
         const reread = loadSession(file);
@@ -357,7 +435,10 @@ if (process.env[CHILD_ENV]) {
         assert.equal(edits.count, 1);
         const again = await saveEdits(path, (await editable(path)).target, edits);
         assert.ok(!again.ok);
-        assert.ok(again.reasons.some((r) => r.rule === 'jsonl.torn-tail'), JSON.stringify(again));
+        assert.ok(
+          again.reasons.some((r) => r.rule === 'jsonl.torn-tail'),
+          JSON.stringify(again),
+        );
         assert.deepEqual(bytesOf(path), file);
       });
 
@@ -397,9 +478,14 @@ if (process.env[CHILD_ENV]) {
         this.timeout(30_000);
         const { path, original } = plainCopy();
         const lines = expectedLines(path, (log, e) => compactFirstTurn(log, e));
-        const child = spawn(process.execPath, [__filename], { env: { ...process.env, [CHILD_ENV]: path }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [__filename], {
+          env: { ...process.env, [CHILD_ENV]: path },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stderr = '';
-        child.stderr.on('data', (d) => { stderr += d; });
+        child.stderr.on('data', (d) => {
+          stderr += d;
+        });
         await new Promise<void>((resolve, reject) => {
           child.stdout.once('data', () => resolve());
           child.once('exit', (code) => reject(new Error(`child exited (${code}) before planning: ${stderr}`)));

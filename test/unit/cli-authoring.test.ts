@@ -56,7 +56,16 @@ describe('CLI compact and prune', () => {
     const plain = join(dir, 'session.jsonl');
     writeFileSync(plain, b.bytes());
     const zstd = join(dir, 'session.jsonl.zstd');
-    writeFileSync(zstd, encodeDshZstdLog(b.text().split('\n').filter((l) => l !== ''), { encoder: 'raw' }));
+    writeFileSync(
+      zstd,
+      encodeDshZstdLog(
+        b
+          .text()
+          .split('\n')
+          .filter((l) => l !== ''),
+        { encoder: 'raw' },
+      ),
+    );
     return { plain, zstd, log: loadSession(b.bytes()) };
   }
 
@@ -78,7 +87,11 @@ describe('CLI compact and prune', () => {
     assert.deepEqual(text, appendBytes(dry.out));
     const check = await run(['check', file]);
     assert.equal(check.code, 0, check.out.join('\n'));
-    assert.deepEqual(check.out.filter((l) => !/warning: /.test(l)), [], 'no new error');
+    assert.deepEqual(
+      check.out.filter((l) => !/warning: /.test(l)),
+      [],
+      'no new error',
+    );
     return dry.out;
   }
 
@@ -87,7 +100,17 @@ describe('CLI compact and prune', () => {
       it('compact: dry run prints the exact lines; the save appends them and check passes', async () => {
         const c = copies();
         const nodes = c.log.surface();
-        const lines = await dryRunThenSave(c[kind], ['compact', c[kind], '--start', String(nodes[0]), '--end', String(nodes[2]), '--summary-file', summaryFile, ...IDS]);
+        const lines = await dryRunThenSave(c[kind], [
+          'compact',
+          c[kind],
+          '--start',
+          String(nodes[0]),
+          '--end',
+          String(nodes[2]),
+          '--summary-file',
+          summaryFile,
+          ...IDS,
+        ]);
         assert.equal(lines.length, 4);
         const summary = JSON.parse(lines[1]);
         assert.deepEqual(summary.data.summary, [{ type: 'text', text: 'They said hello twice.\nNothing else happened.' }]);
@@ -101,7 +124,11 @@ describe('CLI compact and prune', () => {
         const result = c.log.surface()[4];
         const lines = await dryRunThenSave(c[kind], ['prune', c[kind], '--seq', String(result), '--time', T]);
         assert.equal(lines.length, 2);
-        assert.deepEqual(JSON.parse(lines[0]).data, { shadowedRange: { start: result, end: result }, shadowedSeqs: [result], shadowedTokenCount: JSON.parse(lines[0]).data.shadowedTokenCount });
+        assert.deepEqual(JSON.parse(lines[0]).data, {
+          shadowedRange: { start: result, end: result },
+          shadowedSeqs: [result],
+          shadowedTokenCount: JSON.parse(lines[0]).data.shadowedTokenCount,
+        });
         const rewrite = JSON.parse(lines[1]);
         const original = JSON.parse(c.log.lineText(result)!);
         assert.match(rewrite.data.message.content[0].content[0].text, /^\[pruned: \d+ B\]$/);
@@ -122,14 +149,41 @@ describe('CLI compact and prune', () => {
         const original = bytesOf(c[kind]);
         // A cut between the call of b (nodes[3]) and its result (nodes[5]), and a reversed span at once is
         // not possible: one refusal names the call and the result; a second run names a shadow.
-        const split = await run(['compact', c[kind], '--start', String(nodes[0]), '--end', String(nodes[4]), '--summary-file', summaryFile, ...IDS]);
+        const split = await run([
+          'compact',
+          c[kind],
+          '--start',
+          String(nodes[0]),
+          '--end',
+          String(nodes[4]),
+          '--summary-file',
+          summaryFile,
+          ...IDS,
+        ]);
         assert.equal(split.code, 1);
-        assert.ok(split.err.some((l) => new RegExp(`compaction\\.balanced-cut: the cut after seq ${nodes[4]} \\(end\\) is not balanced: tool call "b" of assistant/message seq ${nodes[3]} is unanswered there; its tool/result is seq ${nodes[5]}, after the cut`).test(l)), split.err.join('\n'));
+        assert.ok(
+          split.err.some((l) =>
+            new RegExp(
+              `compaction\\.balanced-cut: the cut after seq ${nodes[4]} \\(end\\) is not balanced: tool call "b" of assistant/message seq ${nodes[3]} is unanswered there; its tool/result is seq ${nodes[5]}, after the cut`,
+            ).test(l),
+          ),
+          split.err.join('\n'),
+        );
         assert.match(split.err.at(-1)!, /compaction not saved: the edit does not hold on .+; nothing was written$/);
         const notResult = await run(['prune', c[kind], '--seq', String(nodes[0])]);
         assert.equal(notResult.code, 1);
         assert.ok(notResult.err.some((l) => /prune\.not-tool-result: seq \d+ is a user\/message, not a tool\/result/.test(l)));
-        const dry = await run(['compact', c[kind], '--start', String(nodes[2]), '--end', String(nodes[0]), '--summary-file', summaryFile, '--dry-run']);
+        const dry = await run([
+          'compact',
+          c[kind],
+          '--start',
+          String(nodes[2]),
+          '--end',
+          String(nodes[0]),
+          '--summary-file',
+          summaryFile,
+          '--dry-run',
+        ]);
         assert.equal(dry.code, 1);
         assert.ok(dry.err.some((l) => /replace\.endpoint-order: start seq \d+ \(surface index 2\) comes after end seq \d+/.test(l)));
         assert.match(dry.err.at(-1)!, /compaction refused \(1 reason\); dry run, nothing written$/);
@@ -147,7 +201,12 @@ describe('CLI compact and prune', () => {
     const nodes = log.surface();
     const r = await run(['compact', plain, '--start', String(nodes[0]), '--end', String(nodes[2]), '--summary-file', summaryFile]);
     assert.equal(r.code, 1);
-    assert.ok(r.err.some((l) => /compaction\.in-progress: compaction already in progress: compaction\/start at seq \d+ has no compaction\/end/.test(l)), r.err.join('\n'));
+    assert.ok(
+      r.err.some((l) =>
+        /compaction\.in-progress: compaction already in progress: compaction\/start at seq \d+ has no compaction\/end/.test(l),
+      ),
+      r.err.join('\n'),
+    );
     assert.ok(r.err.some((l) => /compaction\.turn-open: a manual compaction runs between turns, but the last turn is open/.test(l)));
   });
 
@@ -181,13 +240,18 @@ describe('CLI compact and prune', () => {
     const nodes = log.surface();
     const before = b.lines.length;
     b.chatTurn('four');
-    const foreign = b.lines.slice(before).map((l) => `${l}\n`).join('');
+    const foreign = b.lines
+      .slice(before)
+      .map((l) => `${l}\n`)
+      .join('');
     const { loadForEdit } = await import('../../src/save/load-for-edit');
     const { saveEdits } = await import('../../src/save/append-save');
     const { PendingEdits, compactionEdit } = await import('../../src/core');
     const target = await loadForEdit(plain);
     const edits = new PendingEdits(target.loaded.log.eventCount);
-    edits.push(compactionEdit(target.loaded.log, { start: nodes[0], end: nodes[2], summaryText: 's', compactionId: 'c', messageId: 'm', time: 1 }));
+    edits.push(
+      compactionEdit(target.loaded.log, { start: nodes[0], end: nodes[2], summaryText: 's', compactionId: 'c', messageId: 'm', time: 1 }),
+    );
     appendFileSync(plain, foreign);
     const refused = await saveEdits(plain, target, edits);
     assert.ok(!refused.ok);
@@ -208,7 +272,9 @@ describe('CLI compact and prune', () => {
     function realCandidates(): { path: string; log: SessionLog; span: [number, number]; result?: number }[] {
       const root = join(sharedDir(), 'conformance', 'real');
       const out = [];
-      for (const name of readdirSync(root).filter((n) => n.endsWith('.hdrfix.jsonl')).sort()) {
+      for (const name of readdirSync(root)
+        .filter((n) => n.endsWith('.hdrfix.jsonl'))
+        .sort()) {
         const path = join(root, name);
         const log = loadSession(bytesOf(path));
         if (!log.verdict.ok || log.lastTurnOpen) continue;
@@ -227,11 +293,34 @@ describe('CLI compact and prune', () => {
       for (const { path, log, span, result } of found) {
         const plain = join(dir, 'real.jsonl');
         writeFileSync(plain, bytesOf(path));
-        await dryRunThenSave(plain, ['compact', plain, '--start', String(span[0]), '--end', String(span[1]), '--summary-file', summaryFile, ...IDS]);
+        await dryRunThenSave(plain, [
+          'compact',
+          plain,
+          '--start',
+          String(span[0]),
+          '--end',
+          String(span[1]),
+          '--summary-file',
+          summaryFile,
+          ...IDS,
+        ]);
         const zstd = join(dir, 'real.jsonl.zstd');
-        const lines = new TextDecoder().decode(bytesOf(path)).split('\n').filter((l) => l !== '');
+        const lines = new TextDecoder()
+          .decode(bytesOf(path))
+          .split('\n')
+          .filter((l) => l !== '');
         writeFileSync(zstd, encodeDshZstdLog(lines, { encoder: 'raw', linesPerFrame: 5 }));
-        await dryRunThenSave(zstd, ['compact', zstd, '--start', String(span[0]), '--end', String(span[1]), '--summary-file', summaryFile, ...IDS]);
+        await dryRunThenSave(zstd, [
+          'compact',
+          zstd,
+          '--start',
+          String(span[0]),
+          '--end',
+          String(span[1]),
+          '--summary-file',
+          summaryFile,
+          ...IDS,
+        ]);
         if (result !== undefined) {
           const pruneCopy = join(dir, 'real-prune.jsonl');
           writeFileSync(pruneCopy, bytesOf(path));
@@ -250,9 +339,21 @@ describe('CLI compact and prune', () => {
         if (unbalanced < 0) continue;
         const copy = join(dir, 'real-refused.jsonl');
         writeFileSync(copy, bytesOf(path));
-        const r = await run(['compact', copy, '--start', String(nodes[0]), '--end', String(nodes[unbalanced]), '--summary-file', summaryFile]);
+        const r = await run([
+          'compact',
+          copy,
+          '--start',
+          String(nodes[0]),
+          '--end',
+          String(nodes[unbalanced]),
+          '--summary-file',
+          summaryFile,
+        ]);
         assert.equal(r.code, 1);
-        assert.ok(r.err.some((l) => /compaction\.balanced-cut: .*tool call ".+" of assistant\/message seq \d+ is unanswered there/.test(l)), r.err.join('\n'));
+        assert.ok(
+          r.err.some((l) => /compaction\.balanced-cut: .*tool call ".+" of assistant\/message seq \d+ is unanswered there/.test(l)),
+          r.err.join('\n'),
+        );
         assert.deepEqual(bytesOf(copy), bytesOf(path));
         return;
       }

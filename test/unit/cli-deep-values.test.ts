@@ -18,8 +18,13 @@ describe('CLI on a deeply nested log value', () => {
     const deep = '['.repeat(20_000) + ']'.repeat(20_000);
     const lines = new TurnLogBuilder()
       .turnLines()
-      .map((line) => (line.includes('"user/message"') ? line.replace('"source":{"kind":"user"}', `"source":{"kind":"user"},"extra":${deep}`) : line));
-    assert.ok(lines.some((line) => line.includes('"extra"')), 'the deep value is in the log');
+      .map((line) =>
+        line.includes('"user/message"') ? line.replace('"source":{"kind":"user"}', `"source":{"kind":"user"},"extra":${deep}`) : line,
+      );
+    assert.ok(
+      lines.some((line) => line.includes('"extra"')),
+      'the deep value is in the log',
+    );
     writeFileSync(file, [headerLine({ ...SAMPLE_HEADER, id: 'deep' }), ...lines].join('\n') + '\n');
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,7 +48,12 @@ describe('CLI on a deeply nested log value', () => {
   });
 
   it('check, surface and derive as text still answer', async () => {
-    for (const args of [['check', file], ['surface', file], ['derive', file], ['check', '--json', file]]) {
+    for (const args of [
+      ['check', file],
+      ['surface', file],
+      ['derive', file],
+      ['check', '--json', file],
+    ]) {
       const { code, out, err } = await run(args);
       assert.equal(code, 0, `${args.join(' ')}: ${err.join('\n')}`);
       assert.ok(out.length + err.length > 0);

@@ -44,7 +44,8 @@ describe('CLI: read limits', function () {
     assert.equal(byteSize('max-line-bytes', '64k'), 64 * 1024);
     assert.equal(byteSize('max-line-bytes', '256MiB'), 256 * 1024 * 1024);
     assert.equal(byteSize('max-text-bytes', '2G'), 2 * 1024 ** 3);
-    for (const bad of ['0', '-1', '1.5M', '12 apples', '']) assert.throws(() => byteSize('max-line-bytes', bad), /--max-line-bytes takes a size/);
+    for (const bad of ['0', '-1', '1.5M', '12 apples', ''])
+      assert.throws(() => byteSize('max-line-bytes', bad), /--max-line-bytes takes a size/);
     const run = runCliChild(['check', '--max-line-bytes', 'lots', plain]);
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /--max-line-bytes takes a size in bytes/);
@@ -89,7 +90,19 @@ describe('CLI: read limits', function () {
   });
 
   it('compact and prune take the limits too: the log read within them ends before the long line', () => {
-    const compact = runCliChild(['compact', plain, '--start', '0', '--end', '1', '--summary-file', plain, '--dry-run', '--max-line-bytes', lineLimit]);
+    const compact = runCliChild([
+      'compact',
+      plain,
+      '--start',
+      '0',
+      '--end',
+      '1',
+      '--summary-file',
+      plain,
+      '--dry-run',
+      '--max-line-bytes',
+      lineLimit,
+    ]);
     assert.equal(compact.code, 1, compact.stderr);
     assert.match(compact.stderr, LINE_RULE);
     const prune = runCliChild(['prune', plain, '--seq', '1', '--dry-run', '--max-line-bytes', lineLimit]);

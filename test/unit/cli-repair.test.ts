@@ -56,10 +56,18 @@ describe('CLI repair actions', () => {
     const { code, out } = await run(['repair', '--dry-run', file]);
     assert.equal(code, 0);
     const text = out.join('\n');
-    assert.match(text, /pending: read call "call-d": asked for at seq \d+, started at seq \d+ \(tool\/call\) → TOOL_OUTCOME_UNKNOWN \(outcome unknown\)/);
+    assert.match(
+      text,
+      /pending: read call "call-d": asked for at seq \d+, started at seq \d+ \(tool\/call\) → TOOL_OUTCOME_UNKNOWN \(outcome unknown\)/,
+    );
     assert.match(text, /TOOL_OUTCOME_UNKNOWN: the call was recorded as started, but its result never was/);
     assert.match(text, /has not changed for 10 min: this looks like a crash/);
-    assert.match(text, new RegExp(`seq ${plan.events[0].seq} tool/result TOOL_OUTCOME_UNKNOWN for read call "call-d", citing tool/call seq ${plan.events[0].seq - 1}`));
+    assert.match(
+      text,
+      new RegExp(
+        `seq ${plan.events[0].seq} tool/result TOOL_OUTCOME_UNKNOWN for read call "call-d", citing tool/call seq ${plan.events[0].seq - 1}`,
+      ),
+    );
     assert.match(text, /turn\/end ending turn \d+ as interrupted/);
     assert.deepEqual(out.slice(-plan.lines.length), plan.lines);
     assert.deepEqual(bytesOf(file), b.bytes());
@@ -199,7 +207,9 @@ describe('CLI repair actions', () => {
     const name = 'acp-agent_snapshots_advanced-toolchain_session.hdrfix.jsonl';
     for (const recorded of [true, false]) {
       it(`${recorded ? 'with' : 'without'} a recorded tool/call: plain, mid-line and mid-zstd-frame copies repair to the predicted file and check passes`, async () => {
-        const original = readFileSync(join(sharedDir(), 'conformance', 'real', name), 'utf8').split('\n').filter((l) => l.length > 0);
+        const original = readFileSync(join(sharedDir(), 'conformance', 'real', name), 'utf8')
+          .split('\n')
+          .filter((l) => l.length > 0);
         const cut = cutAtFirstToolCall(original, recorded)!;
         const plan = planRepair(loadSession(plainBytes(cut.lines)));
         assert.ok(plan.ok);
@@ -225,7 +235,10 @@ describe('CLI repair actions', () => {
         assert.equal((await run(['repair', '--apply', zfile])).code, 0);
         assert.equal((await run(['check', zfile])).code, 0);
         const repaired = loadSessionFile(bytesOf(zfile)).log;
-        assert.deepEqual(Array.from({ length: plan.lines.length }, (_, k) => repaired.lineText(repaired.eventCount - plan.lines.length + k)), plan.lines);
+        assert.deepEqual(
+          Array.from({ length: plan.lines.length }, (_, k) => repaired.lineText(repaired.eventCount - plan.lines.length + k)),
+          plan.lines,
+        );
       });
     }
   });

@@ -42,7 +42,10 @@ describe('CLI views', () => {
     const rows = out.filter((l) => /^ {2}#\d+ seq /.test(l));
     assert.equal(rows.length, log.surface().length);
     const checkpoint = log.replacements()[0].seq;
-    assert.ok(rows[0].startsWith(`  #0 seq ${checkpoint} (line ${b.lineOf[checkpoint] + 1}) user/message [replace] [plugin:compact`), rows[0]);
+    assert.ok(
+      rows[0].startsWith(`  #0 seq ${checkpoint} (line ${b.lineOf[checkpoint] + 1}) user/message [replace] [plugin:compact`),
+      rows[0],
+    );
     assert.ok(out.some((l) => l.startsWith(`  seq ${checkpoint} (line `) && l.includes('shadowing seq')));
     const repaired = await run(['surface', '--repaired', file]);
     assert.equal(repaired.out.filter((l) => /^ {2}#\d+ seq /.test(l)).length, log.repairedSurface().length);
@@ -55,7 +58,10 @@ describe('CLI views', () => {
     const view = JSON.parse(out[0]);
     assert.equal(view.file, file);
     assert.equal(view.verdict.ok, true);
-    assert.deepEqual(view.surface.map((n: { seq: number }) => n.seq), log.surface());
+    assert.deepEqual(
+      view.surface.map((n: { seq: number }) => n.seq),
+      log.surface(),
+    );
     assert.deepEqual(view.balancedCuts, (log.balancedCuts() as { cuts: number[] }).cuts);
     assert.deepEqual(view.replacements, log.replacements());
   });
@@ -84,7 +90,10 @@ describe('CLI views', () => {
     const { out } = await run(['provenance', file]);
     assert.match(out[1], /^provenance: \d+ chunks in \d+ attempts/);
     const chat = b.events.find((e) => e.type === 'assistant/message')!;
-    assert.ok(out.some((l) => l.startsWith(`  seq ${chat.seq} (line `) && l.includes('assistant/message ← stream ')), 'chat message row');
+    assert.ok(
+      out.some((l) => l.startsWith(`  seq ${chat.seq} (line `) && l.includes('assistant/message ← stream ')),
+      'chat message row',
+    );
     assert.ok(out.includes(`warnings: 0, notes: ${index.summary().infos}`));
     const json = JSON.parse((await run(['provenance', '--json', file])).out[0]);
     assert.deepEqual(json.summary, index.summary());

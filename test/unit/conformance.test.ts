@@ -12,7 +12,11 @@ import { hasShared, sharedDir } from '../support/paths';
 const CASE_DIRS = ['real', 'mutations', 'scale'];
 
 function listJsonl(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((n) => n.endsWith('.jsonl'))
+        .sort()
+    : [];
 }
 
 /** Points at the first differing message so a digest mismatch can be read, not just seen. */
@@ -41,7 +45,8 @@ function checkDerived(jsonlPath: string, log: SessionLog, required: boolean): vo
   const nodes = log.closers.length > 0 ? log.surface() : log.repairedSurface();
   const expected = JSON.parse(readFileSync(path, 'utf8')) as unknown[];
   const actual = log.deriveMessages(nodes);
-  if (JSON.stringify(expected) !== JSON.stringify(actual)) assert.fail(`derived messages differ from ${path}\n${firstDifference(expected, actual)}`);
+  if (JSON.stringify(expected) !== JSON.stringify(actual))
+    assert.fail(`derived messages differ from ${path}\n${firstDifference(expected, actual)}`);
 }
 
 let manifest: Map<string, string> | undefined;
@@ -111,10 +116,25 @@ describe('conformance corpus (../shared)', function () {
  * web samples predate `delegationDepth`, so the JSONL reader's header guard rejects the line (stage
  * header); v3/v4 are foreign format versions, refused before anything else is read.
  */
-const CWD_PLACEHOLDER = { ok: false, stage: 'seed', rule: 'header.session-fields', errorName: 'Error', dshError: 'session header cwd must be an absolute path, got "{{cwd}}"' };
-const NOT_A_HEADER = { ok: false, stage: 'header', rule: 'header.line-shape', errorName: 'Error', dshError: 'corrupt session log: first line is not a session header' };
+const CWD_PLACEHOLDER = {
+  ok: false,
+  stage: 'seed',
+  rule: 'header.session-fields',
+  errorName: 'Error',
+  dshError: 'session header cwd must be an absolute path, got "{{cwd}}"',
+};
+const NOT_A_HEADER = {
+  ok: false,
+  stage: 'header',
+  rule: 'header.line-shape',
+  errorName: 'Error',
+  dshError: 'corrupt session log: first line is not a session header',
+};
 const newer = (id: string, v: number) => ({
-  ok: false, stage: 'header', rule: 'header.version', errorName: 'SessionFormatUnsupportedError',
+  ok: false,
+  stage: 'header',
+  rule: 'header.version',
+  errorName: 'SessionFormatUnsupportedError',
   dshError: `session "${id}" uses log format v${v}, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it`,
 });
 const EXPECTED_VERDICTS: Record<string, object> = {
@@ -136,7 +156,18 @@ const EXPECTED_VERDICTS: Record<string, object> = {
   'v4-catchup-sanitized-headless-run.jsonl': newer('session-new', 4),
 };
 
-const HEADER_ORDER = ['type', 'version', 'id', 'createdAt', 'cwd', 'parentSession', 'seedLength', 'origin', 'delegationDepth', 'agentPreset'];
+const HEADER_ORDER = [
+  'type',
+  'version',
+  'id',
+  'createdAt',
+  'cwd',
+  'parentSession',
+  'seedLength',
+  'origin',
+  'delegationDepth',
+  'agentPreset',
+];
 
 /**
  * The corpus's "hdrfix" rewrite (conformance/README.md): only the header line changes — `{{cwd}}`
@@ -146,7 +177,8 @@ const HEADER_ORDER = ['type', 'version', 'id', 'createdAt', 'cwd', 'parentSessio
 function headerFixed(bytes: Buffer): Buffer {
   const newline = bytes.indexOf(0x0a);
   const header = JSON.parse(bytes.subarray(0, newline).toString('utf8')) as Record<string, unknown>;
-  if (typeof header.cwd === 'string' && header.cwd.startsWith('{{cwd}}')) header.cwd = '/tmp/dsh-fixture-cwd' + header.cwd.slice('{{cwd}}'.length);
+  if (typeof header.cwd === 'string' && header.cwd.startsWith('{{cwd}}'))
+    header.cwd = '/tmp/dsh-fixture-cwd' + header.cwd.slice('{{cwd}}'.length);
   header.delegationDepth ??= 0;
   header.version ??= 0;
   const ordered: Record<string, unknown> = {};
@@ -164,8 +196,12 @@ describe('dsh-real sample logs (../shared/fixtures/dsh-real)', () => {
   const dir = join(sharedDir(), 'fixtures', 'dsh-real');
   if (!existsSync(dir)) {
     // Without any ../shared the corpus suite above already fails under CI; one failure says it all.
-    if (process.env.CI === 'true' && hasShared()) it('has the samples', () => assert.fail(`../shared is required under CI=true (no ${dir})`));
-    else it(`is skipped: no samples at ${dir}`, function () { this.skip(); });
+    if (process.env.CI === 'true' && hasShared())
+      it('has the samples', () => assert.fail(`../shared is required under CI=true (no ${dir})`));
+    else
+      it(`is skipped: no samples at ${dir}`, function () {
+        this.skip();
+      });
     return;
   }
   const names = listJsonl(dir);
@@ -228,7 +264,10 @@ describe('dsh-real sample logs (../shared/fixtures/dsh-real)', () => {
   });
   it('v0-crash-tail-repaired-tool-outcome-unknown holds dsh’s own closers at seqs 5–7', () => {
     const log = fixedLog('v0-crash-tail-repaired-tool-outcome-unknown.jsonl');
-    assert.deepEqual([5, 6, 7, 8].map((s) => log.eventType(s)), ['tool/result', 'step/end', 'turn/end', 'session/end-seed']);
+    assert.deepEqual(
+      [5, 6, 7, 8].map((s) => log.eventType(s)),
+      ['tool/result', 'step/end', 'turn/end', 'session/end-seed'],
+    );
     const result = log.event(5);
     assert.deepEqual(result?.data.error, { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' });
     assert.deepEqual(result?.sourceEventSeqs, [4]);

@@ -14,13 +14,16 @@ describe('core API safety', () => {
   it('closers are frozen', () => {
     const log = loadSession(richLog({ openTail: 'open-step' }).bytes());
     assert.ok(log.closers.length > 0);
-    assert.throws(() => { (log.closers[0].data as Record<string, unknown>).step = 42; }, TypeError);
+    assert.throws(() => {
+      (log.closers[0].data as Record<string, unknown>).step = 42;
+    }, TypeError);
   });
 
   it('only tool/result closers are surface appends; turn() and step() read closers too', () => {
     const log = loadSession(richLog({ openTail: 'recorded-call' }).bytes());
     const roles = log.closers.map((c) => [c.type, log.surfaceRole(c.seq)]);
-    for (const [type, role] of roles) assert.equal(role, type === 'tool/result' ? SurfaceRole.Append : SurfaceRole.None, `role of closer ${type}`);
+    for (const [type, role] of roles)
+      assert.equal(role, type === 'tool/result' ? SurfaceRole.Append : SurfaceRole.None, `role of closer ${type}`);
     const turnEnd = log.closers[log.closers.length - 1];
     assert.equal(log.turn(turnEnd.seq), turnEnd.data.turn);
   });
@@ -43,7 +46,10 @@ describe('core API safety', () => {
 describe('the view beyond a damaged line', () => {
   it('lists the readable lines after the damage that dsh does not keep', () => {
     const builder = richLog();
-    const lines = builder.text().split('\n').filter((l) => l);
+    const lines = builder
+      .text()
+      .split('\n')
+      .filter((l) => l);
     const damagedAt = 6; // 0-based index in the file: line 7
     const text = [...lines.slice(0, damagedAt), '{not json', ...lines.slice(damagedAt)].join('\n') + '\n';
     const log = loadSession(new TextEncoder().encode(text));
@@ -64,7 +70,16 @@ describe('related places on surface refusals', () => {
     const data = JSON.parse(JSON.stringify(builder.events[resultSeq].data));
     data.message.content[0].isError = true; // only the inner content may change
     // Written raw: the builder itself refuses to write an invalid event.
-    builder.rawLine(JSON.stringify({ type: 'tool/result', seq: builder.nextSeq, time: builder.lastTime, data, sourceEventSeqs: [resultSeq], surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq } }));
+    builder.rawLine(
+      JSON.stringify({
+        type: 'tool/result',
+        seq: builder.nextSeq,
+        time: builder.lastTime,
+        data,
+        sourceEventSeqs: [resultSeq],
+        surfaceOp: { op: 'replace', start: resultSeq, end: resultSeq },
+      }),
+    );
     const log = loadSession(builder.bytes());
     assert.equal(log.verdict.rule, 'toolresult-rewrite.content-only');
     const refusing = log.diagnostics.find((d) => d.refusing)!;
@@ -79,11 +94,16 @@ describe('related places on surface refusals', () => {
     builder.chatTurn('second');
     const { replaceSeq, shadowed } = builder.compact();
     const stale = shadowed[0];
-    builder.rawLine(JSON.stringify({
-      type: 'user/message', seq: builder.nextSeq, time: builder.lastTime,
-      data: { content: [{ type: 'text', text: 'again' }], source: { kind: 'user' }, role: 'user', id: 'again' },
-      sourceEventSeqs: [stale], surfaceOp: { op: 'replace', start: stale, end: stale },
-    }));
+    builder.rawLine(
+      JSON.stringify({
+        type: 'user/message',
+        seq: builder.nextSeq,
+        time: builder.lastTime,
+        data: { content: [{ type: 'text', text: 'again' }], source: { kind: 'user' }, role: 'user', id: 'again' },
+        sourceEventSeqs: [stale],
+        surfaceOp: { op: 'replace', start: stale, end: stale },
+      }),
+    );
     const log = loadSession(builder.bytes());
     assert.equal(log.verdict.rule, 'replace.endpoints-on-current-surface');
     const refusing = log.diagnostics.find((d) => d.refusing)!;

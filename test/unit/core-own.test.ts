@@ -49,7 +49,16 @@ function editEvent(b: LogBuilder, seq: number, edit: (event: Rec) => void): void
 }
 
 /** A one-turn log with a tool round trip; returns the builder and the interesting seqs. */
-function toolLog(): { b: LogBuilder; user: number; header: number; assistant: number; call: number; result: number; answer: number; turnEnd: number } {
+function toolLog(): {
+  b: LogBuilder;
+  user: number;
+  header: number;
+  assistant: number;
+  call: number;
+  result: number;
+  answer: number;
+  turnEnd: number;
+} {
   const b = new LogBuilder();
   b.turnStart();
   const user = b.user('hi');
@@ -82,7 +91,13 @@ describe('core on its own fixtures', () => {
       assert.equal(log.lastTurnOpen, false);
       // Events + the session/end-seed marker the constructor appends.
       assert.equal(log.sessionEventCount, b.events.length + 1);
-      assert.deepEqual(log.header, { version: 0, id: 'test-session', createdAt: 1_786_000_000_000, cwd: '/work/project', delegationDepth: 0 });
+      assert.deepEqual(log.header, {
+        version: 0,
+        id: 'test-session',
+        createdAt: 1_786_000_000_000,
+        cwd: '/work/project',
+        delegationDepth: 0,
+      });
     });
   });
 
@@ -97,7 +112,12 @@ describe('core on its own fixtures', () => {
 
     it('refuses a log without a header line', () => {
       const b = toolLog().b;
-      assertRefused(load(b.lines.slice(1).join('\n') + '\n'), { stage: 'header', dshError: 'corrupt session log: first line is not a session header', rule: 'header.line-shape', line: 1 });
+      assertRefused(load(b.lines.slice(1).join('\n') + '\n'), {
+        stage: 'header',
+        dshError: 'corrupt session log: first line is not a session header',
+        rule: 'header.line-shape',
+        line: 1,
+      });
     });
 
     it('refuses a UTF-8 BOM before the header as an unparsable header', () => {
@@ -111,7 +131,8 @@ describe('core on its own fixtures', () => {
       assertRefused(load(b.text()), {
         stage: 'header',
         errorName: 'SessionFormatUnsupportedError',
-        dshError: 'session "v1-session" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it',
+        dshError:
+          'session "v1-session" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it',
         rule: 'header.version',
       });
     });
@@ -133,10 +154,22 @@ describe('core on its own fixtures', () => {
     });
 
     it('drops unknown header keys and keeps the writer order', () => {
-      const line = JSON.stringify({ type: 'session', version: 0, id: 's', createdAt: 5, agentPreset: 'code', title: 'dropped', delegationDepth: 2, origin: 'subagent' });
+      const line = JSON.stringify({
+        type: 'session',
+        version: 0,
+        id: 's',
+        createdAt: 5,
+        agentPreset: 'code',
+        title: 'dropped',
+        delegationDepth: 2,
+        origin: 'subagent',
+      });
       const log = load(line + '\n');
       assertOk(log);
-      assert.equal(JSON.stringify(log.header), '{"version":0,"id":"s","createdAt":5,"origin":"subagent","delegationDepth":2,"agentPreset":"code"}');
+      assert.equal(
+        JSON.stringify(log.header),
+        '{"version":0,"id":"s","createdAt":5,"origin":"subagent","delegationDepth":2,"agentPreset":"code"}',
+      );
       assert.equal(log.eventCount, 0);
       assert.deepEqual([...log.surface()], []);
       assert.deepEqual(log.balancedCuts(), { cuts: [0] });
@@ -149,7 +182,12 @@ describe('core on its own fixtures', () => {
       const damagedFileLine = b.lineOf[answer] + 1; // 1-based file line of the answer
       b.lines[b.lineOf[answer]] = '{"type":"assistant/message","seq":';
       // dsh counts lines from 1 after the header.
-      assertRefused(load(b.text()), { stage: 'parse', dshError: `corrupt session log: unparsable committed event at line ${damagedFileLine - 1}`, rule: 'jsonl.damaged-line', line: damagedFileLine });
+      assertRefused(load(b.text()), {
+        stage: 'parse',
+        dshError: `corrupt session log: unparsable committed event at line ${damagedFileLine - 1}`,
+        rule: 'jsonl.damaged-line',
+        line: damagedFileLine,
+      });
     });
 
     it('keeps the prefix before a damaged line when no turn/end follows', () => {
@@ -177,13 +215,22 @@ describe('core on its own fixtures', () => {
 
     it('truncates at a seq gap, and refuses a seq gap on a turn/end line', () => {
       const { b, turnEnd } = toolLog();
-      editEvent(b, turnEnd, (e) => { e.seq = turnEnd + 5; });
+      editEvent(b, turnEnd, (e) => {
+        e.seq = turnEnd + 5;
+      });
       const fileLine = b.lineOf[turnEnd] + 1;
-      assertRefused(load(b.text()), { stage: 'parse', dshError: `corrupt session log: seq gap in committed region at line ${fileLine - 1} (expected ${turnEnd}, got ${turnEnd + 5})` });
+      assertRefused(load(b.text()), {
+        stage: 'parse',
+        dshError: `corrupt session log: seq gap in committed region at line ${fileLine - 1} (expected ${turnEnd}, got ${turnEnd + 5})`,
+      });
 
       const gap = toolLog();
-      editEvent(gap.b, gap.answer, (e) => { e.seq = 99; });
-      editEvent(gap.b, gap.turnEnd, (e) => { e.type = 'step/start'; });
+      editEvent(gap.b, gap.answer, (e) => {
+        e.seq = 99;
+      });
+      editEvent(gap.b, gap.turnEnd, (e) => {
+        e.type = 'step/start';
+      });
       const log = load(gap.b.text());
       assertOk(log);
       assert.equal(log.eventCount, gap.answer);
@@ -197,26 +244,43 @@ describe('core on its own fixtures', () => {
       const after = toolLog().b;
       after.rawLine('{broken');
       after.rawLine('null');
-      assertRefused(load(after.text()), { stage: 'parse', errorName: 'TypeError', dshError: "Cannot read properties of null (reading 'type')" });
+      assertRefused(load(after.text()), {
+        stage: 'parse',
+        errorName: 'TypeError',
+        dshError: "Cannot read properties of null (reading 'type')",
+      });
     });
   });
 
   describe('stage adopt', () => {
     it('refuses a malformed legacy turn/end (reason completed with an extra key)', () => {
       const { b, turnEnd } = toolLog();
-      editEvent(b, turnEnd, (e) => { (e.data as Rec).reason = { kind: 'completed', note: 'x' }; });
-      assertRefused(load(b.text()), { stage: 'adopt', dshError: `session "test-session" contains malformed pre-react-loop turn/end at seq ${turnEnd}`, rule: 'legacy.upgrade-or-malformed' });
+      editEvent(b, turnEnd, (e) => {
+        (e.data as Rec).reason = { kind: 'completed', note: 'x' };
+      });
+      assertRefused(load(b.text()), {
+        stage: 'adopt',
+        dshError: `session "test-session" contains malformed pre-react-loop turn/end at seq ${turnEnd}`,
+        rule: 'legacy.upgrade-or-malformed',
+      });
     });
 
     it('refuses a turn/end whose data has an extra key', () => {
       const { b, turnEnd } = toolLog();
-      editEvent(b, turnEnd, (e) => { (e.data as Rec).extra = 1; });
-      assertRefused(load(b.text()), { stage: 'adopt', dshError: `session "test-session" contains malformed pre-react-loop turn/end at seq ${turnEnd}` });
+      editEvent(b, turnEnd, (e) => {
+        (e.data as Rec).extra = 1;
+      });
+      assertRefused(load(b.text()), {
+        stage: 'adopt',
+        dshError: `session "test-session" contains malformed pre-react-loop turn/end at seq ${turnEnd}`,
+      });
     });
 
     it('upgrades a legacy turn/start trigger in memory', () => {
       const { b } = toolLog();
-      editEvent(b, 0, (e) => { (e.data as Rec).trigger = { kind: 'user' }; });
+      editEvent(b, 0, (e) => {
+        (e.data as Rec).trigger = { kind: 'user' };
+      });
       const log = load(b.text());
       assertOk(log);
       assert.deepEqual(log.upgradedSeqs, [0]);
@@ -227,18 +291,95 @@ describe('core on its own fixtures', () => {
       const { b } = toolLog();
       b.event('request/header-delta', { delta: {} });
       const seq = b.events.length - 1;
-      assertRefused(load(b.text()), { stage: 'adopt', dshError: `session "test-session" contains unsupported legacy request/header-delta event at seq ${seq}`, rule: 'legacy.refused' });
+      assertRefused(load(b.text()), {
+        stage: 'adopt',
+        dshError: `session "test-session" contains unsupported legacy request/header-delta event at seq ${seq}`,
+        rule: 'legacy.refused',
+      });
     });
 
     const shapes: Array<[string, (t: ReturnType<typeof toolLog>) => [number, (e: Rec) => void], string]> = [
-      ['user/message without id', (t) => [t.user, (e) => { delete (e.data as Rec).id; }], 'lacks an identified message'],
-      ['user/message with role assistant', (t) => [t.user, (e) => { (e.data as Rec).role = 'assistant'; }], 'message must have role "user"'],
-      ['user/message without source', (t) => [t.user, (e) => { delete (e.data as Rec).source; }], 'message has invalid source'],
-      ['user/message with string content', (t) => [t.user, (e) => { (e.data as Rec).content = 'hi'; }], 'message has invalid content'],
-      ['assistant/message with a user source', (t) => [t.answer, (e) => { ((e.data as Rec).message as Rec).source = { kind: 'user' }; }], 'message must have model source'],
-      ['tool/result with an empty callId', (t) => [t.result, (e) => { (((e.data as Rec).message as Rec).source as Rec).callId = ''; }], 'message must have tool source'],
-      ['tool/result with two blocks', (t) => [t.result, (e) => { const m = (e.data as Rec).message as Rec; (m.content as Rec[]).push((m.content as Rec[])[0]); }], 'message must contain one tool-result block'],
-      ['tool/result with mismatched ids', (t) => [t.result, (e) => { (((e.data as Rec).message as Rec).content as Rec[])[0].toolCallId = 'other'; }], 'message has mismatched tool call ids'],
+      [
+        'user/message without id',
+        (t) => [
+          t.user,
+          (e) => {
+            delete (e.data as Rec).id;
+          },
+        ],
+        'lacks an identified message',
+      ],
+      [
+        'user/message with role assistant',
+        (t) => [
+          t.user,
+          (e) => {
+            (e.data as Rec).role = 'assistant';
+          },
+        ],
+        'message must have role "user"',
+      ],
+      [
+        'user/message without source',
+        (t) => [
+          t.user,
+          (e) => {
+            delete (e.data as Rec).source;
+          },
+        ],
+        'message has invalid source',
+      ],
+      [
+        'user/message with string content',
+        (t) => [
+          t.user,
+          (e) => {
+            (e.data as Rec).content = 'hi';
+          },
+        ],
+        'message has invalid content',
+      ],
+      [
+        'assistant/message with a user source',
+        (t) => [
+          t.answer,
+          (e) => {
+            ((e.data as Rec).message as Rec).source = { kind: 'user' };
+          },
+        ],
+        'message must have model source',
+      ],
+      [
+        'tool/result with an empty callId',
+        (t) => [
+          t.result,
+          (e) => {
+            (((e.data as Rec).message as Rec).source as Rec).callId = '';
+          },
+        ],
+        'message must have tool source',
+      ],
+      [
+        'tool/result with two blocks',
+        (t) => [
+          t.result,
+          (e) => {
+            const m = (e.data as Rec).message as Rec;
+            (m.content as Rec[]).push((m.content as Rec[])[0]);
+          },
+        ],
+        'message must contain one tool-result block',
+      ],
+      [
+        'tool/result with mismatched ids',
+        (t) => [
+          t.result,
+          (e) => {
+            (((e.data as Rec).message as Rec).content as Rec[])[0].toolCallId = 'other';
+          },
+        ],
+        'message has mismatched tool call ids',
+      ],
     ];
     for (const [name, pick, message] of shapes) {
       it(`refuses a bad message shape: ${name}`, () => {
@@ -251,8 +392,12 @@ describe('core on its own fixtures', () => {
 
     it('reports the earliest failing stage when several stages object', () => {
       const t = toolLog();
-      editEvent(t.b, t.user, (e) => { delete e.surfaceOp; }); // seed
-      editEvent(t.b, t.answer, (e) => { ((e.data as Rec).message as Rec).role = 'user'; }); // adopt, later in the log
+      editEvent(t.b, t.user, (e) => {
+        delete e.surfaceOp;
+      }); // seed
+      editEvent(t.b, t.answer, (e) => {
+        ((e.data as Rec).message as Rec).role = 'user';
+      }); // adopt, later in the log
       assertRefused(load(t.b.text()), { stage: 'adopt', dshError: `session event at seq ${t.answer} message must have role "assistant"` });
     });
   });
@@ -282,8 +427,14 @@ describe('core on its own fixtures', () => {
   describe('stage closers', () => {
     it('turn/start with data null is dsh’s TypeError in the repair step', () => {
       const { b } = toolLog();
-      editEvent(b, 0, (e) => { e.data = null; });
-      assertRefused(load(b.text()), { stage: 'closers', errorName: 'TypeError', dshError: "Cannot read properties of null (reading 'turn')" });
+      editEvent(b, 0, (e) => {
+        e.data = null;
+      });
+      assertRefused(load(b.text()), {
+        stage: 'closers',
+        errorName: 'TypeError',
+        dshError: "Cannot read properties of null (reading 'turn')",
+      });
     });
   });
 
@@ -291,7 +442,12 @@ describe('core on its own fixtures', () => {
     it('refuses a relative header cwd and a non-string cwd', () => {
       const b = new LogBuilder({ cwd: 'relative/dir' });
       b.chatTurn('hi');
-      assertRefused(load(b.text()), { stage: 'seed', dshError: 'session header cwd must be an absolute path, got "relative/dir"', rule: 'header.session-fields', line: 1 });
+      assertRefused(load(b.text()), {
+        stage: 'seed',
+        dshError: 'session header cwd must be an absolute path, got "relative/dir"',
+        rule: 'header.session-fields',
+        line: 1,
+      });
       const windows = new LogBuilder({ cwd: 'C:\\work' });
       assertRefused(load(windows.text()), { stage: 'seed', dshError: 'session header cwd must be an absolute path, got "C:\\work"' });
       const line = JSON.stringify({ type: 'session', version: 0, id: 's', createdAt: 0, cwd: 7, delegationDepth: 0 });
@@ -299,34 +455,258 @@ describe('core on its own fixtures', () => {
     });
 
     // [name, edit of the tool log, dsh's message (after "invalid seed event at index N: " unless raw)]
-    type SeedCase = [string, (t: ReturnType<typeof toolLog>) => [number, (e: Rec) => void], (t: ReturnType<typeof toolLog>) => string, boolean?];
+    type SeedCase = [
+      string,
+      (t: ReturnType<typeof toolLog>) => [number, (e: Rec) => void],
+      (t: ReturnType<typeof toolLog>) => string,
+      boolean?,
+    ];
     const cases: SeedCase[] = [
-      ['an extra envelope key', (t) => [t.call, (e) => { e.extra = 1; }], (t) => `seed event at index ${t.call} has an invalid event envelope`, true],
-      ['a surface type without surfaceOp', (t) => [t.user, (e) => { delete e.surfaceOp; }], () => 'session event "user/message" is surface-eligible and requires a surfaceOp marker'],
-      ['surfaceOp on a non-surface type', (t) => [t.call, (e) => { e.surfaceOp = 'append'; }], () => 'session event "tool/call" is not surface-eligible and cannot carry surfaceOp'],
-      ['sourceEventSeqs on a non-surface type', (t) => [t.call, (e) => { e.sourceEventSeqs = [0]; }], () => 'session event "tool/call" is not surface-eligible and cannot carry sourceEventSeqs'],
-      ['an unknown surfaceOp string', (t) => [t.user, (e) => { e.surfaceOp = 'prepend'; }], () => 'session event "user/message" carries an invalid surfaceOp'],
-      ['surfaceOp null', (t) => [t.user, (e) => { e.surfaceOp = null; }], () => 'session event "user/message" carries an invalid surfaceOp'],
-      ['surfaceOp {op:"append"}', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'append' }; }], () => 'session event "assistant/message" carries an invalid replace surfaceOp'],
-      ['a replace with an extra key', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'replace', start: t.user, end: t.user, why: 1 }; e.sourceEventSeqs = [t.user]; }], () => 'session event "assistant/message" carries an invalid replace surfaceOp'],
-      ['a replace start not on the surface', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'replace', start: t.call, end: t.result }; e.sourceEventSeqs = [t.call]; }], (t) => `surface replace: start seq ${t.call} not found in surface`],
-      ['a replace end not on the surface', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'replace', start: t.user, end: t.call }; e.sourceEventSeqs = [t.user]; }], (t) => `surface replace: end seq ${t.call} not found in surface`],
-      ['a replace start after its end', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'replace', start: t.result, end: t.user }; e.sourceEventSeqs = [t.user, t.assistant, t.result]; }], (t) => `surface replace: start seq ${t.result} (index 2) is after end seq ${t.user} (index 0)`],
-      ['a replace that does not cite a shadowed node', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'replace', start: t.user, end: t.result }; e.sourceEventSeqs = [t.user, t.result]; }], (t) => `surface replace: sourceEventSeqs must include every shadowed surface node; missing ${t.assistant}`],
-      ['a replace without sourceEventSeqs', (t) => [t.answer, (e) => { e.surfaceOp = { op: 'replace', start: t.user, end: t.user }; delete e.sourceEventSeqs; }], (t) => `surface replace: sourceEventSeqs must include every shadowed surface node; missing ${t.user}`],
-      ['sourceEventSeqs that is not an array', (t) => [t.user, (e) => { e.sourceEventSeqs = 3; }], (t) => `sourceEventSeqs on event at seq ${t.user} must be an array when present`],
-      ['empty sourceEventSeqs on a user/message', (t) => [t.user, (e) => { e.sourceEventSeqs = []; }], () => 'sourceEventSeqs must not be empty except on assistant/message'],
-      ['duplicate sourceEventSeqs', (t) => [t.result, (e) => { e.sourceEventSeqs = [t.call, t.call]; }], () => 'sourceEventSeqs must not contain duplicates'],
-      ['a sourceEventSeqs entry citing itself', (t) => [t.result, (e) => { e.sourceEventSeqs = [t.result]; }], (t) => `sourceEventSeqs must reference earlier events: ${t.result} >= current seq ${t.result}`],
-      ['a negative sourceEventSeqs entry', (t) => [t.result, (e) => { e.sourceEventSeqs = [-1]; }], () => 'session event "tool/result" sourceEventSeqs must densely contain non-negative safe integers'],
-      ['a tool/result rewrite over two nodes', (t) => [t.answer, (e) => { Object.assign(e, { type: 'tool/result', data: rewriteOf(t, 'short'), sourceEventSeqs: [t.assistant, t.result], surfaceOp: { op: 'replace', start: t.assistant, end: t.result } }); }], () => 'tool/result surface replacement must rewrite exactly one current node'],
-      ['a tool/result rewrite of a user/message', (t) => [t.answer, (e) => { Object.assign(e, { type: 'tool/result', data: rewriteOf(t, 'short'), sourceEventSeqs: [t.user], surfaceOp: { op: 'replace', start: t.user, end: t.user } }); }], () => 'tool/result surface replacement must target a current tool/result'],
-      ['a tool/result rewrite that flips isError', (t) => [t.answer, (e) => {
-        const data = rewriteOf(t, 'short');
-        (((data.message as Rec).content as Rec[])[0]).isError = true;
-        Object.assign(e, { type: 'tool/result', data, sourceEventSeqs: [t.result], surfaceOp: { op: 'replace', start: t.result, end: t.result } });
-      }], () => 'tool/result surface replacement may change only content'],
-      ['a request/header without a provider', (t) => [t.header, (e) => { delete (((e.data as Rec).header as Rec).config as Rec).provider; }], (t) => `seed request/header at index ${t.header} lacks provider/model`, true],
+      [
+        'an extra envelope key',
+        (t) => [
+          t.call,
+          (e) => {
+            e.extra = 1;
+          },
+        ],
+        (t) => `seed event at index ${t.call} has an invalid event envelope`,
+        true,
+      ],
+      [
+        'a surface type without surfaceOp',
+        (t) => [
+          t.user,
+          (e) => {
+            delete e.surfaceOp;
+          },
+        ],
+        () => 'session event "user/message" is surface-eligible and requires a surfaceOp marker',
+      ],
+      [
+        'surfaceOp on a non-surface type',
+        (t) => [
+          t.call,
+          (e) => {
+            e.surfaceOp = 'append';
+          },
+        ],
+        () => 'session event "tool/call" is not surface-eligible and cannot carry surfaceOp',
+      ],
+      [
+        'sourceEventSeqs on a non-surface type',
+        (t) => [
+          t.call,
+          (e) => {
+            e.sourceEventSeqs = [0];
+          },
+        ],
+        () => 'session event "tool/call" is not surface-eligible and cannot carry sourceEventSeqs',
+      ],
+      [
+        'an unknown surfaceOp string',
+        (t) => [
+          t.user,
+          (e) => {
+            e.surfaceOp = 'prepend';
+          },
+        ],
+        () => 'session event "user/message" carries an invalid surfaceOp',
+      ],
+      [
+        'surfaceOp null',
+        (t) => [
+          t.user,
+          (e) => {
+            e.surfaceOp = null;
+          },
+        ],
+        () => 'session event "user/message" carries an invalid surfaceOp',
+      ],
+      [
+        'surfaceOp {op:"append"}',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'append' };
+          },
+        ],
+        () => 'session event "assistant/message" carries an invalid replace surfaceOp',
+      ],
+      [
+        'a replace with an extra key',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'replace', start: t.user, end: t.user, why: 1 };
+            e.sourceEventSeqs = [t.user];
+          },
+        ],
+        () => 'session event "assistant/message" carries an invalid replace surfaceOp',
+      ],
+      [
+        'a replace start not on the surface',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'replace', start: t.call, end: t.result };
+            e.sourceEventSeqs = [t.call];
+          },
+        ],
+        (t) => `surface replace: start seq ${t.call} not found in surface`,
+      ],
+      [
+        'a replace end not on the surface',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'replace', start: t.user, end: t.call };
+            e.sourceEventSeqs = [t.user];
+          },
+        ],
+        (t) => `surface replace: end seq ${t.call} not found in surface`,
+      ],
+      [
+        'a replace start after its end',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'replace', start: t.result, end: t.user };
+            e.sourceEventSeqs = [t.user, t.assistant, t.result];
+          },
+        ],
+        (t) => `surface replace: start seq ${t.result} (index 2) is after end seq ${t.user} (index 0)`,
+      ],
+      [
+        'a replace that does not cite a shadowed node',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'replace', start: t.user, end: t.result };
+            e.sourceEventSeqs = [t.user, t.result];
+          },
+        ],
+        (t) => `surface replace: sourceEventSeqs must include every shadowed surface node; missing ${t.assistant}`,
+      ],
+      [
+        'a replace without sourceEventSeqs',
+        (t) => [
+          t.answer,
+          (e) => {
+            e.surfaceOp = { op: 'replace', start: t.user, end: t.user };
+            delete e.sourceEventSeqs;
+          },
+        ],
+        (t) => `surface replace: sourceEventSeqs must include every shadowed surface node; missing ${t.user}`,
+      ],
+      [
+        'sourceEventSeqs that is not an array',
+        (t) => [
+          t.user,
+          (e) => {
+            e.sourceEventSeqs = 3;
+          },
+        ],
+        (t) => `sourceEventSeqs on event at seq ${t.user} must be an array when present`,
+      ],
+      [
+        'empty sourceEventSeqs on a user/message',
+        (t) => [
+          t.user,
+          (e) => {
+            e.sourceEventSeqs = [];
+          },
+        ],
+        () => 'sourceEventSeqs must not be empty except on assistant/message',
+      ],
+      [
+        'duplicate sourceEventSeqs',
+        (t) => [
+          t.result,
+          (e) => {
+            e.sourceEventSeqs = [t.call, t.call];
+          },
+        ],
+        () => 'sourceEventSeqs must not contain duplicates',
+      ],
+      [
+        'a sourceEventSeqs entry citing itself',
+        (t) => [
+          t.result,
+          (e) => {
+            e.sourceEventSeqs = [t.result];
+          },
+        ],
+        (t) => `sourceEventSeqs must reference earlier events: ${t.result} >= current seq ${t.result}`,
+      ],
+      [
+        'a negative sourceEventSeqs entry',
+        (t) => [
+          t.result,
+          (e) => {
+            e.sourceEventSeqs = [-1];
+          },
+        ],
+        () => 'session event "tool/result" sourceEventSeqs must densely contain non-negative safe integers',
+      ],
+      [
+        'a tool/result rewrite over two nodes',
+        (t) => [
+          t.answer,
+          (e) => {
+            Object.assign(e, {
+              type: 'tool/result',
+              data: rewriteOf(t, 'short'),
+              sourceEventSeqs: [t.assistant, t.result],
+              surfaceOp: { op: 'replace', start: t.assistant, end: t.result },
+            });
+          },
+        ],
+        () => 'tool/result surface replacement must rewrite exactly one current node',
+      ],
+      [
+        'a tool/result rewrite of a user/message',
+        (t) => [
+          t.answer,
+          (e) => {
+            Object.assign(e, {
+              type: 'tool/result',
+              data: rewriteOf(t, 'short'),
+              sourceEventSeqs: [t.user],
+              surfaceOp: { op: 'replace', start: t.user, end: t.user },
+            });
+          },
+        ],
+        () => 'tool/result surface replacement must target a current tool/result',
+      ],
+      [
+        'a tool/result rewrite that flips isError',
+        (t) => [
+          t.answer,
+          (e) => {
+            const data = rewriteOf(t, 'short');
+            ((data.message as Rec).content as Rec[])[0].isError = true;
+            Object.assign(e, {
+              type: 'tool/result',
+              data,
+              sourceEventSeqs: [t.result],
+              surfaceOp: { op: 'replace', start: t.result, end: t.result },
+            });
+          },
+        ],
+        () => 'tool/result surface replacement may change only content',
+      ],
+      [
+        'a request/header without a provider',
+        (t) => [
+          t.header,
+          (e) => {
+            delete (((e.data as Rec).header as Rec).config as Rec).provider;
+          },
+        ],
+        (t) => `seed request/header at index ${t.header} lacks provider/model`,
+        true,
+      ],
     ];
     for (const [name, pick, message, raw] of cases) {
       it(`refuses ${name}`, () => {
@@ -335,7 +715,11 @@ describe('core on its own fixtures', () => {
         editEvent(t.b, seq, edit);
         const text = message(t);
         const log = load(t.b.text());
-        assertRefused(log, { stage: 'seed', dshError: raw ? text : `invalid seed event at index ${seq}: ${text}`, line: t.b.lineOf[seq] + 1 });
+        assertRefused(log, {
+          stage: 'seed',
+          dshError: raw ? text : `invalid seed event at index ${seq}: ${text}`,
+          line: t.b.lineOf[seq] + 1,
+        });
         assert.equal(log.verdict.seq, seq);
         assert.deepEqual(log.strictSeed, { ok: false, error: log.verdict.dshError, errorName: 'Error' });
       });
@@ -343,8 +727,12 @@ describe('core on its own fixtures', () => {
 
     it('accepts the valid forms: a content-only tool/result rewrite, [] sources on an assistant append, an absent source on a tool/result append', () => {
       const t = toolLog();
-      editEvent(t.b, t.answer, (e) => { e.sourceEventSeqs = []; });
-      editEvent(t.b, t.result, (e) => { delete e.sourceEventSeqs; });
+      editEvent(t.b, t.answer, (e) => {
+        e.sourceEventSeqs = [];
+      });
+      editEvent(t.b, t.result, (e) => {
+        delete e.sourceEventSeqs;
+      });
       const log = load(t.b.text());
       assertOk(log);
       const b = t.b;
@@ -363,7 +751,11 @@ describe('core on its own fixtures', () => {
       t.b.lines[t.b.lineOf[t.call]] = t.b.lines[t.b.lineOf[t.call]].replace('"arguments":"{}"', '"arguments":"{}","n":-0');
       const log = load(t.b.text());
       assertOk(log);
-      assert.deepEqual(log.strictSeed, { ok: false, error: `seed event at index ${t.call} is not losslessly JSON-serializable`, errorName: 'Error' });
+      assert.deepEqual(log.strictSeed, {
+        ok: false,
+        error: `seed event at index ${t.call} is not losslessly JSON-serializable`,
+        errorName: 'Error',
+      });
       assert.ok(log.diagnostics.some((d) => d.rule === 'json.lossless-values' && d.line === t.b.lineOf[t.call] + 1));
     });
   });
@@ -385,7 +777,10 @@ describe('core on its own fixtures', () => {
       });
       // Without its turn/end the turn is open, so dsh would close it.
       assert.equal(log.lastTurnOpen, true);
-      assert.deepEqual(log.closers.map((c) => c.type), ['turn/end']);
+      assert.deepEqual(
+        log.closers.map((c) => c.type),
+        ['turn/end'],
+      );
       const info = log.diagnostics.find((d) => d.rule === 'jsonl.torn-tail');
       assert.equal(info?.line, b.lines.length);
     });
@@ -427,16 +822,31 @@ describe('core on its own fixtures', () => {
       assertOk(log);
       assert.equal(log.eventCount, b.events.length);
       assert.equal(log.scan.packedRows, 3);
-      assert.deepEqual(text.map((s) => log.event(s)?.time), [6000, 6005, 6003]);
-      assert.deepEqual(reasoning.map((s) => log.event(s)?.time), [5000, 4997]);
-      assert.equal(JSON.stringify(log.event(text[1])), `{"type":"assistant/chunk","seq":${text[1]},"time":6005,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":1,"text":"b"}}}`);
+      assert.deepEqual(
+        text.map((s) => log.event(s)?.time),
+        [6000, 6005, 6003],
+      );
+      assert.deepEqual(
+        reasoning.map((s) => log.event(s)?.time),
+        [5000, 4997],
+      );
+      assert.equal(
+        JSON.stringify(log.event(text[1])),
+        `{"type":"assistant/chunk","seq":${text[1]},"time":6005,"data":{"turn":1,"step":1,"chunk":{"type":"text-delta","index":1,"text":"b"}}}`,
+      );
       assert.equal(JSON.stringify(log.event(reasoning[0])?.data.chunk), '{"type":"reasoning-delta","index":0,"text":"think"}');
-      assert.equal(JSON.stringify(log.event(tool[1])?.data.chunk), '{"type":"tool-call-delta","index":2,"id":"call-9","name":"read","argumentsDelta":"}"}');
+      assert.equal(
+        JSON.stringify(log.event(tool[1])?.data.chunk),
+        '{"type":"tool-call-delta","index":2,"id":"call-9","name":"read","argumentsDelta":"}"}',
+      );
       for (const seq of [...reasoning, ...text, ...tool]) {
         assert.equal(JSON.stringify(log.event(seq)), JSON.stringify(b.events[seq]), `seq ${seq} as the builder expanded it`);
       }
       const places = text.map((s) => log.place(s));
-      assert.deepEqual(places.map((p) => p?.packedMember), [0, 1, 2]);
+      assert.deepEqual(
+        places.map((p) => p?.packedMember),
+        [0, 1, 2],
+      );
       assert.deepEqual(new Set(places.map((p) => p?.line)), new Set([b.lineOf[text[0]] + 1]));
     });
 
@@ -480,11 +890,14 @@ describe('core on its own fixtures', () => {
       ]);
       assert.deepEqual(log.transcript(), [1, 7, 11, 20, 23, 24, 27, 35, 37, 39]);
       const messages = log.deriveMessages();
-      assert.deepEqual(messages.map((m) => m.id), ['checkpoint-9', 'user-10', 'assistant-11', 'result-12']);
+      assert.deepEqual(
+        messages.map((m) => m.id),
+        ['checkpoint-9', 'user-10', 'assistant-11', 'result-12'],
+      );
       assert.equal(JSON.stringify((messages[3].content as Rec[])[0].content), '[{"type":"text","text":"[pruned]"}]');
       assert.deepEqual(log.balancedCuts(), { cuts: [0, 1, 2, 4] });
       // The transcript keeps what the user saw: the original, unpruned result.
-      assert.equal(((log.event(39)?.data.message.content[0].content[0]) as Rec).text, 'a long result that the pruner will shorten');
+      assert.equal((log.event(39)?.data.message.content[0].content[0] as Rec).text, 'a long result that the pruner will shorten');
     });
 
     it('an assistant/message with empty content is on the surface but derives no message', () => {
@@ -525,7 +938,14 @@ describe('core on its own fixtures', () => {
       const callSeq = n - 1;
       const time = b.lastTime;
       const closers = log.closers;
-      assert.deepEqual(closers.map((c) => [c.type, c.seq, c.time]), [['tool/result', n, time], ['step/end', n + 1, time], ['turn/end', n + 2, time]]);
+      assert.deepEqual(
+        closers.map((c) => [c.type, c.seq, c.time]),
+        [
+          ['tool/result', n, time],
+          ['step/end', n + 1, time],
+          ['turn/end', n + 2, time],
+        ],
+      );
       const result = closers[0];
       assert.deepEqual(Object.keys(result), ['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs']);
       assert.deepEqual(result.sourceEventSeqs, [callSeq]);
@@ -557,12 +977,18 @@ describe('core on its own fixtures', () => {
       assert.equal(result.type, 'tool/result');
       assert.equal('sourceEventSeqs' in result, false);
       assert.deepEqual(result.data.error, { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' });
-      assert.deepEqual(log.closers.map((c) => c.type), ['tool/result', 'step/end', 'turn/end']);
+      assert.deepEqual(
+        log.closers.map((c) => c.type),
+        ['tool/result', 'step/end', 'turn/end'],
+      );
     });
 
     it('closes an open step without calls with step/end and turn/end only', () => {
       const log = load(richLog({ openTail: 'open-step' }).text());
-      assert.deepEqual(log.closers.map((c) => c.type), ['step/end', 'turn/end']);
+      assert.deepEqual(
+        log.closers.map((c) => c.type),
+        ['step/end', 'turn/end'],
+      );
     });
 
     it('leaves calls of an already closed step unanswered', () => {
@@ -572,7 +998,10 @@ describe('core on its own fixtures', () => {
       b.assistant({ toolCalls: [{ id: 'lost' }] });
       b.stepEnd();
       const log = load(b.text());
-      assert.deepEqual(log.closers.map((c) => [c.type, c.data]), [['turn/end', { turn: 1, reason: { kind: 'interrupted' } }]]);
+      assert.deepEqual(
+        log.closers.map((c) => [c.type, c.data]),
+        [['turn/end', { turn: 1, reason: { kind: 'interrupted' } }]],
+      );
     });
 
     it('adds no session/end-seed when the log already ends with one', () => {
@@ -591,7 +1020,12 @@ describe('core on its own fixtures', () => {
       const whole = load(bytes);
       // Cut in the middle of the line holding the compaction's replacing user/message.
       const replaceLine = b.lineOf[32];
-      const lineStart = encoder.encode(b.lines.slice(0, replaceLine).map((l) => l + '\n').join('')).length;
+      const lineStart = encoder.encode(
+        b.lines
+          .slice(0, replaceLine)
+          .map((l) => l + '\n')
+          .join(''),
+      ).length;
       const cut = lineStart + 20;
       const log = loadSession(bytes.slice(0, cut));
       assert.equal(log.eventCount, 32);
@@ -611,11 +1045,21 @@ describe('core on its own fixtures', () => {
     it('extend() reports problems found in the appended bytes', () => {
       const b = toolLog().b;
       const log = load(b.text());
-      const appended = encoder.encode(JSON.stringify({ type: 'user/message', seq: b.events.length, time: 1, data: { content: [], source: { kind: 'user' }, role: 'user', id: 'x' } }) + '\n');
+      const appended = encoder.encode(
+        JSON.stringify({
+          type: 'user/message',
+          seq: b.events.length,
+          time: 1,
+          data: { content: [], source: { kind: 'user' }, role: 'user', id: 'x' },
+        }) + '\n',
+      );
       const result = log.extend(appended);
       assert.equal(result.added, 1);
       assert.equal(log.verdict.ok, false);
-      assert.ok(result.diagnostics.some((d) => d.rule === 'surface.eligible-requires-marker' && d.line === b.lines.length + 1), JSON.stringify(result.diagnostics));
+      assert.ok(
+        result.diagnostics.some((d) => d.rule === 'surface.eligible-requires-marker' && d.line === b.lines.length + 1),
+        JSON.stringify(result.diagnostics),
+      );
     });
   });
 
@@ -625,18 +1069,45 @@ describe('core on its own fixtures', () => {
       const log = load(b.text());
       const before = { surface: [...log.surface()], count: log.eventCount, scan: log.scan, replacements: [...log.replacements()] };
       const n = log.eventCount;
-      const bad = { type: 'user/message', seq: n, time: 1, data: { content: [], source: { kind: 'user' }, role: 'user', id: 'u' } } as unknown as NewEvent;
+      const bad = {
+        type: 'user/message',
+        seq: n,
+        time: 1,
+        data: { content: [], source: { kind: 'user' }, role: 'user', id: 'u' },
+      } as unknown as NewEvent;
       const refused = log.append([bad]);
       assert.equal(refused.ok, false);
-      assert.ok(!refused.ok && refused.problems.some((p) => p.rule === 'surface.eligible-requires-marker' && p.seq === n), JSON.stringify(refused));
+      assert.ok(
+        !refused.ok && refused.problems.some((p) => p.rule === 'surface.eligible-requires-marker' && p.seq === n),
+        JSON.stringify(refused),
+      );
       // A good first event does not get in when the second of the batch is bad.
-      const good: NewEvent = { type: 'user/message', seq: n, time: 1, data: { content: [{ type: 'text', text: 'more' }], source: { kind: 'user' }, role: 'user', id: 'u2' }, surfaceOp: 'append' };
-      const badRewrite: NewEvent = { type: 'tool/result', seq: n + 1, time: 1, data: { ...(log.event(41)?.data as Rec), turn: 9 }, sourceEventSeqs: [41], surfaceOp: { op: 'replace', start: 41, end: 41 } };
+      const good: NewEvent = {
+        type: 'user/message',
+        seq: n,
+        time: 1,
+        data: { content: [{ type: 'text', text: 'more' }], source: { kind: 'user' }, role: 'user', id: 'u2' },
+        surfaceOp: 'append',
+      };
+      const badRewrite: NewEvent = {
+        type: 'tool/result',
+        seq: n + 1,
+        time: 1,
+        data: { ...(log.event(41)?.data as Rec), turn: 9 },
+        sourceEventSeqs: [41],
+        surfaceOp: { op: 'replace', start: 41, end: 41 },
+      };
       const batch = log.append([good, badRewrite]);
-      assert.ok(!batch.ok && batch.problems[0].message.includes('tool/result surface replacement may change only content'), JSON.stringify(batch));
+      assert.ok(
+        !batch.ok && batch.problems[0].message.includes('tool/result surface replacement may change only content'),
+        JSON.stringify(batch),
+      );
       const gap = log.append([{ ...good, seq: n + 3 }]);
       assert.ok(!gap.ok && gap.problems[0].rule === 'seq.contiguity');
-      assert.deepEqual({ surface: [...log.surface()], count: log.eventCount, scan: log.scan, replacements: [...log.replacements()] }, before);
+      assert.deepEqual(
+        { surface: [...log.surface()], count: log.eventCount, scan: log.scan, replacements: [...log.replacements()] },
+        before,
+      );
       assertOk(log);
     });
 
@@ -644,11 +1115,32 @@ describe('core on its own fixtures', () => {
       const b = richLog();
       const log = load(b.text());
       const n = log.eventCount;
-      const user: NewEvent = { type: 'user/message', seq: n, time: 7, data: { content: [{ type: 'text', text: 'more' }], source: { kind: 'user' }, role: 'user', id: 'u2' }, surfaceOp: 'append' };
-      const checkpoint: NewEvent = { type: 'user/message', seq: n + 1, time: 8, data: { content: [{ type: 'text', text: 'all of it' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'c' }, role: 'user', id: 'u3' }, sourceEventSeqs: [32, 35, 37, 41, n], surfaceOp: { op: 'replace', start: 32, end: n } };
+      const user: NewEvent = {
+        type: 'user/message',
+        seq: n,
+        time: 7,
+        data: { content: [{ type: 'text', text: 'more' }], source: { kind: 'user' }, role: 'user', id: 'u2' },
+        surfaceOp: 'append',
+      };
+      const checkpoint: NewEvent = {
+        type: 'user/message',
+        seq: n + 1,
+        time: 8,
+        data: {
+          content: [{ type: 'text', text: 'all of it' }],
+          source: { kind: 'plugin', plugin: 'compact', compactionId: 'c' },
+          role: 'user',
+          id: 'u3',
+        },
+        sourceEventSeqs: [32, 35, 37, 41, n],
+        surfaceOp: { op: 'replace', start: 32, end: n },
+      };
       const result = log.append([user, checkpoint]);
       assert.ok(result.ok, JSON.stringify(result));
-      assert.equal(result.lines[0], `{"type":"user/message","seq":${n},"time":7,"data":{"content":[{"type":"text","text":"more"}],"source":{"kind":"user"},"role":"user","id":"u2"},"surfaceOp":"append"}`);
+      assert.equal(
+        result.lines[0],
+        `{"type":"user/message","seq":${n},"time":7,"data":{"content":[{"type":"text","text":"more"}],"source":{"kind":"user"},"role":"user","id":"u2"},"surfaceOp":"append"}`,
+      );
       assert.equal(log.eventCount, n + 2);
       assert.deepEqual([...log.surface()], [n + 1]);
       assert.equal(log.replaceGeneration(), 3);
@@ -665,7 +1157,9 @@ describe('core on its own fixtures', () => {
       const torn = load(t.b.text({ tornTail: '{"type":' }));
       const tornResult = torn.append([event]);
       assert.ok(!tornResult.ok && tornResult.problems[0].rule === 'jsonl.torn-tail');
-      editEvent(t.b, t.user, (e) => { delete e.surfaceOp; });
+      editEvent(t.b, t.user, (e) => {
+        delete e.surfaceOp;
+      });
       const refused = load(t.b.text());
       const result = refused.append([event]);
       assert.ok(!result.ok && result.problems[0].rule === 'append.refused-log');
@@ -676,7 +1170,9 @@ describe('core on its own fixtures', () => {
   describe('diagnostics', () => {
     it('name the line and rule of the refusal, once, marked refusing', () => {
       const t = toolLog();
-      editEvent(t.b, t.result, (e) => { e.sourceEventSeqs = [t.call, t.call]; });
+      editEvent(t.b, t.result, (e) => {
+        e.sourceEventSeqs = [t.call, t.call];
+      });
       const log = load(t.b.text());
       const line = t.b.lineOf[t.result] + 1;
       const refusing = log.diagnostics.filter((d) => d.refusing);
@@ -684,7 +1180,10 @@ describe('core on its own fixtures', () => {
       assert.equal(refusing[0].line, line);
       assert.equal(refusing[0].rule, 'sources.no-duplicates');
       assert.equal(refusing[0].severity, 'error');
-      assert.equal(log.verdict.error, `line ${line} (seq ${t.result}): sources.no-duplicates: invalid seed event at index ${t.result}: sourceEventSeqs must not contain duplicates`);
+      assert.equal(
+        log.verdict.error,
+        `line ${line} (seq ${t.result}): sources.no-duplicates: invalid seed event at index ${t.result}: sourceEventSeqs must not contain duplicates`,
+      );
     });
 
     it('stay consistent when the verdict moves to an earlier stage as the log grows', () => {
@@ -697,7 +1196,10 @@ describe('core on its own fixtures', () => {
       assert.equal(log.diagnostics.filter((d) => d.refusing).length, 1);
       log.extend(encoder.encode('{broken\n{"type":"turn/end"}\n'));
       assert.equal(log.verdict.stage, 'parse');
-      assert.deepEqual(log.diagnostics.filter((d) => d.refusing).map((d) => d.rule), ['jsonl.damaged-line']);
+      assert.deepEqual(
+        log.diagnostics.filter((d) => d.refusing).map((d) => d.rule),
+        ['jsonl.damaged-line'],
+      );
     });
 
     it('a clean log has no diagnostics', () => {
@@ -712,13 +1214,31 @@ describe('core on its own fixtures', () => {
       ['invalid UTF-8', new Uint8Array([0xff, 0xfe, 0x0a, 0xc3, 0x28, 0x0a])],
       ['only newlines', '\n\n\n'],
       ['header then JSON scalars', `${header}\n[]\n"x"\n42\ntrue\n`],
-      ['events with missing fields', `${header}\n{"seq":0}\n{"type":"turn/start","seq":1}\n{"type":"assistant/message","seq":2,"time":0,"data":{"message":null},"surfaceOp":"append"}\n`],
-      ['data of every wrong type', `${header}\n${['turn/start', 'step/start', 'assistant/message', 'tool/call', 'tool/result', 'turn/end', 'user/message'].map((type, seq) => JSON.stringify({ type, seq, time: 0, data: [1, 'x', null, {}][seq % 4] })).join('\n')}\n`],
-      ['assistant content that is not an array', `${header}\n{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}\n{"type":"assistant/message","seq":1,"time":0,"data":{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":{"type":"tool-call"},"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append"}\n`],
-      ['a replace surfaceOp with huge numbers', `${header}\n{"type":"user/message","seq":0,"time":0,"data":{"id":"u","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":{"op":"replace","start":1e308,"end":-1}}\n`],
+      [
+        'events with missing fields',
+        `${header}\n{"seq":0}\n{"type":"turn/start","seq":1}\n{"type":"assistant/message","seq":2,"time":0,"data":{"message":null},"surfaceOp":"append"}\n`,
+      ],
+      [
+        'data of every wrong type',
+        `${header}\n${['turn/start', 'step/start', 'assistant/message', 'tool/call', 'tool/result', 'turn/end', 'user/message'].map((type, seq) => JSON.stringify({ type, seq, time: 0, data: [1, 'x', null, {}][seq % 4] })).join('\n')}\n`,
+      ],
+      [
+        'assistant content that is not an array',
+        `${header}\n{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}\n{"type":"assistant/message","seq":1,"time":0,"data":{"turn":1,"step":1,"message":{"id":"a","role":"assistant","content":{"type":"tool-call"},"source":{"kind":"model","provider":"p","model":"m"}}},"surfaceOp":"append"}\n`,
+      ],
+      [
+        'a replace surfaceOp with huge numbers',
+        `${header}\n{"type":"user/message","seq":0,"time":0,"data":{"id":"u","role":"user","content":[],"source":{"kind":"user"}},"surfaceOp":{"op":"replace","start":1e308,"end":-1}}\n`,
+      ],
       ['deeply nested data', `${header}\n{"type":"feedback/record","seq":0,"time":0,"data":${'['.repeat(5000)}${']'.repeat(5000)}}\n`],
-      ['a packed row with hostile members', `${header}\n{"type":"text-chunks","seq0":0,"time0":9007199254740991,"data":{"turn":1,"step":1,"index":0,"dt":[1],"texts":["a","b"]}}\n`],
-      ['null tool-result blocks', `${header}\n{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}\n{"type":"tool/result","seq":1,"time":0,"data":{"message":{"id":"r","role":"user","source":{"kind":"tool","callId":"c"},"content":[null]}},"surfaceOp":"append"}\n`],
+      [
+        'a packed row with hostile members',
+        `${header}\n{"type":"text-chunks","seq0":0,"time0":9007199254740991,"data":{"turn":1,"step":1,"index":0,"dt":[1],"texts":["a","b"]}}\n`,
+      ],
+      [
+        'null tool-result blocks',
+        `${header}\n{"type":"turn/start","seq":0,"time":0,"data":{"turn":1}}\n{"type":"tool/result","seq":1,"time":0,"data":{"message":{"id":"r","role":"user","source":{"kind":"tool","callId":"c"},"content":[null]}},"surfaceOp":"append"}\n`,
+      ],
     ];
     for (const [name, input] of inputs) {
       it(`survives ${name}`, () => {
@@ -734,7 +1254,7 @@ describe('core on its own fixtures', () => {
 /** Data for a tool/result rewrite of the tool log's result with new inner content. */
 function rewriteOf(t: ReturnType<typeof toolLog>, text: string): Rec {
   const data = JSON.parse(JSON.stringify(t.b.events[t.result].data)) as Rec;
-  (((data.message as Rec).content as Rec[])[0]).content = [{ type: 'text', text }];
+  ((data.message as Rec).content as Rec[])[0].content = [{ type: 'text', text }];
   return data;
 }
 
@@ -752,7 +1272,9 @@ describe('session-surface CLI on files in a temp dir', function () {
     dir = mkdtempSync(join(tmpdir(), 'session-surface-cli-'));
     writeFileSync(join(dir, 'good.jsonl'), richLog({ openTail: 'recorded-call' }).text());
     const t = toolLog();
-    editEvent(t.b, t.user, (e) => { delete e.surfaceOp; });
+    editEvent(t.b, t.user, (e) => {
+      delete e.surfaceOp;
+    });
     writeFileSync(join(dir, 'refused.jsonl'), t.b.text());
   });
 
@@ -793,7 +1315,10 @@ describe('session-surface CLI on files in a temp dir', function () {
     assert.equal(good.file, 'good.jsonl');
     assert.equal(good.ok, true);
     assert.equal(good.events, 49);
-    assert.deepEqual(good.closers.map((c: Rec) => c.type), ['tool/result', 'step/end', 'turn/end']);
+    assert.deepEqual(
+      good.closers.map((c: Rec) => c.type),
+      ['tool/result', 'step/end', 'turn/end'],
+    );
     assert.equal(good.unrepaired.ok, true);
     assert.equal(refused.file, 'refused.jsonl');
     assert.equal(refused.ok, false);

@@ -38,11 +38,23 @@ describe('crash review: the open turn', () => {
     assert.equal(review.openStep, 1);
     assert.equal(review.stepStartSeq, b.events.map((e) => e.type).lastIndexOf('step/start'));
     assert.equal(review.lastSeq, b.events.length - 1);
-    assert.deepEqual(review.pendingCalls, [{ callId: 'call-d', toolName: 'read', step: 1, messageSeq, callSeq, code: 'TOOL_OUTCOME_UNKNOWN', closerSeq: b.events.length }]);
-    assert.deepEqual(review.closers.map((c) => [c.seq, c.type, c.code]), [[b.events.length, 'tool/result', 'TOOL_OUTCOME_UNKNOWN'], [b.events.length + 1, 'step/end', undefined], [b.events.length + 2, 'turn/end', undefined]]);
+    assert.deepEqual(review.pendingCalls, [
+      { callId: 'call-d', toolName: 'read', step: 1, messageSeq, callSeq, code: 'TOOL_OUTCOME_UNKNOWN', closerSeq: b.events.length },
+    ]);
+    assert.deepEqual(
+      review.closers.map((c) => [c.seq, c.type, c.code]),
+      [
+        [b.events.length, 'tool/result', 'TOOL_OUTCOME_UNKNOWN'],
+        [b.events.length + 1, 'step/end', undefined],
+        [b.events.length + 2, 'turn/end', undefined],
+      ],
+    );
     const plan = planRepair(log);
     assert.ok(plan.ok);
-    assert.deepEqual(review.closers.map((c) => c.line), plan.lines);
+    assert.deepEqual(
+      review.closers.map((c) => c.line),
+      plan.lines,
+    );
     assert.equal(review.closers[0].callSeq, callSeq);
     assert.equal(review.closers[0].messageSeq, messageSeq);
   });
@@ -60,7 +72,10 @@ describe('crash review: the open turn', () => {
   it('an open step with no calls closes with step/end and turn/end only; a closed log has no review', () => {
     const review = reviewOpenTurn(loadSession(richLog({ openTail: 'open-step' }).bytes()))!;
     assert.deepEqual(review.pendingCalls, []);
-    assert.deepEqual(review.closers.map((c) => c.type), ['step/end', 'turn/end']);
+    assert.deepEqual(
+      review.closers.map((c) => c.type),
+      ['step/end', 'turn/end'],
+    );
     assert.equal(review.closers[1].event.data.reason.kind, 'interrupted');
     assert.equal(reviewOpenTurn(loadSession(richLog().bytes())), undefined);
   });
@@ -70,10 +85,21 @@ describe('crash review: the open turn', () => {
     b.turnStart();
     b.user('two calls');
     b.stepStart();
-    b.assistant({ toolCalls: [{ id: 'first', name: 'write' }, { id: 'second', name: 'read' }] });
+    b.assistant({
+      toolCalls: [
+        { id: 'first', name: 'write' },
+        { id: 'second', name: 'read' },
+      ],
+    });
     const second = b.toolCall('second');
     const review = reviewOpenTurn(loadSession(b.bytes()))!;
-    assert.deepEqual(review.pendingCalls.map((c) => [c.callId, c.toolName, c.code, c.callSeq]), [['first', 'write', 'TOOL_NOT_STARTED', undefined], ['second', 'read', 'TOOL_OUTCOME_UNKNOWN', second]]);
+    assert.deepEqual(
+      review.pendingCalls.map((c) => [c.callId, c.toolName, c.code, c.callSeq]),
+      [
+        ['first', 'write', 'TOOL_NOT_STARTED', undefined],
+        ['second', 'read', 'TOOL_OUTCOME_UNKNOWN', second],
+      ],
+    );
   });
 });
 
@@ -120,7 +146,10 @@ describe('crash review: torn tails', () => {
     assert.deepEqual(torn.damage && [torn.damage.line, torn.damage.rule], [damagedLine + 1, 'jsonl.damaged-line']);
     assert.equal(torn.keptTextBytes, plainBytes(lines.slice(0, damagedLine)).length);
     assert.equal(torn.droppedBytes, bytes.length - torn.keptTextBytes);
-    assert.deepEqual(torn.linesBeyond!.lines.map((l) => [l.line, l.type, l.seq]), [[damagedLine + 2, 'tool/call', b.events.length - 1]]);
+    assert.deepEqual(
+      torn.linesBeyond!.lines.map((l) => [l.line, l.type, l.seq]),
+      [[damagedLine + 2, 'tool/call', b.events.length - 1]],
+    );
     assert.match(torn.why, /keeps only the events before it/);
     assert.equal(torn.refusesLog, false);
   });
@@ -153,7 +182,10 @@ describe('crash review: writing the closers', () => {
     assert.deepEqual(events(after).slice(loaded.log.eventCount), loaded.log.closers);
     const repairs = findRepairsMade(reloaded);
     assert.equal(repairs.length, 1);
-    assert.deepEqual(repairs[0].closerSeqs, plan.events.map((e) => e.seq));
+    assert.deepEqual(
+      repairs[0].closerSeqs,
+      plan.events.map((e) => e.seq),
+    );
   });
 
   it('zstd: the closers appended as one new frame', () => {
@@ -238,7 +270,10 @@ describe('crash review: repairs already made and session health', () => {
     assert.deepEqual(others, []);
     const first = log.eventCount;
     assert.deepEqual(repair.closerSeqs, [first, first + 1, first + 2]);
-    assert.deepEqual(repair.results.map((r) => [r.seq, r.callId, r.code, r.callSeq]), [[first, 'call-d', 'TOOL_OUTCOME_UNKNOWN', first - 1]]);
+    assert.deepEqual(
+      repair.results.map((r) => [r.seq, r.callId, r.code, r.callSeq]),
+      [[first, 'call-d', 'TOOL_OUTCOME_UNKNOWN', first - 1]],
+    );
     assert.equal(repair.stepEndSeq, first + 1);
     assert.equal(repair.turnEndSeq, first + 2);
     assert.equal(repair.endSeedSeq, first + 3);
@@ -273,7 +308,10 @@ describe('crash review: repairs already made and session health', () => {
     const tail = health.entries.find((e) => e.kind === 'torn-tail')!;
     assert.equal(tail.line, b.lines.length + 1);
     assert.equal(tail.offset, bytes.length - 4);
-    assert.deepEqual(sessionHealth(loadSession(richLog().bytes()), { fileBytes: richLog().bytes() }).entries.filter((e) => e.kind !== 'invariant'), []);
+    assert.deepEqual(
+      sessionHealth(loadSession(richLog().bytes()), { fileBytes: richLog().bytes() }).entries.filter((e) => e.kind !== 'invariant'),
+      [],
+    );
   });
 
   it('health names unknown event types (ignorable or not) and caps a kind', () => {
@@ -302,7 +340,10 @@ describe('crash review on real dsh logs', function () {
   ];
 
   it('recognises the repair dsh wrote in the crash fixture', () => {
-    for (const path of [join(sharedDir(), 'fixtures', 'dsh-real', 'v0-crash-tail-repaired-tool-outcome-unknown.jsonl'), real('headless-agent_semantic-checkpoint-snapshots_tool-outcome-unknown_session-expected.hdrfix.jsonl')]) {
+    for (const path of [
+      join(sharedDir(), 'fixtures', 'dsh-real', 'v0-crash-tail-repaired-tool-outcome-unknown.jsonl'),
+      real('headless-agent_semantic-checkpoint-snapshots_tool-outcome-unknown_session-expected.hdrfix.jsonl'),
+    ]) {
       const log = loadSession(new Uint8Array(readFileSync(path)));
       // The fixture keeps dsh's placeholders ("{{cwd}}"), which dsh refuses in a header; its .hdrfix twin loads.
       if (path.endsWith('.hdrfix.jsonl')) assert.ok(log.verdict.ok, path);
@@ -312,7 +353,9 @@ describe('crash review on real dsh logs', function () {
       assert.deepEqual(repairs[0].results, [{ seq: 5, callId: 'unknown-outcome-call', code: 'TOOL_OUTCOME_UNKNOWN', callSeq: 4 }]);
       assert.equal(repairs[0].endSeedSeq, 8);
       assert.equal(repairs[0].turnStartSeq, 0);
-      assert.ok(sessionHealth(log, { fileBytes: new Uint8Array(readFileSync(path)) }).entries.some((e) => e.kind === 'repair-made' && e.seq === 5));
+      assert.ok(
+        sessionHealth(log, { fileBytes: new Uint8Array(readFileSync(path)) }).entries.some((e) => e.kind === 'repair-made' && e.seq === 5),
+      );
     }
   });
 
@@ -320,7 +363,9 @@ describe('crash review on real dsh logs', function () {
     for (const recorded of [true, false]) {
       const code = recorded ? 'TOOL_OUTCOME_UNKNOWN' : 'TOOL_NOT_STARTED';
       it(`${name}: cut mid-turn ${recorded ? 'after' : 'before'} the tool/call → ${code}; plain, mid-line and mid-frame`, () => {
-        const original = readFileSync(real(name), 'utf8').split('\n').filter((l) => l.length > 0);
+        const original = readFileSync(real(name), 'utf8')
+          .split('\n')
+          .filter((l) => l.length > 0);
         assert.ok(loadSession(plainBytes(original)).verdict.ok, 'the real log loads');
         const cut = cutAtFirstToolCall(original, recorded)!;
         assert.ok(cut, 'the log has a tool/call');
@@ -339,7 +384,10 @@ describe('crash review on real dsh logs', function () {
         const repaired = loadSession(bytesAfterWrite(plain, write));
         assert.deepEqual(repaired.verdict, { ok: true, stage: 'done' });
         assert.equal(repaired.lastTurnOpen, false);
-        assert.deepEqual(findRepairsMade(repaired).map((r) => r.closerSeqs), [review.closers.map((c) => c.seq)]);
+        assert.deepEqual(
+          findRepairsMade(repaired).map((r) => r.closerSeqs),
+          [review.closers.map((c) => c.seq)],
+        );
 
         // Mid-line: the torn half line is reported, removed (plain cut), then the closers go on.
         const tornBytes = plainBytes(cut.lines, halfLine(next));

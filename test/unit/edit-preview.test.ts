@@ -52,7 +52,10 @@ describe('edit preview', () => {
     assert.equal(preview.ok, false);
     assert.deepEqual(preview.lines, []);
     assert.match(preview.text, /refused \(2 reasons\)/);
-    assert.match(preview.text, /tool call "b" of assistant\/message seq \d+ is unanswered there; its tool\/result is seq \d+, after the cut/);
+    assert.match(
+      preview.text,
+      /tool call "b" of assistant\/message seq \d+ is unanswered there; its tool\/result is seq \d+, after the cut/,
+    );
     assert.match(preview.text, /the last turn is open/);
   });
 

@@ -9,8 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import {
-  checkInvariants, extendLoadedFile, inspectLog, loadSession, loadSessionFile, planCompaction, planRepair, planToolResultPrune,
-  provenanceIndex, type SessionLog,
+  checkInvariants,
+  extendLoadedFile,
+  inspectLog,
+  loadSession,
+  loadSessionFile,
+  planCompaction,
+  planRepair,
+  planToolResultPrune,
+  provenanceIndex,
+  type SessionLog,
 } from '../../src/core';
 import { concatBytes, encodeRawZstdFrame } from '../../src/core/zstd';
 import { richLog } from '../support/build-log';
@@ -59,10 +67,20 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   'huge line': (lines, rand) => {
     const out = [...lines];
-    out.splice(1 + Math.floor(rand() * out.length), 0, JSON.stringify({ type: 'session/title', seq: 1, time: 0, data: { title: 'x'.repeat(3 * 1024 * 1024) } }));
+    out.splice(
+      1 + Math.floor(rand() * out.length),
+      0,
+      JSON.stringify({ type: 'session/title', seq: 1, time: 0, data: { title: 'x'.repeat(3 * 1024 * 1024) } }),
+    );
     return out;
   },
-  'odd numbers': (lines, rand) => replaceValue(lines, rand, /seq|time|turn|step|start|end/, pick(['-0', '1e400', '1.5', '-1', '9007199254740993', '"7"', 'null', '[]', '{}'], rand)),
+  'odd numbers': (lines, rand) =>
+    replaceValue(
+      lines,
+      rand,
+      /seq|time|turn|step|start|end/,
+      pick(['-0', '1e400', '1.5', '-1', '9007199254740993', '"7"', 'null', '[]', '{}'], rand),
+    ),
   'drop a line': (lines, rand) => lines.filter((_, i) => i === 0 || i !== 1 + Math.floor(rand() * (lines.length - 1))),
   'duplicate a line': (lines, rand) => {
     const out = [...lines];
@@ -80,7 +98,21 @@ const MUTATIONS: Record<string, Mutation> = {
     const text = lines.join('\n');
     return text.slice(0, Math.floor(rand() * text.length)).split('\n');
   },
-  'header damage': (lines, rand) => [pick(['', '{', 'null', '[]', '{"type":"session"}', JSON.stringify({ type: 'session', version: 99, id: 'x', createdAt: 0, delegationDepth: 0 }), lines[0].replace(/"id":"[^"]*"/, `"id":${DEEP}`)], rand), ...lines.slice(1)],
+  'header damage': (lines, rand) => [
+    pick(
+      [
+        '',
+        '{',
+        'null',
+        '[]',
+        '{"type":"session"}',
+        JSON.stringify({ type: 'session', version: 99, id: 'x', createdAt: 0, delegationDepth: 0 }),
+        lines[0].replace(/"id":"[^"]*"/, `"id":${DEEP}`),
+      ],
+      rand,
+    ),
+    ...lines.slice(1),
+  ],
 };
 
 /** Text lines to bytes, with a trailing newline unless the mutation cut it. */
@@ -165,7 +197,9 @@ function exerciseApi(log: SessionLog, rand: () => number): void {
     planCompaction(log, { start: Math.min(a, b), end: Math.max(a, b), summary: 'fuzz' } as never);
   }
   planToolResultPrune(log, Math.floor(rand() * Math.max(1, log.eventCount)), [{ type: 'text', text: '[pruned]' }]);
-  log.planAppend([{ type: 'session/title', seq: log.eventCount, time: 0, data: { title: 't', messageSeqs: [], source: { kind: 'fallback' } } }] as never);
+  log.planAppend([
+    { type: 'session/title', seq: log.eventCount, time: 0, data: { title: 't', messageSeqs: [], source: { kind: 'fallback' } } },
+  ] as never);
 }
 
 interface Case {
@@ -181,7 +215,9 @@ function sources(): { name: string; lines: string[] }[] {
   if (hasShared()) {
     const dir = join(sharedDir(), 'conformance', 'real');
     if (existsSync(dir)) {
-      const names = readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort();
+      const names = readdirSync(dir)
+        .filter((n) => n.endsWith('.jsonl'))
+        .sort();
       const rand = prng(SEED);
       for (let n = 0; n < 6 && names.length > 0; n++) {
         const name = names.splice(Math.floor(rand() * names.length), 1)[0];
@@ -236,11 +272,28 @@ describe('fuzz', function () {
     const log = loadSession(richLog().bytes());
     const before = log.scan.fileBytes;
     fc.assert(
-      fc.property(fc.array(fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true, withObjectString: true, withBoxedValues: true, maxDepth: 4 }), { maxLength: 3 }), (events) => {
-        const problems = log.planAppend(events as never);
-        assert.ok(Array.isArray(problems));
-        if (problems.length > 0) assert.equal(log.append(events as never).ok, false);
-      }),
+      fc.property(
+        fc.array(
+          fc.anything({
+            withBigInt: true,
+            withDate: true,
+            withMap: true,
+            withSet: true,
+            withTypedArray: true,
+            withSparseArray: true,
+            withNullPrototype: true,
+            withObjectString: true,
+            withBoxedValues: true,
+            maxDepth: 4,
+          }),
+          { maxLength: 3 },
+        ),
+        (events) => {
+          const problems = log.planAppend(events as never);
+          assert.ok(Array.isArray(problems));
+          if (problems.length > 0) assert.equal(log.append(events as never).ok, false);
+        },
+      ),
       { seed: SEED, numRuns: 300 },
     );
     assert.equal(log.scan.fileBytes, before, 'nothing arbitrary was appended');

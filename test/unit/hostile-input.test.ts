@@ -7,8 +7,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  checkInvariants, extendLoadedFile, inspectLog, loadSession, loadSessionFile, planCompaction, planRepair, planToolResultPrune,
-  provenanceIndex, serializeEvent, type SessionLog,
+  checkInvariants,
+  extendLoadedFile,
+  inspectLog,
+  loadSession,
+  loadSessionFile,
+  planCompaction,
+  planRepair,
+  planToolResultPrune,
+  provenanceIndex,
+  serializeEvent,
+  type SessionLog,
 } from '../../src/core';
 import { jsonText, stringText, valueText } from '../../src/core/value-text';
 import { runCli } from '../../src/cli/main';
@@ -69,8 +78,18 @@ describe('hostile input', () => {
       cyclic.self = cyclic;
       assert.equal(valueText(cyclic), '{"a":1,"self":[cycle]}');
       assert.equal(valueText(10n), '10n');
-      assert.equal(valueText({ get x() { throw new Error('no'); } }), '[unreadable]');
-      assert.equal(jsonText({ a: [1, 'x', null, true, -0], b: undefined, 'c"': { d: 1e21 } }), JSON.stringify({ a: [1, 'x', null, true, -0], b: undefined, 'c"': { d: 1e21 } }));
+      assert.equal(
+        valueText({
+          get x() {
+            throw new Error('no');
+          },
+        }),
+        '[unreadable]',
+      );
+      assert.equal(
+        jsonText({ a: [1, 'x', null, true, -0], b: undefined, 'c"': { d: 1e21 } }),
+        JSON.stringify({ a: [1, 'x', null, true, -0], b: undefined, 'c"': { d: 1e21 } }),
+      );
     });
 
     for (const [spot, text] of Object.entries(DEEP_SPOTS)) {
@@ -79,7 +98,18 @@ describe('hostile input', () => {
         exercise(log);
         const file = join(dir, `${spot.replace(/ /g, '-')}.jsonl`);
         writeFileSync(file, text);
-        for (const args of [['check'], ['inspect', '--json'], ['surface'], ['surface', '--json'], ['derive'], ['derive', '--json'], ['repair'], ['repair', '--json'], ['provenance'], ['provenance', '--json']]) {
+        for (const args of [
+          ['check'],
+          ['inspect', '--json'],
+          ['surface'],
+          ['surface', '--json'],
+          ['derive'],
+          ['derive', '--json'],
+          ['repair'],
+          ['repair', '--json'],
+          ['provenance'],
+          ['provenance', '--json'],
+        ]) {
           const code = await runCli([...args, file], { out: () => {}, err: () => {} });
           assert.ok(code === 0 || code === 1, `${args.join(' ')} exits ${code}`);
         }
@@ -119,7 +149,17 @@ describe('hostile input', () => {
           assert.equal(log.verdict.rule, 'api.bad-input');
         }
       }
-      const hostile = { get fileName(): string { throw new Error('getter'); }, get limits(): never { throw new Error('getter'); }, onProgress: () => { throw new Error('callback'); } };
+      const hostile = {
+        get fileName(): string {
+          throw new Error('getter');
+        },
+        get limits(): never {
+          throw new Error('getter');
+        },
+        onProgress: () => {
+          throw new Error('callback');
+        },
+      };
       assert.equal(loadSession(bytes, hostile as never).verdict.ok, true);
       assert.equal((await import('../../src/core')).loadSessionFileAsync !== undefined, true);
       const copy = bytes.slice();
@@ -146,9 +186,24 @@ describe('hostile input', () => {
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
       const inputs: unknown[] = [
-        null, 'x', [null], [42],
-        [event({ when: new Date(0) })], [event({ missing: undefined })], [event({ f: () => 1 })], [event({ s: Symbol('s') })],
-        [event({ n: 10n })], [event(cyclic)], [event({ get boom() { throw new Error('getter'); } })], [event({ n: NaN })],
+        null,
+        'x',
+        [null],
+        [42],
+        [event({ when: new Date(0) })],
+        [event({ missing: undefined })],
+        [event({ f: () => 1 })],
+        [event({ s: Symbol('s') })],
+        [event({ n: 10n })],
+        [event(cyclic)],
+        [
+          event({
+            get boom() {
+              throw new Error('getter');
+            },
+          }),
+        ],
+        [event({ n: NaN })],
       ];
       for (const input of inputs) {
         const problems = log.planAppend(input as never);
@@ -166,9 +221,15 @@ describe('hostile input', () => {
       const cyclic: Record<string, unknown> = {};
       cyclic.self = cyclic;
       for (const plan of [
-        planCompaction(null as never, {} as never), planCompaction(log, cyclic as never), planCompaction(log, null as never),
-        planToolResultPrune(log, NaN, []), planToolResultPrune(log, 1.5, []), planToolResultPrune(null as never, 1, []), planToolResultPrune(log, 3, [10n] as never),
-        planRepair(null as never), planRepair({} as never),
+        planCompaction(null as never, {} as never),
+        planCompaction(log, cyclic as never),
+        planCompaction(log, null as never),
+        planToolResultPrune(log, NaN, []),
+        planToolResultPrune(log, 1.5, []),
+        planToolResultPrune(null as never, 1, []),
+        planToolResultPrune(log, 3, [10n] as never),
+        planRepair(null as never),
+        planRepair({} as never),
       ]) {
         assert.equal(plan.ok, false);
         assert.ok(!plan.ok && plan.reasons.length > 0 && typeof plan.reasons[0].message === 'string');

@@ -36,52 +36,79 @@ describe('relational invariants', () => {
     const outsideTurn = b.event('request/context', { provider: 'p', model: 'm' });
     const noId = b.event('compaction/start', { compactionId: '', turn: null });
     const nested = b.event('compaction/start', { compactionId: 'c2', turn: null });
-    const summary = b.event('compaction/summary', { compactionId: 'c2', summary: [], shadowedRange: { start: 0, end: 5 }, shadowedSeqs: [0, 4], shadowedTokenCount: -1, provider: 'p', model: 'm' });
+    const summary = b.event('compaction/summary', {
+      compactionId: 'c2',
+      summary: [],
+      shadowedRange: { start: 0, end: 5 },
+      shadowedSeqs: [0, 4],
+      shadowedTokenCount: -1,
+      provider: 'p',
+      model: 'm',
+    });
     const notAdjacent = b.event('turn/start', u(4)); // inside the bracket, and not the priced replacement
     const endInside = b.event('turn/end', { turn: 4, reason: { kind: 'completed' } });
     const wrongEnd = b.event('compaction/end', { compactionId: 'other', turn: null });
     const ownerless = b.event('compaction/start', { compactionId: 'c3', turn: 7 });
     const noSummary = b.event('compaction/end', { compactionId: 'c3', turn: 7 });
-    const checkpoint = b.event('user/message', { content: [{ type: 'text', text: 'summary' }], source: { kind: 'plugin', plugin: 'compact', compactionId: 'c9' }, role: 'user', id: 'cp' }, { sourceEventSeqs: [prompt], surfaceOp: { op: 'replace', start: prompt, end: prompt } });
-    const prune = b.event('compaction/prune', { shadowedRange: { start: unasked, end: unasked }, shadowedSeqs: [unasked], shadowedTokenCount: 3 });
+    const checkpoint = b.event(
+      'user/message',
+      {
+        content: [{ type: 'text', text: 'summary' }],
+        source: { kind: 'plugin', plugin: 'compact', compactionId: 'c9' },
+        role: 'user',
+        id: 'cp',
+      },
+      { sourceEventSeqs: [prompt], surfaceOp: { op: 'replace', start: prompt, end: prompt } },
+    );
+    const prune = b.event('compaction/prune', {
+      shadowedRange: { start: unasked, end: unasked },
+      shadowedSeqs: [unasked],
+      shadowedTokenCount: 3,
+    });
     const afterPrune = b.event('feedback/record', { text: 'not the rewrite' });
 
     const log = load(b);
     assert.deepEqual(log.verdict, { ok: true, stage: 'done' }, 'dsh loads it: the invariants are not load rules');
     const found = checkInvariants(log);
-    assert.deepEqual(found.map((d) => [d.rule, d.seq]), [
-      ['invariant.turn-bracketing', badTurnStart],
-      ['invariant.turn-bracketing', badTurnStart],
-      ['invariant.step-bracketing', badStepNo],
-      ['invariant.step-bracketing', nestedStep],
-      ['invariant.step-scope', strayChunk],
-      ['invariant.step-scope', unasked],
-      ['invariant.pending-call', unasked],
-      ['invariant.step-bracketing', badStepEnd],
-      ['invariant.pending-call', badStepEnd],
-      ['invariant.turn-bracketing', wrongTurnEnd],
-      ['invariant.turn-bracketing', loneTurnEnd],
-      ['invariant.turn-scope', outsideTurn],
-      ['invariant.compaction-bracket', noId],
-      ['invariant.compaction-bracket', nested],
-      ['invariant.compaction-summary', summary],
-      ['invariant.compaction-summary', summary],
-      ['invariant.compaction-adjacent', notAdjacent],
-      ['invariant.compaction-bracket', notAdjacent],
-      ['invariant.compaction-bracket', endInside],
-      ['invariant.compaction-bracket', wrongEnd],
-      ['invariant.compaction-bracket', ownerless],
-      ['invariant.compaction-bracket', noSummary],
-      ['invariant.compaction-checkpoint', checkpoint],
-      ['invariant.compaction-adjacent', afterPrune],
-    ]);
+    assert.deepEqual(
+      found.map((d) => [d.rule, d.seq]),
+      [
+        ['invariant.turn-bracketing', badTurnStart],
+        ['invariant.turn-bracketing', badTurnStart],
+        ['invariant.step-bracketing', badStepNo],
+        ['invariant.step-bracketing', nestedStep],
+        ['invariant.step-scope', strayChunk],
+        ['invariant.step-scope', unasked],
+        ['invariant.pending-call', unasked],
+        ['invariant.step-bracketing', badStepEnd],
+        ['invariant.pending-call', badStepEnd],
+        ['invariant.turn-bracketing', wrongTurnEnd],
+        ['invariant.turn-bracketing', loneTurnEnd],
+        ['invariant.turn-scope', outsideTurn],
+        ['invariant.compaction-bracket', noId],
+        ['invariant.compaction-bracket', nested],
+        ['invariant.compaction-summary', summary],
+        ['invariant.compaction-summary', summary],
+        ['invariant.compaction-adjacent', notAdjacent],
+        ['invariant.compaction-bracket', notAdjacent],
+        ['invariant.compaction-bracket', endInside],
+        ['invariant.compaction-bracket', wrongEnd],
+        ['invariant.compaction-bracket', ownerless],
+        ['invariant.compaction-bracket', noSummary],
+        ['invariant.compaction-checkpoint', checkpoint],
+        ['invariant.compaction-adjacent', afterPrune],
+      ],
+    );
     for (const d of found) {
       assert.equal(d.severity, 'warning');
       assert.equal(d.line, lineOf(b, d.seq!), `${d.rule} line`);
     }
     assert.match(found[4].message, /\+1 more events of that step/);
     assert.match(found[8].message, /"x" \(tool\/call seq \d+\) unanswered/);
-    assert.deepEqual(found[8].related?.map((r) => r.seq), [call]);
+    assert.deepEqual(
+      found[8].related?.map((r) => r.seq),
+      [call],
+    );
     assert.ok(prune > 0);
   });
 
@@ -92,10 +119,13 @@ describe('relational invariants', () => {
     const seed = b.event('session/end-seed', {});
     const reopened = b.event('compaction/start', { compactionId: 'live', turn: null });
     const found = checkInvariants(load(b));
-    assert.deepEqual(found.map((d) => [d.severity, d.rule, d.seq]), [
-      ['info', 'invariant.compaction-bracket', seed],
-      ['info', 'invariant.compaction-bracket', reopened],
-    ]);
+    assert.deepEqual(
+      found.map((d) => [d.severity, d.rule, d.seq]),
+      [
+        ['info', 'invariant.compaction-bracket', seed],
+        ['info', 'invariant.compaction-bracket', reopened],
+      ],
+    );
   });
 
   it('accept a synthetic TOOL_NOT_STARTED result without a tool/call', () => {
@@ -104,7 +134,11 @@ describe('relational invariants', () => {
     b.user('x');
     b.stepStart();
     b.assistant({ toolCalls: [{ id: 'never' }] });
-    b.event('tool/result', { ...b.toolResultData('never', 'not started', { isError: true }), error: { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' } }, { surfaceOp: 'append' });
+    b.event(
+      'tool/result',
+      { ...b.toolResultData('never', 'not started', { isError: true }), error: { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' } },
+      { surfaceOp: 'append' },
+    );
     b.stepEnd();
     b.turnEnd();
     assert.deepEqual(checkInvariants(load(b)), []);

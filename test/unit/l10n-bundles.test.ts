@@ -32,8 +32,22 @@ describe('l10n bundles', () => {
 
   it('list the host-worded labels the webview looks up: event types and every live state', () => {
     const listed = new Set<string>(WEBVIEW_STRINGS);
-    for (const type of ['user/message', 'assistant/message', 'assistant/chunk', 'tool/call', 'tool/result', 'turn/start', 'turn/end',
-      'step/start', 'step/end', 'compaction/start', 'compaction/summary', 'compaction/end', 'compaction/prune', 'session/end-seed']) {
+    for (const type of [
+      'user/message',
+      'assistant/message',
+      'assistant/chunk',
+      'tool/call',
+      'tool/result',
+      'turn/start',
+      'turn/end',
+      'step/start',
+      'step/end',
+      'compaction/start',
+      'compaction/summary',
+      'compaction/end',
+      'compaction/prune',
+      'session/end-seed',
+    ]) {
       assert.ok(listed.has(typeLabel(type)), type);
     }
     const states: LiveWord[] = ['live', 'closed', 'noTurns', 'refused', 'unknown'];

@@ -3,8 +3,18 @@
 // by loading the appended bytes back through the core.
 import { strict as assert } from 'node:assert';
 import {
-  appendBytes, compactionEdit, defaultPrunedContent, formatSize, loadSession, PendingEdits, planCompaction, planToolResultPrune, pruneEdit,
-  type PendingEdit, type PendingPlan, type SessionLog,
+  appendBytes,
+  compactionEdit,
+  defaultPrunedContent,
+  formatSize,
+  loadSession,
+  PendingEdits,
+  planCompaction,
+  planToolResultPrune,
+  pruneEdit,
+  type PendingEdit,
+  type PendingPlan,
+  type SessionLog,
 } from '../../src/core';
 import { LogBuilder } from '../support/build-log';
 import { load } from '../support/stream-helpers';
@@ -64,7 +74,10 @@ describe('PendingEdits', () => {
       edits.push(compaction(fork, fork.surface()[0], fork.surface()[6]));
       const plan = accepted(edits.plan({ log, fork: forkOf(b) }));
       assert.equal(plan.lines.length, 6);
-      assert.deepEqual(plan.lines.map((l) => JSON.parse(l).seq), [0, 1, 2, 3, 4, 5].map((k) => log.eventCount + k));
+      assert.deepEqual(
+        plan.lines.map((l) => JSON.parse(l).seq),
+        [0, 1, 2, 3, 4, 5].map((k) => log.eventCount + k),
+      );
       const after = loadSession(new Uint8Array([...b.bytes(), ...appendBytes(plan.lines)]));
       assert.deepEqual(after.verdict, { ok: true, stage: 'done' });
       const summary = after.event(log.eventCount + 3);
@@ -102,7 +115,12 @@ describe('PendingEdits', () => {
       assert.equal(plan.index, 0);
       const cut = plan.reasons.find((r) => r.rule === 'compaction.balanced-cut');
       assert.ok(cut, JSON.stringify(plan.reasons));
-      assert.match(cut.message, new RegExp(`tool call "b" of assistant/message seq ${nodes[3]} is unanswered there; its tool/result is seq ${nodes[5]}, after the cut`));
+      assert.match(
+        cut.message,
+        new RegExp(
+          `tool call "b" of assistant/message seq ${nodes[3]} is unanswered there; its tool/result is seq ${nodes[5]}, after the cut`,
+        ),
+      );
     });
 
     it('an open compaction bracket', () => {
@@ -128,7 +146,10 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(log.eventCount);
       edits.push(compaction(log, log.surface()[0], log.surface()[1]));
       const plan = refused(edits.plan({ log }));
-      assert.ok(plan.reasons.some((r) => r.rule === 'compaction.turn-open' && /last turn is open/.test(r.message)), JSON.stringify(plan.reasons));
+      assert.ok(
+        plan.reasons.some((r) => r.rule === 'compaction.turn-open' && /last turn is open/.test(r.message)),
+        JSON.stringify(plan.reasons),
+      );
     });
 
     it('a prune of something that is not a tool/result', () => {
@@ -147,7 +168,10 @@ describe('PendingEdits', () => {
       const plan = refused(edits.plan({ log, fork: forkOf(b) }));
       assert.equal(plan.index, 1);
       assert.equal(plan.steps.length, 1);
-      assert.ok(plan.reasons.some((r) => /no longer on the surface: the replace at seq \d+ shadowed it/.test(r.message)), JSON.stringify(plan.reasons));
+      assert.ok(
+        plan.reasons.some((r) => /no longer on the surface: the replace at seq \d+ shadowed it/.test(r.message)),
+        JSON.stringify(plan.reasons),
+      );
     });
   });
 
@@ -162,7 +186,10 @@ describe('PendingEdits', () => {
       const added = grown.eventCount - log.eventCount;
       const after = accepted(edits.plan({ log: grown }));
       assert.equal(after.firstSeq, log.eventCount + added);
-      assert.deepEqual(after.lines.map((l) => JSON.parse(l).seq), before.lines.map((l) => JSON.parse(l).seq + added));
+      assert.deepEqual(
+        after.lines.map((l) => JSON.parse(l).seq),
+        before.lines.map((l) => JSON.parse(l).seq + added),
+      );
       // The surface the plan cuts is the grown one: the checkpoint cites the same shadowed nodes.
       assert.deepEqual(JSON.parse(after.lines[1]).data.shadowedSeqs, nodes.slice(0, 3));
       const loaded = loadSession(new Uint8Array([...b.bytes(), ...appendBytes(after.lines)]));
@@ -179,10 +206,16 @@ describe('PendingEdits', () => {
       const grown = load(b);
       const added = grown.eventCount - log.eventCount;
       const plan = accepted(edits.plan({ log: grown, fork: forkOf(b) }));
-      assert.deepEqual(plan.steps.map((s) => s.edit.kind === 'prune' && s.edit.seq), [results[0], rewrite + added]);
+      assert.deepEqual(
+        plan.steps.map((s) => s.edit.kind === 'prune' && s.edit.seq),
+        [results[0], rewrite + added],
+      );
       edits.rebase(grown.eventCount);
       assert.equal(edits.base, grown.eventCount);
-      assert.deepEqual(edits.list.map((e) => e.kind === 'prune' && e.seq), [results[0], rewrite + added]);
+      assert.deepEqual(
+        edits.list.map((e) => e.kind === 'prune' && e.seq),
+        [results[0], rewrite + added],
+      );
       assert.deepEqual(accepted(edits.plan({ log: grown, fork: forkOf(b) })).lines, plan.lines);
     });
 
@@ -193,7 +226,12 @@ describe('PendingEdits', () => {
       b.compact({ start: nodes[0], end: nodes[5] }); // the agent compacted the same span meanwhile
       const grown = load(b);
       const plan = refused(edits.plan({ log: grown }));
-      assert.ok(plan.reasons.some((r) => r.rule === 'replace.endpoints-on-current-surface' && /start seq \d+ is no longer on the surface/.test(r.message)), JSON.stringify(plan.reasons));
+      assert.ok(
+        plan.reasons.some(
+          (r) => r.rule === 'replace.endpoints-on-current-surface' && /start seq \d+ is no longer on the surface/.test(r.message),
+        ),
+        JSON.stringify(plan.reasons),
+      );
     });
 
     it('refuses a log that shrank', () => {
@@ -285,7 +323,10 @@ describe('PendingEdits', () => {
 
     it('refuses what is not a backup, saying why', () => {
       assert.equal(PendingEdits.fromJSON(null), 'not a backup of pending session edits');
-      assert.equal(PendingEdits.fromJSON({ format: 'session-surface/pending-edits', version: 7 }), 'backup version 7 is not one this version reads');
+      assert.equal(
+        PendingEdits.fromJSON({ format: 'session-surface/pending-edits', version: 7 }),
+        'backup version 7 is not one this version reads',
+      );
       const bad = { format: 'session-surface/pending-edits', version: 1, baseEventCount: 3, edits: [{ kind: 'rewrite' }], redo: [] };
       assert.equal(PendingEdits.fromJSON(bad), 'the backup holds an edit that cannot be read: unknown kind "rewrite"');
       const noSeq = { ...bad, edits: [{ kind: 'prune', content: [], options: {} }] };

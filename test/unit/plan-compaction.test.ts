@@ -4,8 +4,16 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  appendBytes, checkInvariants, COMPACTION_PREAMBLE, loadSession, planCompaction, provenanceIndex, serializeEvent,
-  type CompactionInput, type PlanResult, type SessionLog,
+  appendBytes,
+  checkInvariants,
+  COMPACTION_PREAMBLE,
+  loadSession,
+  planCompaction,
+  provenanceIndex,
+  serializeEvent,
+  type CompactionInput,
+  type PlanResult,
+  type SessionLog,
 } from '../../src/core';
 import { LogBuilder, richLog } from '../support/build-log';
 import { hasShared, sharedDir } from '../support/paths';
@@ -13,8 +21,16 @@ import { distinctKeyOrder } from '../support/key-order';
 import { load } from '../support/stream-helpers';
 
 const input = (start: number, end: number, extra: Partial<CompactionInput> = {}): CompactionInput => ({
-  start, end, summary: [{ type: 'text', text: 'They asked three things; I read a and b.' }],
-  compactionId: 'cmp-1', messageId: 'chk-1', time: 1_786_000_999_000, shadowedTokenCount: 321, provider: 'sum-p', model: 'sum-m', ...extra,
+  start,
+  end,
+  summary: [{ type: 'text', text: 'They asked three things; I read a and b.' }],
+  compactionId: 'cmp-1',
+  messageId: 'chk-1',
+  time: 1_786_000_999_000,
+  shadowedTokenCount: 321,
+  provider: 'sum-p',
+  model: 'sum-m',
+  ...extra,
 });
 
 /** chat turn, tool turn (calls a, b), chat turn: surface of 9 nodes, balanced cuts 0,1,2,3,6,7,8,9. */
@@ -67,7 +83,10 @@ describe('planCompaction', () => {
         assert.equal(serializeEvent(after.event(log.eventCount + k)!), line);
       }
       assert.deepEqual(checkInvariants(after), []);
-      assert.deepEqual(provenanceIndex(after).diagnostics.filter((d) => d.severity === 'warning'), []);
+      assert.deepEqual(
+        provenanceIndex(after).diagnostics.filter((d) => d.severity === 'warning'),
+        [],
+      );
       assert.deepEqual(provenanceIndex(after).shadowedBy(checkpoint), nodes.slice(1, 7));
     });
 
@@ -94,8 +113,14 @@ describe('planCompaction', () => {
     it('keeps dsh’s key order (fixture v0-compaction-replace-recovery)', function () {
       if (!hasShared()) this.skip();
       const text = readFileSync(join(sharedDir(), 'fixtures', 'dsh-real', 'v0-compaction-replace-recovery.jsonl'), 'utf8');
-      const theirs = text.split('\n').filter((l) => /"type":"compaction\/|"plugin":"compact"/.test(l)).map((l) => JSON.parse(l));
-      assert.deepEqual(theirs.map((e) => e.type), ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end']);
+      const theirs = text
+        .split('\n')
+        .filter((l) => /"type":"compaction\/|"plugin":"compact"/.test(l))
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(
+        theirs.map((e) => e.type),
+        ['compaction/start', 'compaction/summary', 'user/message', 'compaction/end'],
+      );
       const { log, nodes } = threeTurns();
       const plan = planCompaction(log, input(nodes[0], nodes[2]));
       assert.ok(plan.ok);
@@ -114,7 +139,12 @@ describe('planCompaction', () => {
       const reasons = refused(planCompaction(log, input(nodes[4], nodes[5])));
       assert.equal(reasons.length, 1);
       assert.equal(reasons[0].rule, 'compaction.balanced-cut');
-      assert.match(reasons[0].message, new RegExp(`^the cut before seq ${nodes[4]} \\(start\\) is not balanced: tool call "b" of assistant/message seq ${nodes[3]} is unanswered there; its tool/result is seq ${nodes[5]}, after the cut \\(1 more call also open\\)$`));
+      assert.match(
+        reasons[0].message,
+        new RegExp(
+          `^the cut before seq ${nodes[4]} \\(start\\) is not balanced: tool call "b" of assistant/message seq ${nodes[3]} is unanswered there; its tool/result is seq ${nodes[5]}, after the cut \\(1 more call also open\\)$`,
+        ),
+      );
       assert.equal(reasons[0].seq, nodes[4]);
       assert.equal(reasons[0].line, b.lineOf[nodes[4]] + 1);
     });
@@ -122,14 +152,25 @@ describe('planCompaction', () => {
     it('names an unbalanced cut after end', () => {
       const { log, nodes } = threeTurns();
       const reasons = refused(planCompaction(log, input(nodes[0], nodes[4])));
-      assert.deepEqual(reasons.map((r) => r.rule), ['compaction.balanced-cut']);
-      assert.match(reasons[0].message, new RegExp(`^the cut after seq ${nodes[4]} \\(end\\) is not balanced: tool call "b" .* its tool/result is seq ${nodes[5]}, after the cut$`));
+      assert.deepEqual(
+        reasons.map((r) => r.rule),
+        ['compaction.balanced-cut'],
+      );
+      assert.match(
+        reasons[0].message,
+        new RegExp(
+          `^the cut after seq ${nodes[4]} \\(end\\) is not balanced: tool call "b" .* its tool/result is seq ${nodes[5]}, after the cut$`,
+        ),
+      );
     });
 
     it('names both cuts when both are unbalanced', () => {
       const { log, nodes } = threeTurns();
       const reasons = refused(planCompaction(log, input(nodes[4], nodes[4])));
-      assert.deepEqual(reasons.map((r) => r.message.slice(0, 18)), ['the cut before seq', 'the cut after seq ']);
+      assert.deepEqual(
+        reasons.map((r) => r.message.slice(0, 18)),
+        ['the cut before seq', 'the cut after seq '],
+      );
     });
 
     it('refuses endpoints that are not on the surface, or reversed', () => {
@@ -138,13 +179,25 @@ describe('planCompaction', () => {
       const shadowed = log.replacements()[0].shadowedSeqs[0];
       const nodes = log.surface();
       const reasons = refused(planCompaction(log, input(shadowed, 99_999)));
-      assert.deepEqual(reasons.map((r) => r.rule), ['replace.endpoints-on-current-surface', 'replace.endpoints-on-current-surface']);
-      assert.match(reasons[0].message, new RegExp(`start seq ${shadowed} is no longer on the surface: the replace at seq ${log.replacements()[0].seq} shadowed it`));
+      assert.deepEqual(
+        reasons.map((r) => r.rule),
+        ['replace.endpoints-on-current-surface', 'replace.endpoints-on-current-surface'],
+      );
+      assert.match(
+        reasons[0].message,
+        new RegExp(`start seq ${shadowed} is no longer on the surface: the replace at seq ${log.replacements()[0].seq} shadowed it`),
+      );
       assert.match(reasons[1].message, /end seq 99999 is not an event of this log/);
       const stepStart = b.events.findIndex((e) => e.type === 'step/start');
-      assert.match(refused(planCompaction(log, input(stepStart, nodes[0])))[0].message, /start seq \d+ \(step\/start\) is not a surface node/);
+      assert.match(
+        refused(planCompaction(log, input(stepStart, nodes[0])))[0].message,
+        /start seq \d+ \(step\/start\) is not a surface node/,
+      );
       const reversed = refused(planCompaction(log, input(nodes[1], nodes[0])));
-      assert.deepEqual(reversed.map((r) => r.rule), ['replace.endpoint-order']);
+      assert.deepEqual(
+        reversed.map((r) => r.rule),
+        ['replace.endpoint-order'],
+      );
     });
 
     it('refuses while a compaction is in progress', () => {
@@ -154,13 +207,19 @@ describe('planCompaction', () => {
       const log = load(b);
       const nodes = log.surface();
       const reasons = refused(planCompaction(log, input(nodes[0], nodes[1])));
-      assert.deepEqual(reasons.map((r) => [r.rule, r.seq]), [['compaction.in-progress', start]]);
+      assert.deepEqual(
+        reasons.map((r) => [r.rule, r.seq]),
+        [['compaction.in-progress', start]],
+      );
     });
 
     it('refuses a manual compaction while a turn is open', () => {
       const log = load(richLog({ openTail: 'open-step' }));
       const nodes = log.surface();
-      assert.deepEqual(refused(planCompaction(log, input(nodes[0], nodes[0]))).map((r) => r.rule), ['compaction.turn-open']);
+      assert.deepEqual(
+        refused(planCompaction(log, input(nodes[0], nodes[0]))).map((r) => r.rule),
+        ['compaction.turn-open'],
+      );
     });
 
     it('refuses a log dsh refuses, and a torn tail', () => {
@@ -169,13 +228,19 @@ describe('planCompaction', () => {
       const refusedLog = load(bad);
       assert.equal(refusedLog.verdict.ok, false);
       const nodes = refusedLog.surface();
-      assert.deepEqual(refused(planCompaction(refusedLog, input(nodes[0], nodes[1]))).map((r) => r.rule), ['append.refused-log']);
+      assert.deepEqual(
+        refused(planCompaction(refusedLog, input(nodes[0], nodes[1]))).map((r) => r.rule),
+        ['append.refused-log'],
+      );
 
       const b = new LogBuilder();
       b.chatTurn('one');
       const torn = loadSession(b.bytes({ tornTail: '{"type":"turn/st' }));
       assert.ok(torn.verdict.ok);
-      assert.deepEqual(refused(planCompaction(torn, input(torn.surface()[0], torn.surface()[1]))).map((r) => r.rule), ['jsonl.torn-tail']);
+      assert.deepEqual(
+        refused(planCompaction(torn, input(torn.surface()[0], torn.surface()[1]))).map((r) => r.rule),
+        ['jsonl.torn-tail'],
+      );
     });
 
     it('lists every reason at once', () => {
@@ -187,8 +252,13 @@ describe('planCompaction', () => {
       const nodes = log.surface();
       const reasons = refused(planCompaction(log, input(nodes[2], nodes[2], { compactionId: '', shadowedTokenCount: -1, summary: [] })));
       assert.deepEqual(reasons.map((r) => r.rule).sort(), [
-        'compaction.balanced-cut', 'compaction.balanced-cut', 'compaction.in-progress', 'compaction.turn-open',
-        'plan.input', 'plan.input', 'plan.input',
+        'compaction.balanced-cut',
+        'compaction.balanced-cut',
+        'compaction.in-progress',
+        'compaction.turn-open',
+        'plan.input',
+        'plan.input',
+        'plan.input',
       ]);
     });
   });

@@ -25,7 +25,10 @@ describe('planToolResultPrune', () => {
       .replace(`"seq":${result},`, `"seq":${first + 1},`)
       .replace(/"time":\d+,/, '"time":7,')
       .replace('[{"type":"text","text":"contents for a"}]', JSON.stringify(gone))
-      .replace(/,"sourceEventSeqs":\[\d+\],"surfaceOp":"append"}$/, `,"sourceEventSeqs":[${result}],"surfaceOp":{"op":"replace","start":${result},"end":${result}}}`);
+      .replace(
+        /,"sourceEventSeqs":\[\d+\],"surfaceOp":"append"}$/,
+        `,"sourceEventSeqs":[${result}],"surfaceOp":{"op":"replace","start":${result},"end":${result}}}`,
+      );
     assert.deepEqual(plan.lines, [
       `{"type":"compaction/prune","seq":${first},"time":7,"data":{"shadowedRange":{"start":${result},"end":${result}},"shadowedSeqs":[${result}],"shadowedTokenCount":42}}`,
       rewritten,
@@ -43,7 +46,10 @@ describe('planToolResultPrune', () => {
     const after = loadSession(new Uint8Array([...b.bytes(), ...appendBytes(plan.lines)]));
     assert.deepEqual(after.verdict, { ok: true, stage: 'done' });
     const rewrite = log.eventCount + 1;
-    assert.deepEqual(after.surface(), log.surface().map((seq) => (seq === result ? rewrite : seq)));
+    assert.deepEqual(
+      after.surface(),
+      log.surface().map((seq) => (seq === result ? rewrite : seq)),
+    );
     const blank = (data: any) => ({ ...data, message: { ...data.message, content: [{ ...data.message.content[0], content: null }] } });
     assert.deepEqual(blank(after.event(rewrite)!.data), blank(log.event(result)!.data));
     assert.deepEqual(after.event(rewrite)!.data.message.content[0].content, gone);
@@ -66,9 +72,15 @@ describe('planToolResultPrune', () => {
     const [result] = b.toolTurn('read', ['a']);
     const between = planToolResultPrune(load(b), result, gone);
     assert.ok(between.ok);
-    assert.deepEqual(between.notes.map((n) => n.rule), ['invariant.turn-scope']);
+    assert.deepEqual(
+      between.notes.map((n) => n.rule),
+      ['invariant.turn-scope'],
+    );
     const afterBetween = loadSession(new Uint8Array([...b.bytes(), ...appendBytes(between.lines)]));
-    assert.deepEqual(checkInvariants(afterBetween).map((d) => [d.rule, d.seq]), [['invariant.turn-scope', between.events[1].seq]]);
+    assert.deepEqual(
+      checkInvariants(afterBetween).map((d) => [d.rule, d.seq]),
+      [['invariant.turn-scope', between.events[1].seq]],
+    );
 
     const inside = new LogBuilder();
     inside.turnStart();
@@ -82,7 +94,9 @@ describe('planToolResultPrune', () => {
     assert.deepEqual(plan.notes, []);
     for (const line of plan.lines) inside.rawLine(line);
     inside.rawLine(JSON.stringify({ type: 'step/end', seq: plan.events[1].seq + 1, time: 9, data: { turn: 1, step: 1 } }));
-    inside.rawLine(JSON.stringify({ type: 'turn/end', seq: plan.events[1].seq + 2, time: 9, data: { turn: 1, reason: { kind: 'completed' } } }));
+    inside.rawLine(
+      JSON.stringify({ type: 'turn/end', seq: plan.events[1].seq + 2, time: 9, data: { turn: 1, reason: { kind: 'completed' } } }),
+    );
     const closed = load(inside);
     assert.ok(closed.verdict.ok);
     assert.deepEqual(checkInvariants(closed), []);
@@ -123,14 +137,19 @@ describe('planToolResultPrune', () => {
       const log = load(b);
       assert.equal(log.verdict.ok, false);
       assert.deepEqual(refusedRules(planToolResultPrune(log, result, [{ type: 'text', text: 'contents for a' }])).sort(), [
-        'append.refused-log', 'compaction.in-progress', 'prune.unchanged',
+        'append.refused-log',
+        'compaction.in-progress',
+        'prune.unchanged',
       ]);
     });
 
     it('bad options', () => {
       const b = new LogBuilder();
       const [result] = b.toolTurn('read', ['a']);
-      assert.deepEqual(refusedRules(planToolResultPrune(load(b), result, gone, { shadowedTokenCount: -3, time: 1.5 })).sort(), ['plan.input', 'plan.input']);
+      assert.deepEqual(refusedRules(planToolResultPrune(load(b), result, gone, { shadowedTokenCount: -3, time: 1.5 })).sort(), [
+        'plan.input',
+        'plan.input',
+      ]);
     });
   });
 });

@@ -16,7 +16,10 @@ describe('planRepair', () => {
     const plan = planRepair(log);
     assert.ok(plan.ok, JSON.stringify(plan));
     assert.equal(plan.truncateAt, undefined);
-    assert.deepEqual(plan.events.map((e) => e.type), ['tool/result', 'step/end', 'turn/end']);
+    assert.deepEqual(
+      plan.events.map((e) => e.type),
+      ['tool/result', 'step/end', 'turn/end'],
+    );
     assert.deepEqual(plan.lines, log.closers.map(serializeCloser));
     assert.match(plan.lines[0], /,"surfaceOp":"append","sourceEventSeqs":\[\d+\]}$/);
     const after = loadSession(new Uint8Array([...b.bytes(), ...appendBytes(plan.lines)]));
@@ -35,7 +38,10 @@ describe('planRepair', () => {
     const plan = planRepair(log);
     assert.ok(plan.ok);
     assert.equal(plan.truncateAt, whole.length);
-    assert.deepEqual(plan.notes.map((n) => n.rule), ['repair.truncate']);
+    assert.deepEqual(
+      plan.notes.map((n) => n.rule),
+      ['repair.truncate'],
+    );
     const repaired = loadSession(new Uint8Array([...whole.slice(0, plan.truncateAt), ...appendBytes(plan.lines)]));
     assert.deepEqual(repaired.verdict, { ok: true, stage: 'done' });
     assert.equal(repaired.lastTurnOpen, false);
@@ -46,7 +52,10 @@ describe('planRepair', () => {
     const plan = planRepair(load(richLog()));
     assert.ok(plan.ok);
     assert.deepEqual(plan.lines, []);
-    assert.deepEqual(plan.notes.map((n) => n.rule), ['repair.nothing']);
+    assert.deepEqual(
+      plan.notes.map((n) => n.rule),
+      ['repair.nothing'],
+    );
   });
 
   it('refuses a log dsh refuses', () => {
@@ -59,9 +68,24 @@ describe('planRepair', () => {
 
   it('matches the closers dsh wrote in the crash fixture (text aside)', function () {
     if (!hasShared()) this.skip();
-    const lines = readFileSync(join(sharedDir(), 'conformance', 'real', 'headless-agent_semantic-checkpoint-snapshots_tool-outcome-unknown_session-expected.hdrfix.jsonl'), 'utf8').split('\n');
+    const lines = readFileSync(
+      join(
+        sharedDir(),
+        'conformance',
+        'real',
+        'headless-agent_semantic-checkpoint-snapshots_tool-outcome-unknown_session-expected.hdrfix.jsonl',
+      ),
+      'utf8',
+    ).split('\n');
     // Lines 0–5 are the header and seqs 0–4 (the crash); dsh's repair wrote seqs 5–7.
-    const crashed = loadSession(new TextEncoder().encode(lines.slice(0, 6).map((l) => `${l}\n`).join('')));
+    const crashed = loadSession(
+      new TextEncoder().encode(
+        lines
+          .slice(0, 6)
+          .map((l) => `${l}\n`)
+          .join(''),
+      ),
+    );
     const plan = planRepair(crashed);
     assert.ok(plan.ok);
     const blankText = (line: string) => {

@@ -6,13 +6,34 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import {
-  checkInvariants, loadSession, planCompaction, planToolResultPrune, provenanceIndex, serializeEvent, serializeHeader,
-  type AcceptedPlan, type NewEvent, type SessionEvent, type SessionLog,
+  checkInvariants,
+  loadSession,
+  planCompaction,
+  planToolResultPrune,
+  provenanceIndex,
+  serializeEvent,
+  serializeHeader,
+  type AcceptedPlan,
+  type NewEvent,
+  type SessionEvent,
+  type SessionLog,
 } from '../../src/core';
 
-interface CallSpec { args: string[]; result: string; prune: string | null }
-interface StepSpec { reasoning: string[]; text: string[]; calls: CallSpec[] }
-interface TurnSpec { prompt: string; steps: StepSpec[]; compact: { from: number; span: number; summary: string } | null }
+interface CallSpec {
+  args: string[];
+  result: string;
+  prune: string | null;
+}
+interface StepSpec {
+  reasoning: string[];
+  text: string[];
+  calls: CallSpec[];
+}
+interface TurnSpec {
+  prompt: string;
+  steps: StepSpec[];
+  compact: { from: number; span: number; summary: string } | null;
+}
 
 // Any code unit, lone surrogates included (JSON.stringify escapes them), or readable text.
 const text = fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.string({ unit: 'grapheme', maxLength: 12 }));
@@ -27,7 +48,13 @@ const turn = fc.record({
 
 /** A session written only through the core's append (and the planners), keeping every line. */
 class AppendSession {
-  readonly header = serializeHeader({ version: 0, id: 'prop-session', createdAt: 1_786_000_000_000, cwd: '/work/prop', delegationDepth: 0 });
+  readonly header = serializeHeader({
+    version: 0,
+    id: 'prop-session',
+    createdAt: 1_786_000_000_000,
+    cwd: '/work/prop',
+    delegationDepth: 0,
+  });
   readonly lines: string[] = [];
   readonly log: SessionLog = loadSession(new TextEncoder().encode(`${this.header}\n`));
   private time = 1_786_000_000_000;
@@ -60,7 +87,14 @@ class AppendSession {
   }
 }
 
-function streamBlock(s: AppendSession, turnNo: number, stepNo: number, index: number, kind: 'reasoning' | 'text', parts: string[]): number[] {
+function streamBlock(
+  s: AppendSession,
+  turnNo: number,
+  stepNo: number,
+  index: number,
+  kind: 'reasoning' | 'text',
+  parts: string[],
+): number[] {
   const chunk = (c: unknown) => s.add('assistant/chunk', { turn: turnNo, step: stepNo, chunk: c });
   const seqs = [chunk({ type: 'block-start', index, blockType: kind })];
   for (const part of parts) seqs.push(chunk({ type: `${kind}-delta`, index, text: part }));
@@ -75,7 +109,10 @@ function writeStep(s: AppendSession, turnNo: number, stepNo: number, spec: StepS
   const cited: number[] = [];
   const content: unknown[] = [];
   let index = 0;
-  for (const [kind, parts] of [['reasoning', spec.reasoning], ['text', spec.text]] as const) {
+  for (const [kind, parts] of [
+    ['reasoning', spec.reasoning],
+    ['text', spec.text],
+  ] as const) {
     if (parts.length === 0) continue;
     cited.push(...streamBlock(s, turnNo, stepNo, index++, kind, parts));
     content.push({ type: kind, text: parts.join('') });
@@ -92,8 +129,14 @@ function writeStep(s: AppendSession, turnNo: number, stepNo: number, spec: StepS
   cited.push(chunk({ type: 'usage', usage: { inputTokens: 3, outputTokens: 2 } }));
   cited.push(chunk({ type: 'finish', reason: { kind: calls.length > 0 ? 'tool-calls' : 'stop' } }));
   const message = { role: 'assistant', content, source: { kind: 'model', provider: 'prop-p', model: 'prop-m' }, id: s.id('assistant') };
-  s.add('assistant/message', { turn: turnNo, step: stepNo, message, usage: { inputTokens: 3, outputTokens: 2 } }, { sourceEventSeqs: cited, surfaceOp: 'append' });
-  const callSeqs = calls.map((c) => s.add('tool/call', { turn: turnNo, step: stepNo, callId: c.id, name: c.name, arguments: c.args.join('') }));
+  s.add(
+    'assistant/message',
+    { turn: turnNo, step: stepNo, message, usage: { inputTokens: 3, outputTokens: 2 } },
+    { sourceEventSeqs: cited, surfaceOp: 'append' },
+  );
+  const callSeqs = calls.map((c) =>
+    s.add('tool/call', { turn: turnNo, step: stepNo, callId: c.id, name: c.name, arguments: c.args.join('') }),
+  );
   for (const [k, c] of calls.entries()) {
     const result = {
       source: { kind: 'tool', callId: c.id },
@@ -101,7 +144,11 @@ function writeStep(s: AppendSession, turnNo: number, stepNo: number, spec: StepS
       role: 'user',
       id: s.id('result'),
     };
-    const resultSeq = s.add('tool/result', { turn: turnNo, step: stepNo, message: result }, { sourceEventSeqs: [callSeqs[k]], surfaceOp: 'append' });
+    const resultSeq = s.add(
+      'tool/result',
+      { turn: turnNo, step: stepNo, message: result },
+      { sourceEventSeqs: [callSeqs[k]], surfaceOp: 'append' },
+    );
     if (c.prune === null || c.prune === c.result) continue;
     // The pruner rewrites inside the turn, right after the result, as dsh's does.
     const plan = planToolResultPrune(s.log, resultSeq, [{ type: 'text', text: c.prune }], { shadowedTokenCount: 9 });
@@ -114,7 +161,11 @@ function writeStep(s: AppendSession, turnNo: number, stepNo: number, spec: StepS
 function writeTurn(s: AppendSession, spec: TurnSpec): void {
   const turnNo = ++s.turnNo;
   s.add('turn/start', { turn: turnNo });
-  s.add('user/message', { content: [{ type: 'text', text: spec.prompt }], source: { kind: 'user' }, role: 'user', id: s.id('user') }, { surfaceOp: 'append' });
+  s.add(
+    'user/message',
+    { content: [{ type: 'text', text: spec.prompt }], source: { kind: 'user' }, role: 'user', id: s.id('user') },
+    { surfaceOp: 'append' },
+  );
   spec.steps.forEach((step, k) => writeStep(s, turnNo, k + 1, step));
   s.add('turn/end', { turn: turnNo, reason: { kind: 'completed' } });
   if (!spec.compact) return;
@@ -126,8 +177,15 @@ function writeTurn(s: AppendSession, spec: TurnSpec): void {
   const i = spec.compact.from % (cuts.length - 1);
   const j = i + 1 + (spec.compact.span % (cuts.length - 1 - i));
   const plan = planCompaction(s.log, {
-    start: nodes[cuts[i]], end: nodes[cuts[j] - 1], summary: [{ type: 'text', text: spec.compact.summary }],
-    compactionId: s.id('compaction'), messageId: s.id('checkpoint'), time: 1_786_000_500_000, shadowedTokenCount: 100, provider: 'prop-p', model: 'prop-m',
+    start: nodes[cuts[i]],
+    end: nodes[cuts[j] - 1],
+    summary: [{ type: 'text', text: spec.compact.summary }],
+    compactionId: s.id('compaction'),
+    messageId: s.id('checkpoint'),
+    time: 1_786_000_500_000,
+    shadowedTokenCount: 100,
+    provider: 'prop-p',
+    model: 'prop-m',
   });
   assert.ok(plan.ok, JSON.stringify(plan));
   s.commit(plan);
@@ -157,7 +215,10 @@ describe('property: legal appends round-trip byte-exactly', function () {
         assert.deepEqual(reloaded.replacements(), s.log.replacements());
 
         assert.deepEqual(checkInvariants(reloaded), []);
-        assert.deepEqual(provenanceIndex(reloaded).diagnostics.filter((d) => d.severity === 'warning'), []);
+        assert.deepEqual(
+          provenanceIndex(reloaded).diagnostics.filter((d) => d.severity === 'warning'),
+          [],
+        );
         for (let seq = 0; seq < reloaded.eventCount; seq++) {
           if (reloaded.eventType(seq) === 'compaction/summary') seen.compactions += 1;
           if (reloaded.eventType(seq) === 'compaction/prune') seen.prunes += 1;

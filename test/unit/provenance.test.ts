@@ -7,10 +7,23 @@ import { join } from 'node:path';
 import { loadSession, provenanceIndex, type Diagnostic, type SessionLog } from '../../src/core';
 import { LogBuilder, richLog } from '../support/build-log';
 import { hasShared, sharedDir } from '../support/paths';
-import { assistantWith, blockEnd, blockStart, chunk, closeStep, finish, lineOf, load, openStep, textDelta, toolDelta } from '../support/stream-helpers';
+import {
+  assistantWith,
+  blockEnd,
+  blockStart,
+  chunk,
+  closeStep,
+  finish,
+  lineOf,
+  load,
+  openStep,
+  textDelta,
+  toolDelta,
+} from '../support/stream-helpers';
 
 const warnings = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => d.severity === 'warning');
-const rules = (diagnostics: readonly Diagnostic[], severity?: string) => diagnostics.filter((d) => !severity || d.severity === severity).map((d) => d.rule);
+const rules = (diagnostics: readonly Diagnostic[], severity?: string) =>
+  diagnostics.filter((d) => !severity || d.severity === severity).map((d) => d.rule);
 const seqsOf = (b: LogBuilder, type: string) => b.events.filter((e) => e.type === type).map((e) => e.seq as number);
 
 describe('provenance index', () => {
@@ -39,14 +52,26 @@ describe('provenance index', () => {
       }
 
       for (const r of b.replacements) {
-        assert.deepEqual(index.shadowedBy(r.seq).sort((x, y) => x - y), [...r.shadowedSeqs].sort((x, y) => x - y));
+        assert.deepEqual(
+          index.shadowedBy(r.seq).sort((x, y) => x - y),
+          [...r.shadowedSeqs].sort((x, y) => x - y),
+        );
         for (const node of r.shadowedSeqs) assert.equal(index.replacementOf(node), r.seq);
       }
       const [summary] = seqsOf(b, 'compaction/summary');
-      assert.deepEqual(index.sourcesOf(summary).map((e) => [e.kind, e.seq]), (b.events[summary].data as any).shadowedSeqs.map((s: number) => ['price', s]));
+      assert.deepEqual(
+        index.sourcesOf(summary).map((e) => [e.kind, e.seq]),
+        (b.events[summary].data as any).shadowedSeqs.map((s: number) => ['price', s]),
+      );
       const checkpoint = b.replacements[0].seq;
-      const cites = index.sourcesOf(checkpoint).filter((e) => e.kind === 'cite').map((e) => e.seq);
-      assert.deepEqual(cites.map((s) => log.eventType(s)), ['compaction/start', 'compaction/summary']);
+      const cites = index
+        .sourcesOf(checkpoint)
+        .filter((e) => e.kind === 'cite')
+        .map((e) => e.seq);
+      assert.deepEqual(
+        cites.map((s) => log.eventType(s)),
+        ['compaction/start', 'compaction/summary'],
+      );
     });
 
     it('attributes chunks by turn/step when the message cites none', () => {
@@ -66,7 +91,14 @@ describe('provenance index', () => {
       const b = new LogBuilder();
       openStep(b);
       const asking = b.assistant({ toolCalls: [{ id: 'never-started' }] });
-      const result = b.event('tool/result', { ...b.toolResultData('never-started', 'not started', { isError: true }), error: { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' } }, { surfaceOp: 'append' });
+      const result = b.event(
+        'tool/result',
+        {
+          ...b.toolResultData('never-started', 'not started', { isError: true }),
+          error: { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' },
+        },
+        { surfaceOp: 'append' },
+      );
       closeStep(b);
       const index = provenanceIndex(load(b));
       assert.equal(index.callOfResult(result), asking);
@@ -93,13 +125,26 @@ describe('provenance index', () => {
       const b = new LogBuilder();
       openStep(b);
       const s = [
-        blockStart(b, 0, 'reasoning'), ...b.textChunks(['think', 'ing'], { kind: 'reasoning', index: 0 }), blockEnd(b, 0, { type: 'reasoning', text: 'thinking' }),
-        blockStart(b, 1, 'text'), textDelta(b, 1, 'Hi'), blockEnd(b, 1, { type: 'text', text: 'Hi' }),
-        blockStart(b, 2, 'tool-call'), ...b.toolCallChunks('c1', ['{"a"', ':', '1}'], { name: 'read', index: 2 }),
+        blockStart(b, 0, 'reasoning'),
+        ...b.textChunks(['think', 'ing'], { kind: 'reasoning', index: 0 }),
+        blockEnd(b, 0, { type: 'reasoning', text: 'thinking' }),
+        blockStart(b, 1, 'text'),
+        textDelta(b, 1, 'Hi'),
+        blockEnd(b, 1, { type: 'text', text: 'Hi' }),
+        blockStart(b, 2, 'tool-call'),
+        ...b.toolCallChunks('c1', ['{"a"', ':', '1}'], { name: 'read', index: 2 }),
         blockEnd(b, 2, { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' }),
         finish(b, { kind: 'tool-calls' }),
       ];
-      assistantWith(b, [{ type: 'reasoning', text: 'thinking' }, { type: 'text', text: 'Hi' }, { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' }], s);
+      assistantWith(
+        b,
+        [
+          { type: 'reasoning', text: 'thinking' },
+          { type: 'text', text: 'Hi' },
+          { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' },
+        ],
+        s,
+      );
       b.toolCall('c1', 'read', '{"a":1}');
       b.toolResult('c1', 'ok');
       closeStep(b);
@@ -111,7 +156,9 @@ describe('provenance index', () => {
       const b = new LogBuilder();
       openStep(b);
       const s = [
-        blockStart(b, 0, 'tool-call'), toolDelta(b, 0, 'c1', '{"a":'), toolDelta(b, 0, 'c1', '2}'),
+        blockStart(b, 0, 'tool-call'),
+        toolDelta(b, 0, 'c1', '{"a":'),
+        toolDelta(b, 0, 'c1', '2}'),
         blockEnd(b, 0, { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' }),
       ];
       const message = assistantWith(b, [{ type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' }], s);
@@ -127,7 +174,12 @@ describe('provenance index', () => {
     it('only notes tool-call arguments that are the same JSON written differently', () => {
       const b = new LogBuilder();
       openStep(b);
-      const s = [blockStart(b, 0, 'tool-call'), toolDelta(b, 0, 'c1', '{"a": '), toolDelta(b, 0, 'c1', '1}'), blockEnd(b, 0, { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' })];
+      const s = [
+        blockStart(b, 0, 'tool-call'),
+        toolDelta(b, 0, 'c1', '{"a": '),
+        toolDelta(b, 0, 'c1', '1}'),
+        blockEnd(b, 0, { type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' }),
+      ];
       assistantWith(b, [{ type: 'tool-call', id: 'c1', name: 'read', arguments: '{"a":1}' }], s);
       b.toolCall('c1', 'read', '{"a":1}');
       b.toolResult('c1', 'ok');
@@ -137,7 +189,10 @@ describe('provenance index', () => {
     });
 
     it('lets an interrupted message be a prefix of the stream (a note), but not something else', () => {
-      for (const [text, expected] of [['par', ['provenance.interrupted']], ['other', ['provenance.reassembly-mismatch', 'provenance.interrupted']]] as const) {
+      for (const [text, expected] of [
+        ['par', ['provenance.interrupted']],
+        ['other', ['provenance.reassembly-mismatch', 'provenance.interrupted']],
+      ] as const) {
         const b = new LogBuilder();
         openStep(b);
         const s = [blockStart(b, 0, 'text'), textDelta(b, 0, 'partial')];
@@ -149,10 +204,20 @@ describe('provenance index', () => {
     });
 
     it('lets a max-tokens stream drop its tool call (a note), but not an ordinary one', () => {
-      for (const [finishKind, expected] of [['max-tokens', ['provenance.stream-note']], ['stop', ['provenance.reassembly-mismatch']]] as const) {
+      for (const [finishKind, expected] of [
+        ['max-tokens', ['provenance.stream-note']],
+        ['stop', ['provenance.reassembly-mismatch']],
+      ] as const) {
         const b = new LogBuilder();
         openStep(b);
-        const s = [blockStart(b, 0, 'text'), textDelta(b, 0, 'Starting'), blockEnd(b, 0, { type: 'text', text: 'Starting' }), blockStart(b, 1, 'tool-call'), toolDelta(b, 1, 'cut', '{"com'), finish(b, { kind: finishKind })];
+        const s = [
+          blockStart(b, 0, 'text'),
+          textDelta(b, 0, 'Starting'),
+          blockEnd(b, 0, { type: 'text', text: 'Starting' }),
+          blockStart(b, 1, 'tool-call'),
+          toolDelta(b, 1, 'cut', '{"com'),
+          finish(b, { kind: finishKind }),
+        ];
         assistantWith(b, [{ type: 'text', text: 'Starting' }], s);
         closeStep(b);
         assert.deepEqual(rules(provenanceIndex(load(b)).diagnostics), expected, finishKind);
@@ -192,9 +257,25 @@ describe('provenance index', () => {
       openStep(b);
       const failed = chunk(b, { type: 'usage', usage: { inputTokens: 0, outputTokens: 0 } });
       finish(b, { kind: 'error', failure: { message: 'empty', code: 'EMPTY_RESPONSE' } });
-      const retry = b.event('llm/retry', { retryId: 'r1', turn: b.openTurn, step: b.openStep, provider: 'p', mode: 'normal', policyKey: 'k', retry: 1, maxRetries: 2, delayMs: 1, failure: { message: 'empty', code: 'EMPTY_RESPONSE' } });
+      const retry = b.event('llm/retry', {
+        retryId: 'r1',
+        turn: b.openTurn,
+        step: b.openStep,
+        provider: 'p',
+        mode: 'normal',
+        policyKey: 'k',
+        retry: 1,
+        maxRetries: 2,
+        delayMs: 1,
+        failure: { message: 'empty', code: 'EMPTY_RESPONSE' },
+      });
       b.event('llm/retry-started', { retryId: 'r1', turn: b.openTurn, step: b.openStep, retry: 1 });
-      const s = [blockStart(b, 0, 'text'), textDelta(b, 0, 'Recovered.'), blockEnd(b, 0, { type: 'text', text: 'Recovered.' }), finish(b, { kind: 'stop' })];
+      const s = [
+        blockStart(b, 0, 'text'),
+        textDelta(b, 0, 'Recovered.'),
+        blockEnd(b, 0, { type: 'text', text: 'Recovered.' }),
+        finish(b, { kind: 'stop' }),
+      ];
       const message = assistantWith(b, [{ type: 'text', text: 'Recovered.' }], s);
       closeStep(b);
       const index = provenanceIndex(load(b));
@@ -210,7 +291,18 @@ describe('provenance index', () => {
       const b = new LogBuilder();
       openStep(b);
       const partial = textDelta(b, 0, 'half');
-      b.event('llm/retry', { retryId: 'r', turn: b.openTurn, step: b.openStep, provider: 'p', mode: 'normal', policyKey: 'k', retry: 1, maxRetries: 2, delayMs: 1, failure: { message: 'x', code: 'TRANSPORT' } });
+      b.event('llm/retry', {
+        retryId: 'r',
+        turn: b.openTurn,
+        step: b.openStep,
+        provider: 'p',
+        mode: 'normal',
+        policyKey: 'k',
+        retry: 1,
+        maxRetries: 2,
+        delayMs: 1,
+        failure: { message: 'x', code: 'TRANSPORT' },
+      });
       const s = [textDelta(b, 0, 'whole')];
       assistantWith(b, [{ type: 'text', text: 'whole' }], s);
       closeStep(b);
@@ -229,7 +321,10 @@ describe('provenance index', () => {
       const log = load(b);
       assert.ok(log.lastTurnOpen);
       const diagnostics = provenanceIndex(log).diagnostics;
-      assert.deepEqual(diagnostics.map((d) => [d.rule, d.seq]), [['provenance.orphan-chunk', orphan]]);
+      assert.deepEqual(
+        diagnostics.map((d) => [d.rule, d.seq]),
+        [['provenance.orphan-chunk', orphan]],
+      );
     });
 
     it('notes chunks still streaming in an open last turn', () => {
@@ -278,7 +373,11 @@ describe('provenance index', () => {
       const b = new LogBuilder();
       for (let i = 0; b.nextSeq < 300_000; i++) {
         if (i % 3 === 0) b.toolTurn(`q${i}`, [`c${i}a`, `c${i}b`]);
-        else b.chatTurn(`p${i}`, Array.from({ length: 40 }, (_, k) => `w${k} `));
+        else
+          b.chatTurn(
+            `p${i}`,
+            Array.from({ length: 40 }, (_, k) => `w${k} `),
+          );
         if (i % 50 === 49) b.compact();
       }
       const log = load(b);
@@ -296,12 +395,16 @@ describe('provenance index', () => {
     before(function () {
       if (!hasShared()) this.skip();
     });
-    const fixture = (name: string): SessionLog => loadSession(new Uint8Array(readFileSync(join(sharedDir(), 'fixtures', 'dsh-real', name))));
+    const fixture = (name: string): SessionLog =>
+      loadSession(new Uint8Array(readFileSync(join(sharedDir(), 'fixtures', 'dsh-real', name))));
 
     it('compaction recovery: the context-window failure is a failed attempt; the checkpoint shadows seq 4', () => {
       const index = provenanceIndex(fixture('v0-compaction-replace-recovery.jsonl'));
       assert.deepEqual(warnings(index.diagnostics), []);
-      assert.deepEqual(index.diagnostics.map((d) => [d.rule, d.seq]), [['provenance.failed-attempt', 18]]);
+      assert.deepEqual(
+        index.diagnostics.map((d) => [d.rule, d.seq]),
+        [['provenance.failed-attempt', 18]],
+      );
       assert.deepEqual(index.chunksOfMessage(13), [8, 9, 10, 11, 12]);
       assert.deepEqual(index.chunksOfMessage(28), [23, 24, 25, 26, 27]);
       assert.deepEqual(index.shadowedBy(21), [4]);
@@ -312,7 +415,10 @@ describe('provenance index', () => {
 
     it('empty-response retry: the failed attempt is retried, the message takes the second attempt', () => {
       const index = provenanceIndex(fixture('v0-empty-response-llm-retry.jsonl'));
-      assert.deepEqual(index.diagnostics.map((d) => [d.rule, d.seq]), [['provenance.failed-attempt', 9]]);
+      assert.deepEqual(
+        index.diagnostics.map((d) => [d.rule, d.seq]),
+        [['provenance.failed-attempt', 9]],
+      );
       assert.match(index.diagnostics[0].message, /retried by seq 11/);
       assert.deepEqual(index.chunksOfMessage(18), [13, 14, 15, 16, 17]);
       assert.equal(index.messageOfChunk(10), undefined);
@@ -320,13 +426,19 @@ describe('provenance index', () => {
 
     it('cancel: the interrupted prefix is a note', () => {
       const index = provenanceIndex(fixture('v0-cancel-interrupted-assistant.jsonl'));
-      assert.deepEqual(index.diagnostics.map((d) => [d.rule, d.seq]), [['provenance.interrupted', 11]]);
+      assert.deepEqual(
+        index.diagnostics.map((d) => [d.rule, d.seq]),
+        [['provenance.interrupted', 11]],
+      );
       assert.deepEqual(index.chunksOfMessage(11), [9, 10]);
     });
 
     it('max-tokens: the unfinished tool call is dropped (a note)', () => {
       const index = provenanceIndex(fixture('v0-max-tokens-continue.jsonl'));
-      assert.deepEqual(index.diagnostics.map((d) => [d.rule, d.seq]), [['provenance.stream-note', 16]]);
+      assert.deepEqual(
+        index.diagnostics.map((d) => [d.rule, d.seq]),
+        [['provenance.stream-note', 16]],
+      );
       assert.deepEqual(index.chunksOfMessage(16), [9, 10, 11, 12, 13, 14, 15]);
     });
 
@@ -348,7 +460,8 @@ describe('provenance index', () => {
       const results = calls.map((c) => index.resultsOfCall(c));
       assert.equal(results[0].length, 1);
       assert.notEqual(results[0][0], results[1][0]);
-      for (const [i, call] of calls.entries()) assert.equal(log.event(results[i][0])!.data.message.source.callId, log.event(call)!.data.callId);
+      for (const [i, call] of calls.entries())
+        assert.equal(log.event(results[i][0])!.data.message.source.callId, log.event(call)!.data.callId);
     });
 
     it('the real corpus: warnings only where the fixtures really lack or garble a message', () => {

@@ -101,7 +101,14 @@ describe('read limits: memory and the engine string limit (child processes)', fu
     dir = mkdtempSync(join(tmpdir(), 'session-surface-limits-'));
     bundle = join(dir, 'core.cjs');
     // The child loads the core on its own, bundled by the project's esbuild.
-    const build = spawnSync(process.execPath, ['-e', `require('esbuild').buildSync({ entryPoints: ['src/core/index.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(bundle)}, logLevel: 'error' })`], { cwd: repoRoot(), encoding: 'utf8' });
+    const build = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `require('esbuild').buildSync({ entryPoints: ['src/core/index.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: ${JSON.stringify(bundle)}, logLevel: 'error' })`,
+      ],
+      { cwd: repoRoot(), encoding: 'utf8' },
+    );
     assert.equal(build.status, 0, build.stderr);
   });
 
@@ -113,7 +120,10 @@ describe('read limits: memory and the engine string limit (child processes)', fu
    * Builds a log whose second event line is `lineBytes` long in a child, records the child's peak RSS,
    * loads it with `maxLineBytes`, and reports the verdict and how much the peak grew during the load.
    */
-  function loadHugeLine(lineBytes: number, maxLineBytes: number): { rule: string; line: number; events: number; peakGrowthBytes: number; message: string } {
+  function loadHugeLine(
+    lineBytes: number,
+    maxLineBytes: number,
+  ): { rule: string; line: number; events: number; peakGrowthBytes: number; message: string } {
     const script = `
       const core = require(${JSON.stringify(bundle)});
       const header = '{"type":"session","version":0,"id":"huge","createdAt":0,"delegationDepth":0,"cwd":"/work"}\\n';
@@ -145,7 +155,7 @@ describe('read limits: memory and the engine string limit (child processes)', fu
     assert.ok(result.peakGrowthBytes < 16 * 1024 * 1024, `peak RSS grew by ${result.peakGrowthBytes} bytes`);
   });
 
-  it('a line longer than the engine\'s longest string is the diagnostic, not a crash, even under a larger limit', function () {
+  it("a line longer than the engine's longest string is the diagnostic, not a crash, even under a larger limit", function () {
     // V8's longest string is 2^29 - 24 UTF-16 units; a limit above it is held to it.
     const engineMax = 0x1fffffe8;
     const result = loadHugeLine(engineMax + 64, 2 * 1024 * 1024 * 1024);
@@ -165,7 +175,10 @@ describe('scan statistics: packed rows', () => {
     const valid = loadSession(encoder.encode(b.text()));
     assert.equal(valid.scan.packedRows, 1);
     // A second row, malformed (dt does not match its members), at the end of an open turn.
-    const broken = b.text() + JSON.stringify({ type: 'text-chunks', seq0: b.nextSeq, time0: 0, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['x', 'y'] } }) + '\n';
+    const broken =
+      b.text() +
+      JSON.stringify({ type: 'text-chunks', seq0: b.nextSeq, time0: 0, data: { turn: 1, step: 1, index: 0, dt: [], texts: ['x', 'y'] } }) +
+      '\n';
     const log = loadSession(encoder.encode(broken));
     assert.ok(log.verdict.ok, 'an open tail: dsh drops the damaged line and loads the prefix');
     assert.equal(log.scan.packedRows, 2, 'the malformed row is counted');

@@ -7,7 +7,16 @@ import * as fsp from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSession } from '../../src/core';
-import { buildLineage, cwdSlug, listSessions, projectDirName, readSessionEnds, sessionDirName, sessionState, type CatalogFs } from '../../src/core/catalog';
+import {
+  buildLineage,
+  cwdSlug,
+  listSessions,
+  projectDirName,
+  readSessionEnds,
+  sessionDirName,
+  sessionState,
+  type CatalogFs,
+} from '../../src/core/catalog';
 import { encodeDshZstdLog } from '../../src/core/zstd';
 import { LogBuilder } from '../support/build-log';
 
@@ -40,8 +49,15 @@ const nodeFs: CatalogFs<string> = {
   child: (dir, name) => join(dir, name),
 };
 
-function session(id: string, opts: { turns?: number; open?: boolean; parent?: string; prompt?: string; padding?: number } = {}): LogBuilder {
-  const b = new LogBuilder({ id, cwd: '/home/dev/project', ...(opts.parent ? { parentSession: opts.parent, origin: 'subagent', seedLength: 0, delegationDepth: 1 } : {}) });
+function session(
+  id: string,
+  opts: { turns?: number; open?: boolean; parent?: string; prompt?: string; padding?: number } = {},
+): LogBuilder {
+  const b = new LogBuilder({
+    id,
+    cwd: '/home/dev/project',
+    ...(opts.parent ? { parentSession: opts.parent, origin: 'subagent', seedLength: 0, delegationDepth: 1 } : {}),
+  });
   const turns = opts.turns ?? 2;
   for (let t = 1; t <= turns; t++) {
     b.turnStart();
@@ -74,7 +90,12 @@ describe('sessions catalogue', () => {
     assert.ok(bytes.length > 200 * 1024, 'larger than head + tail');
     const full = loadSession(bytes);
     const tailStart = bytes.length - 64 * 1024;
-    const ends = readSessionEnds({ head: bytes.subarray(0, 128 * 1024), headIsWhole: false, tail: bytes.subarray(tailStart), tailStartsAtLine: false });
+    const ends = readSessionEnds({
+      head: bytes.subarray(0, 128 * 1024),
+      headIsWhole: false,
+      tail: bytes.subarray(tailStart),
+      tailStartsAtLine: false,
+    });
     assert.equal(ends.header?.id, 'big');
     assert.equal(ends.title, 'Fix the flaky test');
     assert.equal(ends.turns, 40);
@@ -107,11 +128,26 @@ describe('sessions catalogue', () => {
   });
 
   it('puts subagent children under their parent, and never loses a cycle', () => {
-    const l = buildLineage([{ id: 'p' }, { id: 'c1', parentSession: 'p' }, { id: 'c2', parentSession: 'c1' }, { id: 'orphan', parentSession: 'gone' },
-      { id: 'a', parentSession: 'b' }, { id: 'b', parentSession: 'a' }]);
-    assert.deepEqual(l.roots.map((e) => e.id), ['p', 'orphan', 'a', 'b']);
-    assert.deepEqual(l.children.get('p')?.map((e) => e.id), ['c1']);
-    assert.deepEqual(l.children.get('c1')?.map((e) => e.id), ['c2']);
+    const l = buildLineage([
+      { id: 'p' },
+      { id: 'c1', parentSession: 'p' },
+      { id: 'c2', parentSession: 'c1' },
+      { id: 'orphan', parentSession: 'gone' },
+      { id: 'a', parentSession: 'b' },
+      { id: 'b', parentSession: 'a' },
+    ]);
+    assert.deepEqual(
+      l.roots.map((e) => e.id),
+      ['p', 'orphan', 'a', 'b'],
+    );
+    assert.deepEqual(
+      l.children.get('p')?.map((e) => e.id),
+      ['c1'],
+    );
+    assert.deepEqual(
+      l.children.get('c1')?.map((e) => e.id),
+      ['c2'],
+    );
   });
 
   describe('listing a sessions root on disk', () => {
@@ -131,7 +167,13 @@ describe('sessions catalogue', () => {
       write(project, 'crashed', 'session.jsonl', session('crashed', { open: true }).bytes(), 86_400_000);
       write(project, 'zstd', 'session.jsonl.zstd', encodeDshZstdLog(session('zstd').lines, { linesPerFrame: 3 }), 60_000);
       write(project, 'child', 'session.jsonl', session('child', { parent: 'closed' }).bytes(), 40_000);
-      write('--other--', 'refused', 'session.jsonl', new TextEncoder().encode('{"type":"session","version":0,"id":"refused","createdAt":1}\n'), 70_000);
+      write(
+        '--other--',
+        'refused',
+        'session.jsonl',
+        new TextEncoder().encode('{"type":"session","version":0,"id":"refused","createdAt":1}\n'),
+        70_000,
+      );
       mkdirSync(join(root, project, 'empty-dir'));
     });
     after(() => rmSync(root, { recursive: true, force: true }));
@@ -139,10 +181,22 @@ describe('sessions catalogue', () => {
     it('lists every session newest first with its state, in batches', async () => {
       const batches: number[] = [];
       const entries = await listSessions(nodeFs, root, { batchSize: 2, onBatch: (b) => batches.push(b.length) });
-      assert.deepEqual(entries.map((e) => e.id), ['live', 'child', 'closed', 'zstd', 'refused', 'crashed']);
-      assert.deepEqual(Object.fromEntries(entries.map((e) => [e.id, e.state])),
-        { live: 'live', child: 'closed', closed: 'closed', zstd: 'closed', refused: 'refused', crashed: 'crashed' });
-      assert.equal(batches.reduce((a, b) => a + b, 0), 6);
+      assert.deepEqual(
+        entries.map((e) => e.id),
+        ['live', 'child', 'closed', 'zstd', 'refused', 'crashed'],
+      );
+      assert.deepEqual(Object.fromEntries(entries.map((e) => [e.id, e.state])), {
+        live: 'live',
+        child: 'closed',
+        closed: 'closed',
+        zstd: 'closed',
+        refused: 'refused',
+        crashed: 'crashed',
+      });
+      assert.equal(
+        batches.reduce((a, b) => a + b, 0),
+        6,
+      );
       const zstd = entries.find((e) => e.id === 'zstd')!;
       assert.equal(zstd.compressed, true);
       assert.equal(zstd.turns, 2);
@@ -150,9 +204,12 @@ describe('sessions catalogue', () => {
       assert.equal(entries.find((e) => e.id === 'child')?.header?.parentSession, 'closed');
     });
 
-    it('lists only the workspace folder\'s project when asked', async () => {
+    it("lists only the workspace folder's project when asked", async () => {
       const entries = await listSessions(nodeFs, root, { projectDirs: ['--other--'] });
-      assert.deepEqual(entries.map((e) => e.id), ['refused']);
+      assert.deepEqual(
+        entries.map((e) => e.id),
+        ['refused'],
+      );
     });
 
     it('lists nothing (and does not throw) for a missing root', async () => {

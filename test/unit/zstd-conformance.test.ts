@@ -14,7 +14,6 @@ import { richLog } from '../support/build-log';
 
 const encoder = new TextEncoder();
 
-
 /** Batch sizes from a PRNG seeded by the case name, so every run encodes a case the same way. */
 function batchSizes(seedText: string): () => number {
   let state = 2166136261;
@@ -57,7 +56,9 @@ describe('zstd: conformance cases re-encoded as dsh writes them', function () {
   for (const dir of ['real', 'mutations', 'scale']) {
     const folder = join(root, dir);
     if (!existsSync(folder)) continue;
-    for (const name of readdirSync(folder).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const name of readdirSync(folder)
+      .filter((n) => n.endsWith('.jsonl'))
+      .sort()) {
       const path = join(folder, name);
       const expected = JSON.parse(readFileSync(path.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
       const bytes = new Uint8Array(readFileSync(path));
@@ -115,7 +116,10 @@ describe('zstd: damaged frames in a log', () => {
   });
 
   it('a complete frame ending mid-line refuses the log', () => {
-    const lines = richLog().text().split('\n').filter((l) => l);
+    const lines = richLog()
+      .text()
+      .split('\n')
+      .filter((l) => l);
     const cut = lines[3].length >> 1;
     const torn = [
       encodeZstdFrame(encoder.encode(lines[0] + '\n')),

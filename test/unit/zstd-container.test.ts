@@ -18,7 +18,15 @@ function framesOf(text: string, per = 3): Uint8Array[] {
   const lines = text.split('\n').filter((l) => l.length > 0);
   const frame = (content: string) => encodeRawZstdFrame(encoder.encode(content), { blockSize: 64 });
   const frames = [frame(lines[0] + '\n')];
-  for (let i = 1; i < lines.length; i += per) frames.push(frame(lines.slice(i, i + per).map((l) => l + '\n').join('')));
+  for (let i = 1; i < lines.length; i += per)
+    frames.push(
+      frame(
+        lines
+          .slice(i, i + per)
+          .map((l) => l + '\n')
+          .join(''),
+      ),
+    );
   return frames;
 }
 
@@ -50,7 +58,10 @@ describe('zstd container edge cases', () => {
     assert.ok(d, 'a diagnostic for the torn frame');
     assert.equal(d!.severity, 'info');
     assert.ok(d!.line !== undefined && d!.line > 1);
-    assert.match(d!.message, new RegExp(`^frame ${six.length} at compressed offset ${start} is incomplete .*truncates the file at byte ${start}`));
+    assert.match(
+      d!.message,
+      new RegExp(`^frame ${six.length} at compressed offset ${start} is incomplete .*truncates the file at byte ${start}`),
+    );
     const plan = planRepair(loaded);
     assert.ok(plan.ok);
     assert.equal(plan.truncateAt, start, 'dsh truncates at the torn frame');
@@ -109,7 +120,12 @@ describe('zstd container edge cases', () => {
     assert.equal(loaded.log.eventCount, kept);
     const d = loaded.log.diagnostics.find((x) => x.rule === 'zstd.torn-frame');
     assert.ok(d && d.severity === 'warning', 'not silent');
-    assert.match(d!.message, new RegExp(`^frame 5 at compressed offset ${sizeOf(head)} is a skippable frame declaring 4294967295 bytes.*dropping whatever frames those ${bytes.length - sizeOf(head)} bytes hold`));
+    assert.match(
+      d!.message,
+      new RegExp(
+        `^frame 5 at compressed offset ${sizeOf(head)} is a skippable frame declaring 4294967295 bytes.*dropping whatever frames those ${bytes.length - sizeOf(head)} bytes hold`,
+      ),
+    );
     assert.equal((planRepair(loaded) as { truncateAt?: number }).truncateAt, sizeOf(head));
   });
 

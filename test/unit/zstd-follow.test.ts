@@ -8,7 +8,6 @@ import { richLog } from '../support/build-log';
 
 const encoder = new TextEncoder();
 
-
 /**
  * Header alone in frame 1, then one frame per batch of `batch` lines, as dsh writes. Small blocks, so a
  * frame cut mid-write still holds complete blocks whose complete lines are recovered.
@@ -17,7 +16,15 @@ function framesOf(text: string, batch: number): Uint8Array[] {
   const frame = (content: string) => encodeRawZstdFrame(encoder.encode(content), { blockSize: 64 });
   const lines = text.split('\n').filter((l) => l.length > 0);
   const frames = [frame(lines[0] + '\n')];
-  for (let i = 1; i < lines.length; i += batch) frames.push(frame(lines.slice(i, i + batch).map((l) => l + '\n').join('')));
+  for (let i = 1; i < lines.length; i += batch)
+    frames.push(
+      frame(
+        lines
+          .slice(i, i + batch)
+          .map((l) => l + '\n')
+          .join(''),
+      ),
+    );
   return frames;
 }
 
@@ -36,7 +43,10 @@ describe('following a growing zstd log', () => {
   for (const cut of [1, 2, 0.5]) {
     it(`folds appended frames in when the file was read ${cut === 0.5 ? 'mid-frame' : `after ${cut} frames`}`, () => {
       const all = concatBytes(frames);
-      const firstBytes = cut === 0.5 ? frames[0].length + frames[1].length + Math.floor(frames[2].length / 2) : frames.slice(0, cut).reduce((n, f) => n + f.length, 0);
+      const firstBytes =
+        cut === 0.5
+          ? frames[0].length + frames[1].length + Math.floor(frames[2].length / 2)
+          : frames.slice(0, cut).reduce((n, f) => n + f.length, 0);
       const loaded = loadSessionFile(all.subarray(0, firstBytes));
       assert.ok(loaded.follow, 'a zstd file is followed frame by frame');
       if (cut === 0.5) assert.ok((loaded.zstd?.recoveredBytes ?? 0) > 0, 'the torn frame gave up complete lines at load');

@@ -32,7 +32,10 @@ describe('zstd: read limits', () => {
     assert.equal(r.error?.frameIndex, 2);
     assert.equal(r.error?.compressedOffset, file.length - frame.length);
     assert.equal(r.error?.limit, small.maxTextBytes);
-    assert.match(r.error!.detail, /^frame 3 at compressed offset \d+: declares 4096 MiB of content, more than the 8 MiB left \(the text limit is 8 MiB, maxTextBytes\)$/);
+    assert.match(
+      r.error!.detail,
+      /^frame 3 at compressed offset \d+: declares 4096 MiB of content, more than the 8 MiB left \(the text limit is 8 MiB, maxTextBytes\)$/,
+    );
     assert.equal(r.frames, 2, 'the frames before it are kept');
   });
 
@@ -41,7 +44,10 @@ describe('zstd: read limits', () => {
     const frame = bombFrame({ contentBytes: 10, declareSize: false, windowDescriptor: 0xaf });
     const r = decodeZstdLog(bombLog(frame));
     assert.equal(r.error?.rule, 'limits.text-bytes');
-    assert.match(r.error!.detail, /^frame 2 at compressed offset \d+: declares a 3840 MiB window, more than the whole text may hold \(the text limit is 2048 MiB, maxTextBytes\)$/);
+    assert.match(
+      r.error!.detail,
+      /^frame 2 at compressed offset \d+: declares a 3840 MiB window, more than the whole text may hold \(the text limit is 2048 MiB, maxTextBytes\)$/,
+    );
   });
 
   it('refuses raw and RLE blocks beyond the text limit from their headers, before decoding', () => {
@@ -56,16 +62,27 @@ describe('zstd: read limits', () => {
     const started = Date.now();
     const r = decodeZstdLog(bombLog(frame), { limits: small });
     assert.equal(r.error?.rule, 'limits.text-bytes');
-    assert.match(r.error!.detail, /^frame 2 at compressed offset \d+: decodes to more text than the limit leaves \(the text limit is 8 MiB, maxTextBytes\)$/);
+    assert.match(
+      r.error!.detail,
+      /^frame 2 at compressed offset \d+: decodes to more text than the limit leaves \(the text limit is 8 MiB, maxTextBytes\)$/,
+    );
     assert.ok(Date.now() - started < 5000, 'work proportional to the limit');
   });
 
   it('stops a frame at a line longer than the line limit, declared or not, RLE or compressed runs', () => {
-    for (const [declareSize, runs] of [[true, 'rle'], [false, 'rle'], [true, 'compressed'], [false, 'compressed']] as const) {
+    for (const [declareSize, runs] of [
+      [true, 'rle'],
+      [false, 'rle'],
+      [true, 'compressed'],
+      [false, 'compressed'],
+    ] as const) {
       const r = decodeZstdLog(bombLog(eventFrame(0), bombFrame({ contentBytes: 3 * MiB, declareSize, runs })), { limits: small });
       assert.equal(r.error?.rule, 'limits.line-bytes', `declared: ${declareSize}, ${runs}`);
       assert.equal(r.error?.limit, small.maxLineBytes);
-      assert.match(r.error!.detail, /^frame 3 at compressed offset \d+: holds a line longer than the line limit of 1 MiB \(maxLineBytes\)$/);
+      assert.match(
+        r.error!.detail,
+        /^frame 3 at compressed offset \d+: holds a line longer than the line limit of 1 MiB \(maxLineBytes\)$/,
+      );
     }
   });
 
@@ -84,14 +101,21 @@ describe('zstd: read limits', () => {
   });
 
   it('a load refuses the log with the diagnostic on the line where the frame starts, keeping what came before', () => {
-    const file = bombLog(eventFrame(0), eventFrame(1), bombFrame({ contentBytes: 32 * MiB, lineBytes: 4096, declareSize: false, runs: 'compressed' }));
+    const file = bombLog(
+      eventFrame(0),
+      eventFrame(1),
+      bombFrame({ contentBytes: 32 * MiB, lineBytes: 4096, declareSize: false, runs: 'compressed' }),
+    );
     const { log } = loadSessionFile(file, { limits: small });
     assert.equal(log.verdict.ok, false);
     assert.equal(log.verdict.rule, 'limits.text-bytes');
     assert.equal(log.verdict.line, 4);
     assert.equal(log.eventCount, 2);
     const d = log.diagnostics.find((x) => x.rule === 'limits.text-bytes');
-    assert.ok(d && d.line === 4 && /frame 4 at compressed offset \d+/.test(d.message) && /the text limit is 8 MiB, maxTextBytes/.test(d.message), d?.message);
+    assert.ok(
+      d && d.line === 4 && /frame 4 at compressed offset \d+/.test(d.message) && /the text limit is 8 MiB, maxTextBytes/.test(d.message),
+      d?.message,
+    );
   });
 
   it('limits that are not numbers fall back to the defaults', () => {
@@ -128,7 +152,10 @@ describe('zstd: read limits', () => {
       const run = runCliChild(['check', write('line-2gb.jsonl.zstd', file)]);
       assert.equal(run.code, 1, run.stderr);
       assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
-      assert.match(run.stdout, /:2: limits\.line-bytes: .*frame 2 at compressed offset \d+: holds a line longer than the line limit of 256 MiB \(maxLineBytes\)/);
+      assert.match(
+        run.stdout,
+        /:2: limits\.line-bytes: .*frame 2 at compressed offset \d+: holds a line longer than the line limit of 256 MiB \(maxLineBytes\)/,
+      );
       const above = run.maxRssMiB - empty();
       assert.ok(above < 256 + 160, `peak ${run.maxRssMiB.toFixed(0)} MiB (${above.toFixed(0)} above an empty Node)`);
     });
@@ -149,15 +176,23 @@ describe('zstd: read limits', () => {
       const sized = runCliChild(['check', write('declared.jsonl.zstd', bombLog(bombFrame({ contentBytes: 3 * GiB })))]);
       assert.equal(sized.code, 1, sized.stderr);
       assert.match(sized.stdout, /limits\.text-bytes: .*frame 2 at compressed offset \d+: declares 3072 MiB of content/);
-      const window = runCliChild(['check', write('window.jsonl.zstd', bombLog(bombFrame({ contentBytes: 10, declareSize: false, windowDescriptor: 0xaf })))]);
+      const window = runCliChild([
+        'check',
+        write('window.jsonl.zstd', bombLog(bombFrame({ contentBytes: 10, declareSize: false, windowDescriptor: 0xaf }))),
+      ]);
       assert.equal(window.code, 1, window.stderr);
       assert.match(window.stdout, /limits\.text-bytes: .*declares a 3840 MiB window/);
       for (const run of [sized, window]) assert.ok(run.maxRssMiB - empty() < 64, `peak ${run.maxRssMiB.toFixed(0)} MiB`);
     });
 
     it('a frame inflating far beyond a 64 MiB text limit: stopped near the limit (memory and time bounded)', () => {
-      const path = write('4g.jsonl.zstd', bombLog(bombFrame({ contentBytes: 4 * GiB, lineBytes: 64 * 1024, declareSize: false, runs: 'compressed' })));
-      const run = runCoreChild(`const r=core.loadSessionFile(new Uint8Array(fs.readFileSync(${JSON.stringify(path)})),{limits:{maxTextBytes:${64 * MiB}}});console.log(JSON.stringify({rule:r.log.verdict.rule,ok:r.log.verdict.ok}))`);
+      const path = write(
+        '4g.jsonl.zstd',
+        bombLog(bombFrame({ contentBytes: 4 * GiB, lineBytes: 64 * 1024, declareSize: false, runs: 'compressed' })),
+      );
+      const run = runCoreChild(
+        `const r=core.loadSessionFile(new Uint8Array(fs.readFileSync(${JSON.stringify(path)})),{limits:{maxTextBytes:${64 * MiB}}});console.log(JSON.stringify({rule:r.log.verdict.rule,ok:r.log.verdict.ok}))`,
+      );
       assert.deepEqual(run.result, { rule: 'limits.text-bytes', ok: false }, run.stderr);
       assert.ok(run.maxRssMiB - empty() < 64 * 3 + 96, `peak ${run.maxRssMiB.toFixed(0)} MiB`);
       assert.ok(run.ms < 30_000, `${run.ms} ms`);

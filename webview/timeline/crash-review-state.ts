@@ -22,7 +22,9 @@ export class CrashReviewState {
   constructor(private readonly app: TimelineApp) {}
 
   start(): void {
-    this.refreshTimer = setInterval(() => { if (this.review?.openTurn) void this.load(); }, REFRESH_MS);
+    this.refreshTimer = setInterval(() => {
+      if (this.review?.openTurn) void this.load();
+    }, REFRESH_MS);
   }
 
   stop(): void {
@@ -41,7 +43,10 @@ export class CrashReviewState {
 
   onAppended(): void {
     clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => { this.settleTimer = undefined; void this.load(); }, SETTLE_MS);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      void this.load();
+    }, SETTLE_MS);
   }
 
   /** The commands ask in a modal before they write; nothing here waits for the answer. */
@@ -51,10 +56,18 @@ export class CrashReviewState {
 
   private go(target: HealthTarget): void {
     switch (target.kind) {
-      case 'event': void this.app.jumpTo(target.seq); break;
-      case 'ghost': void this.focusBelowList(`#ghost-rows .ghost-row[data-seq="${target.seq}"]`, true); break;
-      case 'tornTail': void this.focusBelowList('#torn-tail', false); break;
-      case 'line': void this.app.revealLine(target.line); break;
+      case 'event':
+        void this.app.jumpTo(target.seq);
+        break;
+      case 'ghost':
+        void this.focusBelowList(`#ghost-rows .ghost-row[data-seq="${target.seq}"]`, true);
+        break;
+      case 'tornTail':
+        void this.focusBelowList('#torn-tail', false);
+        break;
+      case 'line':
+        void this.app.revealLine(target.line);
+        break;
     }
   }
 
@@ -74,7 +87,9 @@ export class CrashReviewState {
 
   renderBanner(): TemplateResult {
     return renderCrashBanner(this.review?.openTurn, this.review?.tornTail, {
-      jump: (seq) => void this.app.jumpTo(seq), apply: () => this.run('apply'), removeTornTail: () => this.run('removeTornTail'),
+      jump: (seq) => void this.app.jumpTo(seq),
+      apply: () => this.run('apply'),
+      removeTornTail: () => this.run('removeTornTail'),
     });
   }
 

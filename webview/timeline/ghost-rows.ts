@@ -29,18 +29,42 @@ export function renderGhostRows(order: Order, ghosts: readonly GhostRow[], on: G
   if (!shown.length) return html``;
   return html`<section id="ghost-rows" class="ghost-rows" aria-label=${t('Closers dsh would append — not in the file yet')}>
     <div class="ghost-head muted">${t('Closers dsh would append — not in the file yet')}</div>
-    <ul role="list">${shown.map((g) => html`<li class="row ghost-row" role="listitem" tabindex="-1" data-seq=${g.seq} data-type=${g.type}
-        data-code=${g.code ?? nothing} aria-label=${ghostName(g)}>
-      <div class="ghost-main">
-        <span class="codicon codicon-${safeIcon(g.icon)} type-icon" aria-hidden="true"></span>
-        <span class="cell seq">${g.seq}</span>
-        <span class="cell label">${g.label}</span>
-        ${g.code ? html`<span class="code-pill">${g.code}</span>` : nothing}
-        <span class="cell summary" title=${g.summary}>${oneLine(g.summary, 300)}</span>
-        ${g.linkSeq !== undefined ? html`<a href="#" class="ghost-link" data-target=${g.linkSeq}
-          @click=${(e: Event) => { e.preventDefault(); on.jump(g.linkSeq!); }}>${oneLine(g.linkText ?? `seq ${g.linkSeq}`, 120)}</a>` : nothing}
-      </div>
-      ${g.meaning ? html`<div class="ghost-meaning" title=${g.meaning}>${oneLine(g.meaning, 400)}</div>` : nothing}
-    </li>`)}</ul>
+    <ul role="list">
+      ${shown.map(
+        (g) =>
+          html`<li
+            class="row ghost-row"
+            role="listitem"
+            tabindex="-1"
+            data-seq=${g.seq}
+            data-type=${g.type}
+            data-code=${g.code ?? nothing}
+            aria-label=${ghostName(g)}
+          >
+            <div class="ghost-main">
+              <span class="codicon codicon-${safeIcon(g.icon)} type-icon" aria-hidden="true"></span>
+              <span class="cell seq">${g.seq}</span>
+              <span class="cell label">${g.label}</span>
+              ${g.code ? html`<span class="code-pill">${g.code}</span>` : nothing}
+              <span class="cell summary" title=${g.summary}>${oneLine(g.summary, 300)}</span>
+              ${
+                g.linkSeq !== undefined
+                  ? html`<a
+                      href="#"
+                      class="ghost-link"
+                      data-target=${g.linkSeq}
+                      @click=${(e: Event) => {
+                        e.preventDefault();
+                        on.jump(g.linkSeq!);
+                      }}
+                      >${oneLine(g.linkText ?? `seq ${g.linkSeq}`, 120)}</a
+                    >`
+                  : nothing
+              }
+            </div>
+            ${g.meaning ? html`<div class="ghost-meaning" title=${g.meaning}>${oneLine(g.meaning, 400)}</div>` : nothing}
+          </li>`,
+      )}
+    </ul>
   </section>`;
 }

@@ -13,21 +13,47 @@ export interface HealthListHandlers {
 
 export function renderHealthLists(review: CrashReviewView | undefined, on: HealthListHandlers): TemplateResult {
   if (!review || (!review.repairs.length && !review.health.length)) return html``;
-  const link = (target: HealthTarget, text: string, cls: string) => html`<a href="#" class=${cls} data-target-kind=${target.kind}
-    data-seq=${'seq' in target ? target.seq : nothing} @click=${(e: Event) => { e.preventDefault(); on.go(target); }}>${text}</a>`;
+  const link = (target: HealthTarget, text: string, cls: string) =>
+    html`<a
+      href="#"
+      class=${cls}
+      data-target-kind=${target.kind}
+      data-seq=${'seq' in target ? target.seq : nothing}
+      @click=${(e: Event) => {
+        e.preventDefault();
+        on.go(target);
+      }}
+      >${text}</a
+    >`;
   return html`<div id="health-lists" class="health-lists">
-    ${review.repairs.length ? html`<details id="repairs-list" open>
-      <summary>${t('Repairs dsh already wrote ({0})', review.repairs.length)}</summary>
-      <ul>${review.repairs.map((r) => html`<li data-turn-end=${r.turnEndSeq}>
-        ${link({ kind: 'event', seq: r.firstSeq }, t('seqs {0}–{1}', r.firstSeq, r.turnEndSeq), 'repair-link')}
-        <span>${oneLine(r.text, 400)}</span>
-        ${r.endSeedSeq !== undefined ? link({ kind: 'event', seq: r.endSeedSeq }, t('reopened at seq {0}', r.endSeedSeq), 'repair-seed-link') : nothing}</li>`)}</ul>
-    </details>` : nothing}
-    ${review.health.length ? html`<details id="health-entries">
-      <summary>${t('Session health entries ({0})', review.health.length)}</summary>
-      <ul>${review.health.map((e) => entry(e, link))}
-        ${review.healthOmitted ? html`<li class="muted">${t('{0} more not listed', review.healthOmitted)}</li>` : nothing}</ul>
-    </details>` : nothing}
+    ${
+      review.repairs.length
+        ? html`<details id="repairs-list" open>
+            <summary>${t('Repairs dsh already wrote ({0})', review.repairs.length)}</summary>
+            <ul>
+              ${review.repairs.map(
+                (r) =>
+                  html`<li data-turn-end=${r.turnEndSeq}>
+                    ${link({ kind: 'event', seq: r.firstSeq }, t('seqs {0}–{1}', r.firstSeq, r.turnEndSeq), 'repair-link')}
+                    <span>${oneLine(r.text, 400)}</span>
+                    ${r.endSeedSeq !== undefined ? link({ kind: 'event', seq: r.endSeedSeq }, t('reopened at seq {0}', r.endSeedSeq), 'repair-seed-link') : nothing}
+                  </li>`,
+              )}
+            </ul>
+          </details>`
+        : nothing
+    }
+    ${
+      review.health.length
+        ? html`<details id="health-entries">
+            <summary>${t('Session health entries ({0})', review.health.length)}</summary>
+            <ul>
+              ${review.health.map((e) => entry(e, link))}
+              ${review.healthOmitted ? html`<li class="muted">${t('{0} more not listed', review.healthOmitted)}</li>` : nothing}
+            </ul>
+          </details>`
+        : nothing
+    }
   </div>`;
 }
 

@@ -16,47 +16,130 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
   const v = s.verdict;
   const c = s.counts;
   const problems = c.errors + c.warnings + c.infos;
-  const field = (name: string, value: string | number | undefined) => (value === undefined ? nothing : html`<span class="fact" data-field=${name}>${value}</span>`);
+  const field = (name: string, value: string | number | undefined) =>
+    value === undefined ? nothing : html`<span class="fact" data-field=${name}>${value}</span>`;
   return html`<header id="health" aria-label=${t('Session health')}>
     <div class="health-line">
       <h1 id="session-title" title=${s.filePath}><span id="session-id">${oneLine(s.title, 120)}</span></h1>
       <span id="verdict" class="pill ${v.ok ? 'ok' : 'error'}" data-ok=${v.ok ? 'true' : 'false'}>
-        <span class="codicon codicon-${v.ok ? 'pass' : 'error'}" aria-hidden="true"></span>${v.ok ? t('dsh opens this log') : t('dsh refuses this log')}</span>
-      <span id="live-status" class="pill ${s.live}">${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(label(s.liveText), 160)}</span>
-      ${problems ? html`<span class="pill ${s.worstSeverity ?? 'info'}" id="problem-count" data-count=${problems}>
-        <span class="codicon codicon-${s.worstSeverity === 'info' ? 'info' : s.worstSeverity ?? 'info'}" aria-hidden="true"></span>${t('{0} errors, {1} warnings', c.errors, c.warnings)}</span>` : nothing}
-      ${s.restrictedMode
-        ? html`<span id="read-only" class="pill warning">${t('Restricted Mode: read-only — this workspace is not trusted, so the editor only reads the log')}</span>`
-        : html`<span id="append-only" class="pill muted" title=${t('Saving adds new events at the end of the file; nothing already in it is changed')}>${t('Append-only')}</span>`}
+        <span class="codicon codicon-${v.ok ? 'pass' : 'error'}" aria-hidden="true"></span
+        >${v.ok ? t('dsh opens this log') : t('dsh refuses this log')}</span
+      >
+      <span id="live-status" class="pill ${s.live}"
+        >${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(label(s.liveText), 160)}</span
+      >
+      ${
+        problems
+          ? html`<span class="pill ${s.worstSeverity ?? 'info'}" id="problem-count" data-count=${problems}>
+              <span class="codicon codicon-${s.worstSeverity === 'info' ? 'info' : (s.worstSeverity ?? 'info')}" aria-hidden="true"></span
+              >${t('{0} errors, {1} warnings', c.errors, c.warnings)}</span
+            >`
+          : nothing
+      }
+      ${
+        s.restrictedMode
+          ? html`<span id="read-only" class="pill warning"
+              >${t('Restricted Mode: read-only — this workspace is not trusted, so the editor only reads the log')}</span
+            >`
+          : html`<span
+              id="append-only"
+              class="pill muted"
+              title=${t('Saving adds new events at the end of the file; nothing already in it is changed')}
+              >${t('Append-only')}</span
+            >`
+      }
     </div>
-    <dl id="count-fields" class="facts">${s.facts.map((f) => html`<div class="fact-pair"><dt>${label(f.label)}</dt><dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd></div>`)}</dl>
-    ${v.ok ? nothing : html`<div id="refusal-box" class="refusal">
-      <p id="refusal-message">${oneLine(v.text, 400)}${v.dshText ? html` <span class="muted">${oneLine(v.dshText, 400)}</span>` : nothing}
-      ${v.line ? html` <a href="#" id="refusal-reveal" @click=${(e: Event) => { e.preventDefault(); on.reveal(v.line!); }}>${t('Show line {0}', v.line)}</a>` : nothing}</p>
-      <dl id="refusal" class="facts">${field('rule', v.rule)}${field('line', v.line)}${field('seq', v.seq)}${field('stage', v.stage)}${field('errorName', v.errorName)}</dl>
-    </div>`}
+    <dl id="count-fields" class="facts">
+      ${s.facts.map(
+        (f) =>
+          html`<div class="fact-pair">
+            <dt>${label(f.label)}</dt>
+            <dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>
+          </div>`,
+      )}
+    </dl>
+    ${
+      v.ok
+        ? nothing
+        : html`<div id="refusal-box" class="refusal">
+            <p id="refusal-message">
+              ${oneLine(v.text, 400)}${v.dshText ? html` <span class="muted">${oneLine(v.dshText, 400)}</span>` : nothing}
+              ${
+                v.line
+                  ? html` <a
+                      href="#"
+                      id="refusal-reveal"
+                      @click=${(e: Event) => {
+                        e.preventDefault();
+                        on.reveal(v.line!);
+                      }}
+                      >${t('Show line {0}', v.line)}</a
+                    >`
+                  : nothing
+              }
+            </p>
+            <dl id="refusal" class="facts">
+              ${field('rule', v.rule)}${field('line', v.line)}${field('seq', v.seq)}${field('stage', v.stage)}${field('errorName', v.errorName)}
+            </dl>
+          </div>`
+    }
     ${renderLineage(s.lineage, children, on)}
     ${s.stillReadable ? html`<p id="still-readable" class="muted">${oneLine(s.stillReadable, 400)}</p>` : nothing}
-    ${s.file.state !== 'following' ? html`<div id="file-notice" role="alert" class="refusal" data-state=${s.file.state}><p id="file-explanation">${oneLine(s.file.explanation ?? s.file.state, 300)}</p>
-      ${s.file.state !== 'deleted' ? html`<vscode-button id="reload" @click=${on.reload}>${t('Reload from disk')}</vscode-button>` : nothing}</div>` : nothing}
-    ${s.headerFields ? html`<details id="health-details">
-      <summary>${s.headerAccepted ? t('Header') : t('Header (as written; dsh does not accept it)')}</summary>
-      <dl id="header-fields" class="fields">
-        ${s.headerFields.map((f) => html`<dt>${label(f.label)}</dt><dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>`)}
-      </dl>
-    </details>` : nothing}
+    ${
+      s.file.state !== 'following'
+        ? html`<div id="file-notice" role="alert" class="refusal" data-state=${s.file.state}>
+            <p id="file-explanation">${oneLine(s.file.explanation ?? s.file.state, 300)}</p>
+            ${s.file.state !== 'deleted' ? html`<vscode-button id="reload" @click=${on.reload}>${t('Reload from disk')}</vscode-button>` : nothing}
+          </div>`
+        : nothing
+    }
+    ${
+      s.headerFields
+        ? html`<details id="health-details">
+            <summary>${s.headerAccepted ? t('Header') : t('Header (as written; dsh does not accept it)')}</summary>
+            <dl id="header-fields" class="fields">
+              ${s.headerFields.map(
+                (f) =>
+                  html`<dt>${label(f.label)}</dt>
+                    <dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>`,
+              )}
+            </dl>
+          </details>`
+        : nothing
+    }
   </header>`;
 }
 
 /** A child session's seed and parent, and a parent's children, each a link to follow. */
 function renderLineage(l: LineageSummary | undefined, children: number, on: HealthHandlers): TemplateResult | typeof nothing {
   if (!l && children === 0) return nothing;
-  const link = (id: string, text: string, to: LineageTarget) => html`<a href="#" id=${id} @click=${(e: Event) => { e.preventDefault(); on.openLineage(to); }}>${text}</a>`;
+  const link = (id: string, text: string, to: LineageTarget) =>
+    html`<a
+      href="#"
+      id=${id}
+      @click=${(e: Event) => {
+        e.preventDefault();
+        on.openLineage(to);
+      }}
+      >${text}</a
+    >`;
   return html`<div id="lineage" data-seed-length=${l?.seedLength ?? 0} data-children=${children}>
-    ${l && l.seedLength > 0 ? html`<span id="seed-note"><span class="seed-swatch" aria-hidden="true"></span>
-      ${t('Inherited from the parent session (seed)')}: ${t('seqs {0}–{1}', 0, l.seedLength - 1)}</span>` : nothing}
-    ${l?.parentSession !== undefined ? html`<span>${t('Parent session')}: <code>${oneLine(l.parentSession, 80)}</code>${l.origin ? ` (${oneLine(l.origin, 40)})` : ''}</span>
-      ${link('open-parent', t('Open parent session'), 'parent')}` : nothing}
+    ${
+      l && l.seedLength > 0
+        ? html`<span id="seed-note"
+            ><span class="seed-swatch" aria-hidden="true"></span> ${t('Inherited from the parent session (seed)')}:
+            ${t('seqs {0}–{1}', 0, l.seedLength - 1)}</span
+          >`
+        : nothing
+    }
+    ${
+      l?.parentSession !== undefined
+        ? html`<span
+              >${t('Parent session')}: <code>${oneLine(l.parentSession, 80)}</code>${l.origin ? ` (${oneLine(l.origin, 40)})` : ''}</span
+            >
+            ${link('open-parent', t('Open parent session'), 'parent')}`
+        : nothing
+    }
     ${children > 0 ? link('open-children', t('Open child sessions ({0})', children), 'children') : nothing}
   </div>`;
 }
@@ -68,8 +151,16 @@ export function renderLoading(m: LoadingMessage): TemplateResult {
   const id = m.headerFields?.find((f) => f.name === 'id')?.value;
   return html`<section id="loading" aria-live="polite">
     ${id ? html`<h1 id="session-title">${id}</h1>` : nothing}
-    <p>${reading ? t('Reading {0}', name) : t('Checking {0} against dsh\'s rules', name)}${pct}${m.events ? ` ${t('({0} events)', m.events.toLocaleString())}` : ''}</p>
-    <vscode-progress-bar id="load-progress" aria-label=${t('Loading the session log')} data-phase=${m.phase}
-      .value=${m.fraction !== undefined ? Math.round(m.fraction * 1000) : 0} max="1000" ?indeterminate=${m.fraction === undefined}></vscode-progress-bar>
+    <p>
+      ${reading ? t('Reading {0}', name) : t("Checking {0} against dsh's rules", name)}${pct}${m.events ? ` ${t('({0} events)', m.events.toLocaleString())}` : ''}
+    </p>
+    <vscode-progress-bar
+      id="load-progress"
+      aria-label=${t('Loading the session log')}
+      data-phase=${m.phase}
+      .value=${m.fraction !== undefined ? Math.round(m.fraction * 1000) : 0}
+      max="1000"
+      ?indeterminate=${m.fraction === undefined}
+    ></vscode-progress-bar>
   </section>`;
 }

@@ -33,30 +33,85 @@ export function renderInspector(detail: EventDetail | undefined, loading: boolea
 }
 
 function renderDetail(d: EventDetail, on: InspectorHandlers): TemplateResult {
-  return html`
-    <header class="inspector-head">
+  return html` <header class="inspector-head">
       <span class="codicon codicon-${safeIcon(d.icon)}" aria-hidden="true"></span>
       <h2 id="inspector-title">seq ${d.seq} ${d.type}</h2>
       <vscode-button id="reveal-line" secondary title=${t('Open the log as text at line {0}', d.line)} @click=${() => on.reveal(d.line)}>
-        <span class="codicon codicon-go-to-file" aria-hidden="true"></span> ${t('Reveal in Text Editor')}</vscode-button>
+        <span class="codicon codicon-go-to-file" aria-hidden="true"></span> ${t('Reveal in Text Editor')}</vscode-button
+      >
     </header>
     <dl class="fields inspector-fields">
-      <dt>${t('Type')}</dt><dd>${label(d.label)}</dd>
-      <dt>${t('Line')}</dt><dd data-field="line">${d.line}</dd>
-      ${d.timeText ? html`<dt>${t('Time')}</dt><dd>${d.timeText}</dd>` : nothing}
-      ${d.turn !== undefined ? html`<dt>${t('Turn / step')}</dt><dd>${d.turn}${d.step !== undefined ? ` / ${d.step}` : ''}</dd>` : nothing}
-      <dt>${t('Surface')}</dt><dd data-field="surface">${surfaceText(d)}</dd>
-      ${d.sourceText ? html`<dt>${t('Source')}</dt><dd>${oneLine(d.sourceText, 200)}</dd>` : nothing}
+      <dt>${t('Type')}</dt>
+      <dd>${label(d.label)}</dd>
+      <dt>${t('Line')}</dt>
+      <dd data-field="line">${d.line}</dd>
+      ${
+        d.timeText
+          ? html`<dt>${t('Time')}</dt>
+              <dd>${d.timeText}</dd>`
+          : nothing
+      }
+      ${
+        d.turn !== undefined
+          ? html`<dt>${t('Turn / step')}</dt>
+              <dd>${d.turn}${d.step !== undefined ? ` / ${d.step}` : ''}</dd>`
+          : nothing
+      }
+      <dt>${t('Surface')}</dt>
+      <dd data-field="surface">${surfaceText(d)}</dd>
+      ${
+        d.sourceText
+          ? html`<dt>${t('Source')}</dt>
+              <dd>${oneLine(d.sourceText, 200)}</dd>`
+          : nothing
+      }
     </dl>
-    ${d.problems.length ? html`<h3>${t('Problems')}</h3><ul class="inspector-problems">${d.problems.map((p) => html`<li class="sev-${p.severity}">
-      <span class="codicon codicon-${p.severity === 'info' ? 'info' : p.severity}" aria-hidden="true"></span>
-      ${oneLine(p.message, 400)} <code>${p.rule}</code></li>`)}</ul>` : nothing}
-    ${d.blocks.length ? html`<h3>${t('Content')}</h3><div class="blocks">${d.blocks.map(renderBlock)}</div>` : nothing}
-    ${d.usage ? html`<h3>${t('Usage')}</h3>${renderUsage(d.usage)}` : nothing}
-    ${d.fields.length ? html`<h3>${t('Fields')}</h3><dl class="fields">${d.fields.map((f) => html`<dt>${oneLine(f.name, 80)}</dt><dd>${oneLine(f.value, 400)}</dd>`)}</dl>` : nothing}
+    ${
+      d.problems.length
+        ? html`<h3>${t('Problems')}</h3>
+            <ul class="inspector-problems">
+              ${d.problems.map(
+                (p) =>
+                  html`<li class="sev-${p.severity}">
+                    <span class="codicon codicon-${p.severity === 'info' ? 'info' : p.severity}" aria-hidden="true"></span>
+                    ${oneLine(p.message, 400)} <code>${p.rule}</code>
+                  </li>`,
+              )}
+            </ul>`
+        : nothing
+    }
+    ${
+      d.blocks.length
+        ? html`<h3>${t('Content')}</h3>
+            <div class="blocks">${d.blocks.map(renderBlock)}</div>`
+        : nothing
+    }
+    ${
+      d.usage
+        ? html`<h3>${t('Usage')}</h3>
+            ${renderUsage(d.usage)}`
+        : nothing
+    }
+    ${
+      d.fields.length
+        ? html`<h3>${t('Fields')}</h3>
+            <dl class="fields">
+              ${d.fields.map(
+                (f) =>
+                  html`<dt>${oneLine(f.name, 80)}</dt>
+                    <dd>${oneLine(f.value, 400)}</dd>`,
+              )}
+            </dl>`
+        : nothing
+    }
     <h3>${t('Provenance')}</h3>
-    ${d.links.length ? html`<ul class="links" id="inspector-links">${d.links.map((l) => renderLink(l, on))}</ul>`
-      : html`<p class="muted">${t('No recorded or inferred links.')}</p>`}
+    ${
+      d.links.length
+        ? html`<ul class="links" id="inspector-links">
+            ${d.links.map((l) => renderLink(l, on))}
+          </ul>`
+        : html`<p class="muted">${t('No recorded or inferred links.')}</p>`
+    }
     <h3>${t('Raw line {0}', d.line)}</h3>
     ${renderText(d.raw, 'raw')}`;
 }
@@ -69,16 +124,60 @@ function surfaceText(d: EventDetail): string {
 
 function renderBlock(b: ContentBlockView): TemplateResult {
   switch (b.kind) {
-    case 'text': return html`<div class="block text"><h4>${t('Text')}</h4>${renderText(b.text)}</div>`;
-    case 'reasoning': return html`<div class="block reasoning"><h4>${t('Reasoning')}</h4>${renderText(b.text)}</div>`;
-    case 'toolCall': return html`<div class="block tool-call"><h4>${t('Tool call')} <code>${oneLine(b.name, 80)}</code> <span class="muted">${oneLine(b.callId, 80)}</span></h4>${renderText(b.arguments, 'json')}</div>`;
-    case 'toolResult': return html`<div class="block tool-result ${b.isError ? 'is-error' : ''}"><h4>${t('Tool result')} <span class="muted">${oneLine(b.callId, 80)}</span>${b.isError ? html` <span class="error-text">${t('error')}</span>` : nothing}</h4>${renderText(b.content)}</div>`;
-    case 'image': return html`<div class="block image"><h4><span class="codicon codicon-file-media" aria-hidden="true"></span> ${t('Image')}</h4>
-      <dl class="fields"><dt>${t('Media type')}</dt><dd>${oneLine(b.mediaType, 80)}</dd>
-      ${b.name ? html`<dt>${t('Name')}</dt><dd>${oneLine(b.name, 200)}</dd>` : nothing}
-      ${b.width !== undefined ? html`<dt>${t('Size')}</dt><dd>${b.width} × ${b.height ?? '?'}</dd>` : nothing}
-      ${b.bytes !== undefined ? html`<dt>${t('Bytes')}</dt><dd>${b.bytes}</dd>` : nothing}</dl></div>`;
-    case 'other': return html`<div class="block other"><h4>${oneLine(b.blockType, 80)}</h4>${renderText(b.json, 'json')}</div>`;
+    case 'text':
+      return html`<div class="block text">
+        <h4>${t('Text')}</h4>
+        ${renderText(b.text)}
+      </div>`;
+    case 'reasoning':
+      return html`<div class="block reasoning">
+        <h4>${t('Reasoning')}</h4>
+        ${renderText(b.text)}
+      </div>`;
+    case 'toolCall':
+      return html`<div class="block tool-call">
+        <h4>${t('Tool call')} <code>${oneLine(b.name, 80)}</code> <span class="muted">${oneLine(b.callId, 80)}</span></h4>
+        ${renderText(b.arguments, 'json')}
+      </div>`;
+    case 'toolResult':
+      return html`<div class="block tool-result ${b.isError ? 'is-error' : ''}">
+        <h4>
+          ${t('Tool result')}
+          <span class="muted">${oneLine(b.callId, 80)}</span>${b.isError ? html` <span class="error-text">${t('error')}</span>` : nothing}
+        </h4>
+        ${renderText(b.content)}
+      </div>`;
+    case 'image':
+      return html`<div class="block image">
+        <h4><span class="codicon codicon-file-media" aria-hidden="true"></span> ${t('Image')}</h4>
+        <dl class="fields">
+          <dt>${t('Media type')}</dt>
+          <dd>${oneLine(b.mediaType, 80)}</dd>
+          ${
+            b.name
+              ? html`<dt>${t('Name')}</dt>
+                  <dd>${oneLine(b.name, 200)}</dd>`
+              : nothing
+          }
+          ${
+            b.width !== undefined
+              ? html`<dt>${t('Size')}</dt>
+                  <dd>${b.width} × ${b.height ?? '?'}</dd>`
+              : nothing
+          }
+          ${
+            b.bytes !== undefined
+              ? html`<dt>${t('Bytes')}</dt>
+                  <dd>${b.bytes}</dd>`
+              : nothing
+          }
+        </dl>
+      </div>`;
+    case 'other':
+      return html`<div class="block other">
+        <h4>${oneLine(b.blockType, 80)}</h4>
+        ${renderText(b.json, 'json')}
+      </div>`;
   }
 }
 
@@ -86,21 +185,43 @@ function renderBlock(b: ContentBlockView): TemplateResult {
 function renderText(text: BoundedText, kind = ''): TemplateResult {
   const shown = clampBlock(text.text);
   const cut = text.truncated || shown.omitted > 0;
-  return html`<pre class="content ${kind}">${shown.text}</pre>${cut
-    ? html`<p class="muted clamp-note">${t('Showing {0} of {1} characters. Reveal in Text Editor shows the whole line.', shown.text.length.toLocaleString(), text.length.toLocaleString())}</p>`
-    : nothing}`;
+  return html`<pre class="content ${kind}">${shown.text}</pre>
+    ${
+      cut
+        ? html`<p class="muted clamp-note">
+            ${t('Showing {0} of {1} characters. Reveal in Text Editor shows the whole line.', shown.text.length.toLocaleString(), text.length.toLocaleString())}
+          </p>`
+        : nothing
+    }`;
 }
 
 function renderUsage(u: UsageView): TemplateResult {
-  const cell = (name: WebviewString, v: number | undefined) => (v === undefined ? nothing : html`<dt>${t(name)}</dt><dd>${v.toLocaleString()}</dd>`);
-  return html`<dl class="fields usage">${cell('Input', u.input)}${cell('Cached input', u.cachedInput)}${cell('Output', u.output)}${cell('Reasoning', u.reasoning)}${cell('Total', u.total)}</dl>`;
+  const cell = (name: WebviewString, v: number | undefined) =>
+    v === undefined
+      ? nothing
+      : html`<dt>${t(name)}</dt>
+          <dd>${v.toLocaleString()}</dd>`;
+  return html`<dl class="fields usage">
+    ${cell('Input', u.input)}${cell('Cached input', u.cachedInput)}${cell('Output', u.output)}${cell('Reasoning', u.reasoning)}${cell('Total', u.total)}
+  </dl>`;
 }
 
 function renderLink(l: ProvenanceLink, on: InspectorHandlers): TemplateResult {
-  return html`<li><a href="#" class="link rel-${l.relation}" data-target=${l.target} data-relation=${l.relation}
-      @click=${(e: Event) => { e.preventDefault(); on.jump(l.target); }}>
-    <span class="rel">${RELATION_LABEL[l.relation] ? t(RELATION_LABEL[l.relation]) : l.relation}</span>
-    <span class="target">seq ${l.target} ${l.targetType}</span>
-    <span class="summary">${oneLine(l.targetSummary, 140)}</span>
-    ${l.how === 'inferred' ? html`<span class="muted">${t('(inferred)')}</span>` : nothing}</a></li>`;
+  return html`<li>
+    <a
+      href="#"
+      class="link rel-${l.relation}"
+      data-target=${l.target}
+      data-relation=${l.relation}
+      @click=${(e: Event) => {
+        e.preventDefault();
+        on.jump(l.target);
+      }}
+    >
+      <span class="rel">${RELATION_LABEL[l.relation] ? t(RELATION_LABEL[l.relation]) : l.relation}</span>
+      <span class="target">seq ${l.target} ${l.targetType}</span>
+      <span class="summary">${oneLine(l.targetSummary, 140)}</span>
+      ${l.how === 'inferred' ? html`<span class="muted">${t('(inferred)')}</span>` : nothing}</a
+    >
+  </li>`;
 }

@@ -28,6 +28,10 @@ export class NavHistory<T> {
     return target;
   }
 
-  get canGoBack(): boolean { return this.back.length > 0; }
-  get canGoForward(): boolean { return this.forward.length > 0; }
+  get canGoBack(): boolean {
+    return this.back.length > 0;
+  }
+  get canGoForward(): boolean {
+    return this.forward.length > 0;
+  }
 }

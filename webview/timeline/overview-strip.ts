@@ -68,7 +68,10 @@ export class OverviewStrip {
     this.overview = o;
     const c = this.element;
     // Labelled at each draw rather than when made, so the strings table that arrives later applies.
-    c.setAttribute('aria-label', t('Overview of the whole log: surface, shadowed spans, compactions, repairs and problems. Up and Down move through the log.'));
+    c.setAttribute(
+      'aria-label',
+      t('Overview of the whole log: surface, shadowed spans, compactions, repairs and problems. Up and Down move through the log.'),
+    );
     c.setAttribute('aria-valuemax', String(Math.max(0, o.events - 1)));
     const height = Math.max(50, c.clientHeight || 400);
     const width = Math.max(10, c.clientWidth || 28);
@@ -93,9 +96,21 @@ export class OverviewStrip {
       const y = b * rowH;
       const h = Math.max(1, rowH);
       const inBucket = Math.max(1, Math.min(o.bucketSize, o.events - b * o.bucketSize));
-      if (o.surface[b]) { g.fillStyle = surface; g.globalAlpha = 0.25 + 0.75 * Math.min(1, o.surface[b] / inBucket); g.fillRect(0, y, width * 0.4, h); }
-      if (o.shadowed[b]) { g.fillStyle = shadowed; g.globalAlpha = 0.35 + 0.65 * Math.min(1, o.shadowed[b] / inBucket); g.fillRect(width * 0.4, y, width * 0.3, h); }
-      if (o.problems[b]) { g.fillStyle = problem; g.globalAlpha = 1; g.fillRect(width * 0.7, y, width * 0.3, h); }
+      if (o.surface[b]) {
+        g.fillStyle = surface;
+        g.globalAlpha = 0.25 + 0.75 * Math.min(1, o.surface[b] / inBucket);
+        g.fillRect(0, y, width * 0.4, h);
+      }
+      if (o.shadowed[b]) {
+        g.fillStyle = shadowed;
+        g.globalAlpha = 0.35 + 0.65 * Math.min(1, o.shadowed[b] / inBucket);
+        g.fillRect(width * 0.4, y, width * 0.3, h);
+      }
+      if (o.problems[b]) {
+        g.fillStyle = problem;
+        g.globalAlpha = 1;
+        g.fillRect(width * 0.7, y, width * 0.3, h);
+      }
     }
     g.globalAlpha = 1;
     for (const m of o.marks) {

@@ -15,14 +15,24 @@ export function renderPendingRows(order: Order, events: readonly PendingEventRow
   const title = t('Pending edits — not in the file until Save');
   return html`<section id="pending-rows" class="ghost-rows pending-rows" aria-label=${title}>
     <div class="ghost-head muted">${title}</div>
-    <ul role="list">${events.map((e) => html`<li class="row ghost-row pending-row" role="listitem" data-seq=${e.seq} data-type=${e.type}
-        aria-label=${`seq ${e.seq} ${e.label}, ${t('pending')}, ${oneLine(e.edit, 200)}`}>
-      <div class="ghost-main">
-        <span class="codicon codicon-${safeIcon(e.icon)} type-icon" aria-hidden="true"></span>
-        <span class="cell seq">${e.seq}</span>
-        <span class="cell label">${e.label}</span>
-        <span class="cell summary" title=${e.edit}>${oneLine(e.edit, 300)}</span>
-      </div>
-    </li>`)}</ul>
+    <ul role="list">
+      ${events.map(
+        (e) =>
+          html`<li
+            class="row ghost-row pending-row"
+            role="listitem"
+            data-seq=${e.seq}
+            data-type=${e.type}
+            aria-label=${`seq ${e.seq} ${e.label}, ${t('pending')}, ${oneLine(e.edit, 200)}`}
+          >
+            <div class="ghost-main">
+              <span class="codicon codicon-${safeIcon(e.icon)} type-icon" aria-hidden="true"></span>
+              <span class="cell seq">${e.seq}</span>
+              <span class="cell label">${e.label}</span>
+              <span class="cell summary" title=${e.edit}>${oneLine(e.edit, 300)}</span>
+            </div>
+          </li>`,
+      )}
+    </ul>
   </section>`;
 }

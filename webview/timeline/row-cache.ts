@@ -58,19 +58,22 @@ export class RowCache<Row> {
     const have = this.pages.get(page);
     if ((have && have.generation === this.generation) || this.inFlight.has(page)) return;
     this.inFlight.add(page);
-    this.fetchPage(page * PAGE_SIZE, PAGE_SIZE).then((result) => {
-      this.inFlight.delete(page);
-      if (this.closed) return;
-      if (this.generation === undefined) this.generation = result.generation;
-      this.pages.delete(page); // re-insert: the map's order is the eviction order
-      this.pages.set(page, { rows: result.rows, generation: result.generation });
-      if (this.pages.size > MAX_PAGES) {
-        const oldest = this.pages.keys().next().value;
-        if (oldest !== undefined) this.pages.delete(oldest);
-      }
-      this.onChange(result.total);
-    }, () => {
-      this.inFlight.delete(page);
-    });
+    this.fetchPage(page * PAGE_SIZE, PAGE_SIZE).then(
+      (result) => {
+        this.inFlight.delete(page);
+        if (this.closed) return;
+        if (this.generation === undefined) this.generation = result.generation;
+        this.pages.delete(page); // re-insert: the map's order is the eviction order
+        this.pages.set(page, { rows: result.rows, generation: result.generation });
+        if (this.pages.size > MAX_PAGES) {
+          const oldest = this.pages.keys().next().value;
+          if (oldest !== undefined) this.pages.delete(oldest);
+        }
+        this.onChange(result.total);
+      },
+      () => {
+        this.inFlight.delete(page);
+      },
+    );
   }
 }

@@ -45,8 +45,15 @@ export function accessibleName(row: TimelineRow): string {
 }
 
 export function placeholderRow(index: number, listId: string): TemplateResult {
-  return html`<div class="row placeholder" id=${rowDomId(listId, index)} role="option" aria-selected="false" aria-label=${t('loading row {0}', index + 1)}>
-    <span class="cell summary muted">…</span></div>`;
+  return html`<div
+    class="row placeholder"
+    id=${rowDomId(listId, index)}
+    role="option"
+    aria-selected="false"
+    aria-label=${t('loading row {0}', index + 1)}
+  >
+    <span class="cell summary muted">…</span>
+  </div>`;
 }
 
 /**
@@ -55,35 +62,73 @@ export function placeholderRow(index: number, listId: string): TemplateResult {
  */
 function authoringContext(row: TimelineRow, range: RowContext['range']): string {
   const inRange = inRangeOf(row, range);
-  return JSON.stringify({ seq: row.seq, ...(inRange ? { start: range!.start, end: range!.end } : {}),
-    sessionSurfaceRowType: row.type, sessionSurfaceSurfaceNode: row.surface === 'node' });
+  return JSON.stringify({
+    seq: row.seq,
+    ...(inRange ? { start: range!.start, end: range!.end } : {}),
+    sessionSurfaceRowType: row.type,
+    sessionSurfaceSurfaceNode: row.surface === 'node',
+  });
 }
 
 const inRangeOf = (row: TimelineRow, range: RowContext['range']): boolean => !!range && row.seq >= range.start && row.seq <= range.end;
 
 export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): TemplateResult {
-  const selected = ctx.selectedSeq !== undefined
-    && (row.seq === ctx.selectedSeq || (row.kind === 'chunkRun' && row.lastSeq !== undefined && ctx.selectedSeq > row.seq && ctx.selectedSeq <= row.lastSeq));
-  const classes = ['row', `surface-${row.surface}`,
+  const selected =
+    ctx.selectedSeq !== undefined &&
+    (row.seq === ctx.selectedSeq ||
+      (row.kind === 'chunkRun' && row.lastSeq !== undefined && ctx.selectedSeq > row.seq && ctx.selectedSeq <= row.lastSeq));
+  const classes = [
+    'row',
+    `surface-${row.surface}`,
     row.turn !== undefined ? (row.turn % 2 ? 'turn-odd' : 'turn-even') : 'no-turn',
     row.step !== undefined && row.step % 2 ? 'step-odd' : '',
-    selected ? 'selected' : '', row.index === ctx.activeIndex ? 'active' : '',
-    isLinked(row, ctx.highlighted) ? 'linked' : '', ctx.matches.has(row.seq) ? 'match' : '',
-    row.severity ? `sev-${row.severity}` : '', row.kind === 'chunkRun' ? 'chunk-run' : '', row.repair ? 'repair' : '', row.inherited ? 'inherited' : '',
-    inRangeOf(row, ctx.range) ? 'in-range' : ''].filter(Boolean).join(' ');
+    selected ? 'selected' : '',
+    row.index === ctx.activeIndex ? 'active' : '',
+    isLinked(row, ctx.highlighted) ? 'linked' : '',
+    ctx.matches.has(row.seq) ? 'match' : '',
+    row.severity ? `sev-${row.severity}` : '',
+    row.kind === 'chunkRun' ? 'chunk-run' : '',
+    row.repair ? 'repair' : '',
+    row.inherited ? 'inherited' : '',
+    inRangeOf(row, ctx.range) ? 'in-range' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
-  const main = html`<div class=${classes} id=${rowDomId(ctx.listId, row.index)} role="option"
-      aria-selected=${selected ? 'true' : 'false'} aria-label=${accessibleName(row)}
-      data-seq=${row.seq} data-type=${row.type} data-index=${row.index} data-surface=${row.surface}
-      data-message-index=${row.messageIndex ?? nothing} data-shadowed-by=${row.shadowedBy ?? nothing} data-repair=${row.repair ?? nothing} data-inherited=${row.inherited ? 'true' : nothing}
-      data-vscode-context=${authoringContext(row, ctx.range)}
-      @mousedown=${(e: MouseEvent) => { if (e.shiftKey) e.preventDefault(); /* Shift+click extends the range, not a text selection */ }}
-      @click=${(e: MouseEvent) => on.select(row.index, row.seq, e.shiftKey)}>
+  const main = html`<div
+    class=${classes}
+    id=${rowDomId(ctx.listId, row.index)}
+    role="option"
+    aria-selected=${selected ? 'true' : 'false'}
+    aria-label=${accessibleName(row)}
+    data-seq=${row.seq}
+    data-type=${row.type}
+    data-index=${row.index}
+    data-surface=${row.surface}
+    data-message-index=${row.messageIndex ?? nothing}
+    data-shadowed-by=${row.shadowedBy ?? nothing}
+    data-repair=${row.repair ?? nothing}
+    data-inherited=${row.inherited ? 'true' : nothing}
+    data-vscode-context=${authoringContext(row, ctx.range)}
+    @mousedown=${(e: MouseEvent) => {
+      if (e.shiftKey) e.preventDefault(); /* Shift+click extends the range, not a text selection */
+    }}
+    @click=${(e: MouseEvent) => on.select(row.index, row.seq, e.shiftKey)}
+  >
     <span class="band" aria-hidden="true"></span>
     <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>
-    ${row.kind === 'chunkRun'
-      ? html`<span class="codicon codicon-chevron-right twist" aria-hidden="true" @click=${(e: Event) => { e.stopPropagation(); on.toggleRun(row); }}></span>`
-      : html`<span class="twist-space" aria-hidden="true"></span>`}
+    ${
+      row.kind === 'chunkRun'
+        ? html`<span
+            class="codicon codicon-chevron-right twist"
+            aria-hidden="true"
+            @click=${(e: Event) => {
+              e.stopPropagation();
+              on.toggleRun(row);
+            }}
+          ></span>`
+        : html`<span class="twist-space" aria-hidden="true"></span>`
+    }
     <span class="codicon codicon-${safeIcon(row.icon)} type-icon" aria-hidden="true" title=${row.type}></span>
     <span class="cell seq">${row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : row.seq}</span>
     <span class="cell turn">${row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : ''}</span>
@@ -111,12 +156,33 @@ function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): Temp
       <span class="bracket-excerpt">${oneLine(b.excerpt, 120)}</span>
       ${b.tokensText ? html`<span class="tokens">${b.tokensText}</span>` : nothing}
     </div>
-    ${open ? html`<ul class="bracket-rows">${rows.map((r, i) => r
-      ? html`<li><a href="#" class="bracket-row" data-seq=${r.seq} tabindex="-1" @click=${(e: Event) => { e.preventDefault(); on.jump(r.seq); }}>
-          <span class="codicon codicon-${safeIcon(r.icon)}" aria-hidden="true"></span>
-          <span class="seq">${r.seq}</span> <span class="label">${label(r.label)}</span> <span class="summary">${oneLine(r.summary, 160)}</span></a></li>`
-      : html`<li class="muted">seq ${b.shadowedSeqs[i]} …</li>`)}
-      ${b.shadowedCount > rows.length ? html`<li class="muted">${t('and {0} more', b.shadowedCount - rows.length)}</li>` : nothing}</ul>` : nothing}
+    ${
+      open
+        ? html`<ul class="bracket-rows">
+            ${rows.map((r, i) =>
+              r
+                ? html`<li>
+                    <a
+                      href="#"
+                      class="bracket-row"
+                      data-seq=${r.seq}
+                      tabindex="-1"
+                      @click=${(e: Event) => {
+                        e.preventDefault();
+                        on.jump(r.seq);
+                      }}
+                    >
+                      <span class="codicon codicon-${safeIcon(r.icon)}" aria-hidden="true"></span>
+                      <span class="seq">${r.seq}</span> <span class="label">${label(r.label)}</span>
+                      <span class="summary">${oneLine(r.summary, 160)}</span></a
+                    >
+                  </li>`
+                : html`<li class="muted">seq ${b.shadowedSeqs[i]} …</li>`,
+            )}
+            ${b.shadowedCount > rows.length ? html`<li class="muted">${t('and {0} more', b.shadowedCount - rows.length)}</li>` : nothing}
+          </ul>`
+        : nothing
+    }
   </div>`;
 }
 

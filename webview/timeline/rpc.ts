@@ -5,7 +5,10 @@ import type { Generation } from '../../src/protocol/timeline';
 import { send } from '../vscodeApi';
 
 export class RequestError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -47,7 +47,8 @@ export class SearchState {
 
   async start(text: string): Promise<SearchMatch | undefined> {
     const mine = ++this.generation;
-    if (this.searchId !== undefined && this.running) void this.app.client.request('cancelSearch', { searchId: this.searchId }).catch(() => undefined);
+    if (this.searchId !== undefined && this.running)
+      void this.app.client.request('cancelSearch', { searchId: this.searchId }).catch(() => undefined);
     this.current = undefined;
     this.matchedSeqs = new Set();
     if (!text) {
@@ -73,7 +74,10 @@ export class SearchState {
       this.app.requestUpdate();
       return result.first[0];
     } catch {
-      if (mine === this.generation) { this.running = false; this.app.requestUpdate(); }
+      if (mine === this.generation) {
+        this.running = false;
+        this.app.requestUpdate();
+      }
       return undefined;
     }
   }
@@ -96,7 +100,12 @@ export class SearchState {
   private onKey(e: KeyboardEvent): void {
     if (e.key === 'Enter' || e.key === 'F3') {
       e.preventDefault();
-      if (this.debounce) { clearTimeout(this.debounce); this.debounce = undefined; void this.start(this.text).then(() => this.step(e.shiftKey ? 'previous' : 'next')); return; }
+      if (this.debounce) {
+        clearTimeout(this.debounce);
+        this.debounce = undefined;
+        void this.start(this.text).then(() => this.step(e.shiftKey ? 'previous' : 'next'));
+        return;
+      }
       void this.step(e.shiftKey ? 'previous' : 'next');
     } else if (e.key === 'Escape') {
       e.preventDefault();
@@ -107,16 +116,48 @@ export class SearchState {
   render(): TemplateResult {
     const status = this.running
       ? t('Searching… {0} % · {1} so far', this.total ? Math.round((this.scanned / this.total) * 100) : 0, this.matchCount)
-      : this.searchId === undefined ? '' : this.matchCount === 0 ? t('No matches')
-        : this.current ? t('{0} of {1}', this.current.matchIndex + 1, this.matchCount) : t('{0} matches', this.matchCount);
+      : this.searchId === undefined
+        ? ''
+        : this.matchCount === 0
+          ? t('No matches')
+          : this.current
+            ? t('{0} of {1}', this.current.matchIndex + 1, this.matchCount)
+            : t('{0} matches', this.matchCount);
     return html`<span class="search" role="search">
       <span class="codicon codicon-search" aria-hidden="true"></span>
-      <input id="search-input" type="search" placeholder=${t('Search the whole log (/)')} aria-label=${t('Search the whole log')}
-        .value=${this.text} @input=${(e: Event) => this.onInput((e.target as HTMLInputElement).value)} @keydown=${(e: KeyboardEvent) => this.onKey(e)}>
+      <input
+        id="search-input"
+        type="search"
+        placeholder=${t('Search the whole log (/)')}
+        aria-label=${t('Search the whole log')}
+        .value=${this.text}
+        @input=${(e: Event) => this.onInput((e.target as HTMLInputElement).value)}
+        @keydown=${(e: KeyboardEvent) => this.onKey(e)}
+      />
       <span id="search-status" class="muted" aria-hidden="true">${status}</span>
       ${this.running ? html`<vscode-progress-bar class="search-progress" indeterminate aria-label=${t('Searching')}></vscode-progress-bar>` : nothing}
-      <button type="button" class="icon-button" id="search-previous" title=${t('Previous match (Shift+Enter)')} aria-label=${t('Previous match')} ?disabled=${!this.matchCount} @click=${() => void this.step('previous')}><span class="codicon codicon-arrow-up" aria-hidden="true"></span></button>
-      <button type="button" class="icon-button" id="search-next" title=${t('Next match (Enter)')} aria-label=${t('Next match')} ?disabled=${!this.matchCount} @click=${() => void this.step('next')}><span class="codicon codicon-arrow-down" aria-hidden="true"></span></button>
+      <button
+        type="button"
+        class="icon-button"
+        id="search-previous"
+        title=${t('Previous match (Shift+Enter)')}
+        aria-label=${t('Previous match')}
+        ?disabled=${!this.matchCount}
+        @click=${() => void this.step('previous')}
+      >
+        <span class="codicon codicon-arrow-up" aria-hidden="true"></span>
+      </button>
+      <button
+        type="button"
+        class="icon-button"
+        id="search-next"
+        title=${t('Next match (Enter)')}
+        aria-label=${t('Next match')}
+        ?disabled=${!this.matchCount}
+        @click=${() => void this.step('next')}
+      >
+        <span class="codicon codicon-arrow-down" aria-hidden="true"></span>
+      </button>
     </span>`;
   }
 }

@@ -26,16 +26,32 @@ export class TimePanel {
     c.tabIndex = 0;
     c.setAttribute('role', 'img');
     c.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
-    c.addEventListener('pointerdown', (e) => { c.setPointerCapture(e.pointerId); this.drag = { x0: e.offsetX, x1: e.offsetX }; });
-    c.addEventListener('pointermove', (e) => { if (this.drag) { this.drag.x1 = e.offsetX; this.draw(); } });
+    c.addEventListener('pointerdown', (e) => {
+      c.setPointerCapture(e.pointerId);
+      this.drag = { x0: e.offsetX, x1: e.offsetX };
+    });
+    c.addEventListener('pointermove', (e) => {
+      if (this.drag) {
+        this.drag.x1 = e.offsetX;
+        this.draw();
+      }
+    });
     c.addEventListener('pointerup', () => this.endDrag());
     c.addEventListener('keydown', (e) => this.onKey(e));
     this.canvas = c;
   }
 
   renderToggle(): TemplateResult {
-    return html`<button type="button" class="toggle" id="toggle-time" aria-pressed=${this.open ? 'true' : 'false'} aria-controls="time-panel"
-      @click=${() => void this.toggle()}><span class="codicon codicon-watch" aria-hidden="true"></span> ${t('Time')}</button>`;
+    return html`<button
+      type="button"
+      class="toggle"
+      id="toggle-time"
+      aria-pressed=${this.open ? 'true' : 'false'}
+      aria-controls="time-panel"
+      @click=${() => void this.toggle()}
+    >
+      <span class="codicon codicon-watch" aria-hidden="true"></span> ${t('Time')}
+    </button>`;
   }
 
   async toggle(): Promise<void> {
@@ -55,7 +71,7 @@ export class TimePanel {
     ]);
     this.spans = spans.result;
     this.usage = usage.result;
-    this.view = { from: this.spans.first ?? 0, to: Math.max((this.spans.last ?? 1), (this.spans.first ?? 0) + 1) };
+    this.view = { from: this.spans.first ?? 0, to: Math.max(this.spans.last ?? 1, (this.spans.first ?? 0) + 1) };
     this.app.requestUpdate();
     await this.app.updateComplete;
     this.draw();
@@ -87,10 +103,15 @@ export class TimePanel {
     const shift = (this.view.to - this.view.from) * 0.1;
     if (e.key === '+' || e.key === '=') this.zoom(0.8, w / 2);
     else if (e.key === '-') this.zoom(1.25, w / 2);
-    else if (e.key === 'ArrowLeft' && !e.altKey) { this.view = { from: this.view.from - shift, to: this.view.to - shift }; this.draw(); }
-    else if (e.key === 'ArrowRight' && !e.altKey) { this.view = { from: this.view.from + shift, to: this.view.to + shift }; this.draw(); }
-    else if (e.key === 'Enter') { this.selectInterval(this.view.from, this.view.to); }
-    else return;
+    else if (e.key === 'ArrowLeft' && !e.altKey) {
+      this.view = { from: this.view.from - shift, to: this.view.to - shift };
+      this.draw();
+    } else if (e.key === 'ArrowRight' && !e.altKey) {
+      this.view = { from: this.view.from + shift, to: this.view.to + shift };
+      this.draw();
+    } else if (e.key === 'Enter') {
+      this.selectInterval(this.view.from, this.view.to);
+    } else return;
     e.preventDefault();
   }
 
@@ -137,8 +158,10 @@ export class TimePanel {
     const color = (v: string, f: string) => style.getPropertyValue(v).trim() || f;
     g.clearRect(0, 0, width, height);
     const fills: Record<string, string> = {
-      turn: color('--vscode-charts-blue', '#48c'), step: color('--vscode-charts-green', '#4a4'),
-      assistant: color('--vscode-charts-purple', '#a6c'), tool: color('--vscode-charts-orange', '#d84'),
+      turn: color('--vscode-charts-blue', '#48c'),
+      step: color('--vscode-charts-green', '#4a4'),
+      assistant: color('--vscode-charts-purple', '#a6c'),
+      tool: color('--vscode-charts-orange', '#d84'),
     };
     const ttft = color('--vscode-charts-yellow', '#cc4');
     const active = new Set(this.activeInDrag.map((s) => s.seq));
@@ -182,21 +205,86 @@ export class TimePanel {
     if (!this.open) return nothing;
     queueMicrotask(() => this.draw());
     // Labelled here rather than when made, so the strings table that arrives later applies.
-    this.canvas.setAttribute('aria-label', t('Time view: turns, steps, assistant and tool spans. Plus and minus zoom, Left and Right pan.'));
+    this.canvas.setAttribute(
+      'aria-label',
+      t('Time view: turns, steps, assistant and tool spans. Plus and minus zoom, Left and Right pan.'),
+    );
     const u = this.usage;
     const n = (v: number | undefined) => (v === undefined ? '' : v.toLocaleString());
     return html`<section id="time-panel" class="panel" aria-label=${t('Time and usage')}>
-      <p class="muted legend"><span class="swatch ttft"></span> ${t('time to first token')} <span class="swatch assistant"></span> ${t('decoding')}
-        <span class="swatch tool"></span> ${t('tool call → result.')} ${t('Wheel or +/− zooms; drag an interval to go to what was active in it.')}</p>
+      <p class="muted legend">
+        <span class="swatch ttft"></span> ${t('time to first token')} <span class="swatch assistant"></span> ${t('decoding')}
+        <span class="swatch tool"></span> ${t('tool call → result.')}
+        ${t('Wheel or +/− zooms; drag an interval to go to what was active in it.')}
+      </p>
       ${this.canvas}
       ${this.activeInDrag.length ? html`<p id="time-selection">${t('{0} spans active in the interval.', this.activeInDrag.length)}</p>` : nothing}
-      ${u ? html`<div class="usage-head"><h3>${this.usageLevel === 'turn' ? t('Usage per turn') : t('Usage per step')}</h3>
-        <button type="button" class="toggle" aria-pressed=${this.usageLevel === 'turn' ? 'true' : 'false'} @click=${() => void this.setUsageLevel('turn')}>${t('Turns')}</button>
-        <button type="button" class="toggle" aria-pressed=${this.usageLevel === 'step' ? 'true' : 'false'} @click=${() => void this.setUsageLevel('step')}>${t('Steps')}</button></div>
-        <div class="usage-scroll"><table id="usage-table"><thead><tr><th>${this.usageLevel === 'turn' ? t('turn') : t('step')}</th><th>${t('input')}</th><th>${t('cached')}</th><th>${t('output')}</th><th>${t('reasoning')}</th></tr></thead>
-        <tbody>${u.rows.map((r) => html`<tr><td><a href="#" @click=${(e: Event) => { e.preventDefault(); void this.app.jumpTo(r.seq); }}>${r.turn}${r.step !== undefined ? `.${r.step}` : ''}</a></td>
-          <td>${n(r.usage.input)}</td><td>${n(r.usage.cachedInput)}</td><td>${n(r.usage.output)}</td><td>${n(r.usage.reasoning)}</td></tr>`)}</tbody>
-        <tfoot><tr><th>${t('all')}</th><td>${n(u.sum.input)}</td><td>${n(u.sum.cachedInput)}</td><td>${n(u.sum.output)}</td><td>${n(u.sum.reasoning)}</td></tr></tfoot></table></div>` : nothing}
+      ${
+        u
+          ? html`<div class="usage-head">
+                <h3>${this.usageLevel === 'turn' ? t('Usage per turn') : t('Usage per step')}</h3>
+                <button
+                  type="button"
+                  class="toggle"
+                  aria-pressed=${this.usageLevel === 'turn' ? 'true' : 'false'}
+                  @click=${() => void this.setUsageLevel('turn')}
+                >
+                  ${t('Turns')}
+                </button>
+                <button
+                  type="button"
+                  class="toggle"
+                  aria-pressed=${this.usageLevel === 'step' ? 'true' : 'false'}
+                  @click=${() => void this.setUsageLevel('step')}
+                >
+                  ${t('Steps')}
+                </button>
+              </div>
+              <div class="usage-scroll">
+                <table id="usage-table">
+                  <thead>
+                    <tr>
+                      <th>${this.usageLevel === 'turn' ? t('turn') : t('step')}</th>
+                      <th>${t('input')}</th>
+                      <th>${t('cached')}</th>
+                      <th>${t('output')}</th>
+                      <th>${t('reasoning')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${u.rows.map(
+                      (r) =>
+                        html`<tr>
+                          <td>
+                            <a
+                              href="#"
+                              @click=${(e: Event) => {
+                                e.preventDefault();
+                                void this.app.jumpTo(r.seq);
+                              }}
+                              >${r.turn}${r.step !== undefined ? `.${r.step}` : ''}</a
+                            >
+                          </td>
+                          <td>${n(r.usage.input)}</td>
+                          <td>${n(r.usage.cachedInput)}</td>
+                          <td>${n(r.usage.output)}</td>
+                          <td>${n(r.usage.reasoning)}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                  <tfoot>
+                    <tr>
+                      <th>${t('all')}</th>
+                      <td>${n(u.sum.input)}</td>
+                      <td>${n(u.sum.cachedInput)}</td>
+                      <td>${n(u.sum.output)}</td>
+                      <td>${n(u.sum.reasoning)}</td>
+                    </tr>
+                  </tfoot>
+                </table>
+              </div>`
+          : nothing
+      }
     </section>`;
   }
 }

@@ -6,8 +6,17 @@ import '@lit-labs/virtualizer';
 import type { LitVirtualizer } from '@lit-labs/virtualizer/LitVirtualizer.js';
 import { RangeChangedEvent, VisibilityChangedEvent } from '@lit-labs/virtualizer/events.js';
 import type {
-  AppendedMessage, EventDetail, LoadingMessage, Overview, PendingEventRow, ProvenanceView, RowFilter, SearchProgressMessage,
-  SessionSummary, ShadowBracket, TimelineRow,
+  AppendedMessage,
+  EventDetail,
+  LoadingMessage,
+  Overview,
+  PendingEventRow,
+  ProvenanceView,
+  RowFilter,
+  SearchProgressMessage,
+  SessionSummary,
+  ShadowBracket,
+  TimelineRow,
 } from '../../src/protocol/messages';
 import { Announcer } from './announcer';
 import { renderHealth, renderLoading } from './health-view';
@@ -121,7 +130,9 @@ export class TimelineApp extends LitElement {
     // that an append changes in the summary's own locale.
     const numbers = new Intl.NumberFormat(this.summary.locale);
     const counted: Record<string, number> = { events: m.counts.events, turns: m.counts.turns, packedRows: m.counts.packedRows };
-    const facts = this.summary.facts.map((f) => (f.name in counted ? { ...f, value: numbers.format(counted[f.name]), full: undefined } : f));
+    const facts = this.summary.facts.map((f) =>
+      f.name in counted ? { ...f, value: numbers.format(counted[f.name]), full: undefined } : f,
+    );
     this.summary = { ...this.summary, facts, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
     if (liveChanged) this.announcer.say(label(m.liveText));
     if (m.surfaceChanged) void this.loadBrackets();
@@ -153,16 +164,19 @@ export class TimelineApp extends LitElement {
   }
 
   private newCache(): RowCache<TimelineRow> {
-    return new RowCache<TimelineRow>(async (start, count) => {
-      const order = this.view.order;
-      const { result, generation } = await this.client.request('rows', { order, start, count, filter: this.filter() });
-      return { rows: result.rows, total: result.total, generation: generationKey(generation) };
-    }, (total) => {
-      this.rowsArrived = true;
-      if (total !== this.total) this.setTotal(total);
-      this.requestUpdate();
-      this.afterRowsArrive();
-    });
+    return new RowCache<TimelineRow>(
+      async (start, count) => {
+        const order = this.view.order;
+        const { result, generation } = await this.client.request('rows', { order, start, count, filter: this.filter() });
+        return { rows: result.rows, total: result.total, generation: generationKey(generation) };
+      },
+      (total) => {
+        this.rowsArrived = true;
+        if (total !== this.total) this.setTotal(total);
+        this.requestUpdate();
+        this.afterRowsArrive();
+      },
+    );
   }
 
   /** Starts the current order/filter from nothing (first load, order or filter change). */
@@ -188,7 +202,8 @@ export class TimelineApp extends LitElement {
     this.rowsArrived = true;
     if (result.total !== this.total) this.setTotal(result.total);
     else this.requestUpdate();
-    if (this.view.following) this.cache.ensure(Math.max(0, this.total - 1 - (this.lastVisible.last - this.lastVisible.first)), this.total - 1);
+    if (this.view.following)
+      this.cache.ensure(Math.max(0, this.total - 1 - (this.lastVisible.last - this.lastVisible.first)), this.total - 1);
     if (this.view.following && this.restoredScroll) this.scrollToIndex(this.total - 1, 'end');
   }
 
@@ -216,7 +231,10 @@ export class TimelineApp extends LitElement {
     }
     if (this.sideLoadsPending && this.total > 0) {
       this.sideLoadsPending = false;
-      setTimeout(() => { void this.loadBrackets(); void this.loadOverview(); }, 0);
+      setTimeout(() => {
+        void this.loadBrackets();
+        void this.loadOverview();
+      }, 0);
     }
     if (!this.restoredScroll && this.total > 0) {
       this.restoredScroll = true;
@@ -303,7 +321,7 @@ export class TimelineApp extends LitElement {
    * any other selection starts again. The rows' context menu then compacts exactly that range.
    */
   private extendRange(extend: boolean | undefined): void {
-    this.rangeAnchor = extend ? this.rangeAnchor ?? this.view.selectedSeq : undefined;
+    this.rangeAnchor = extend ? (this.rangeAnchor ?? this.view.selectedSeq) : undefined;
     void this.updateComplete.then(() => {
       const r = this.range();
       if (r) this.announcer.say(t('Seqs {0}–{1} selected: Compact Range… in the context menu hides them', r.start, r.end));
@@ -351,7 +369,10 @@ export class TimelineApp extends LitElement {
   private linkCursor = 0;
   private async followNextLink(): Promise<void> {
     const links = this.detail?.links ?? [];
-    if (!links.length) { this.announcer.say(t('This event has no links to follow.')); return; }
+    if (!links.length) {
+      this.announcer.say(t('This event has no links to follow.'));
+      return;
+    }
     const link = links[this.linkCursor++ % links.length];
     await this.jumpTo(link.target);
   }
@@ -410,7 +431,10 @@ export class TimelineApp extends LitElement {
     const seq = row.seq;
     this.resetView();
     void this.client.request('rowOf', { order: this.view.order, seq, filter: this.filter() }).then(({ result }) => {
-      if (result.index !== undefined) { this.activeIndex = result.index; this.scrollToIndex(result.index, 'center'); }
+      if (result.index !== undefined) {
+        this.activeIndex = result.index;
+        this.scrollToIndex(result.index, 'center');
+      }
     });
   }
 
@@ -455,11 +479,21 @@ export class TimelineApp extends LitElement {
     this.search.onViewChanged();
   }
 
-  get currentOrder(): Order { return this.view.order; }
-  get currentFilter(): RowFilter { return this.filter(); }
-  get selectedSeq(): number | undefined { return this.view.selectedSeq; }
-  get currentActiveIndex(): number { return this.activeIndex; }
-  say(text: string): void { this.announcer.say(text); }
+  get currentOrder(): Order {
+    return this.view.order;
+  }
+  get currentFilter(): RowFilter {
+    return this.filter();
+  }
+  get selectedSeq(): number | undefined {
+    return this.view.selectedSeq;
+  }
+  get currentActiveIndex(): number {
+    return this.activeIndex;
+  }
+  say(text: string): void {
+    this.announcer.say(text);
+  }
 
   // ---- keyboard -------------------------------------------------------------------------------
 
@@ -483,15 +517,32 @@ export class TimelineApp extends LitElement {
     const page = Math.max(1, this.lastVisible.last - this.lastVisible.first - 1);
     const row = this.cache.get(this.activeIndex);
     switch (e.key) {
-      case 'ArrowDown': case 'j': this.moveActive(this.activeIndex + 1); break;
-      case 'ArrowUp': case 'k': this.moveActive(this.activeIndex - 1); break;
-      case 'PageDown': this.moveActive(this.activeIndex + page); break;
-      case 'PageUp': this.moveActive(this.activeIndex - page); break;
-      case 'Home': this.moveActive(0); break;
-      case 'End': this.moveActive(this.total - 1); break;
+      case 'ArrowDown':
+      case 'j':
+        this.moveActive(this.activeIndex + 1);
+        break;
+      case 'ArrowUp':
+      case 'k':
+        this.moveActive(this.activeIndex - 1);
+        break;
+      case 'PageDown':
+        this.moveActive(this.activeIndex + page);
+        break;
+      case 'PageUp':
+        this.moveActive(this.activeIndex - page);
+        break;
+      case 'Home':
+        this.moveActive(0);
+        break;
+      case 'End':
+        this.moveActive(this.total - 1);
+        break;
       case 'Enter':
         this.extendRange(e.shiftKey);
-        if (row) void this.select(row.seq, { scroll: false, index: this.activeIndex }).then(() => { if (!e.shiftKey) this.openInspector(); });
+        if (row)
+          void this.select(row.seq, { scroll: false, index: this.activeIndex }).then(() => {
+            if (!e.shiftKey) this.openInspector();
+          });
         break;
       case 'ArrowRight':
         if (e.altKey) return;
@@ -505,8 +556,11 @@ export class TimelineApp extends LitElement {
         else if (row && this.expandedRuns.has(row.seq)) this.toggleRun(row);
         else return;
         break;
-      case 'l': void this.followNextLink(); break;
-      default: return;
+      case 'l':
+        void this.followNextLink();
+        break;
+      default:
+        return;
     }
     e.preventDefault();
   }
@@ -520,14 +574,38 @@ export class TimelineApp extends LitElement {
 
   private readonly onGlobalKey = (e: KeyboardEvent): void => {
     const target = e.target as HTMLElement | null;
-    const typing = !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
-    if (e.altKey && e.key === 'ArrowLeft') { e.preventDefault(); void this.back(); return; }
-    if (e.altKey && e.key === 'ArrowRight') { e.preventDefault(); void this.forward(); return; }
-    if (e.altKey && ['1', '2', '3'].includes(e.key)) { e.preventDefault(); void this.setOrder(ORDERS[Number(e.key) - 1].order); return; }
+    const typing =
+      !!target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT' || target.isContentEditable);
+    if (e.altKey && e.key === 'ArrowLeft') {
+      e.preventDefault();
+      void this.back();
+      return;
+    }
+    if (e.altKey && e.key === 'ArrowRight') {
+      e.preventDefault();
+      void this.forward();
+      return;
+    }
+    if (e.altKey && ['1', '2', '3'].includes(e.key)) {
+      e.preventDefault();
+      void this.setOrder(ORDERS[Number(e.key) - 1].order);
+      return;
+    }
     if (typing) return;
-    if (e.key === '/' && !e.ctrlKey && !e.metaKey) { e.preventDefault(); this.search.focus(); return; }
-    if (e.key === 'F3' || (e.key === 'n' && !e.ctrlKey)) { e.preventDefault(); void this.search.step(e.shiftKey ? 'previous' : 'next'); return; }
-    if (e.key === 'Escape' && target?.closest('#inspector')) { e.preventDefault(); this.focusList(); }
+    if (e.key === '/' && !e.ctrlKey && !e.metaKey) {
+      e.preventDefault();
+      this.search.focus();
+      return;
+    }
+    if (e.key === 'F3' || (e.key === 'n' && !e.ctrlKey)) {
+      e.preventDefault();
+      void this.search.step(e.shiftKey ? 'previous' : 'next');
+      return;
+    }
+    if (e.key === 'Escape' && target?.closest('#inspector')) {
+      e.preventDefault();
+      this.focusList();
+    }
   };
 
   override connectedCallback(): void {
@@ -568,7 +646,12 @@ export class TimelineApp extends LitElement {
   }
 
   private readonly handlers: RowHandlers = {
-    select: (index, seq, extend) => { this.extendRange(extend); this.activeIndex = index; void this.select(seq, { scroll: false, index }); this.focusList(); },
+    select: (index, seq, extend) => {
+      this.extendRange(extend);
+      this.activeIndex = index;
+      void this.select(seq, { scroll: false, index });
+      this.focusList();
+    },
     toggleRun: (row) => this.toggleRun(row),
     toggleBracket: (seq) => this.toggleBracket(seq),
     jump: (seq) => void this.jumpTo(seq),
@@ -576,74 +659,161 @@ export class TimelineApp extends LitElement {
 
   protected override render(): TemplateResult {
     if (this.failed !== undefined) {
-      return html`<section id="load-failed" role="alert" class="notice error"><h2>${t('Could not open the log')}</h2><p>${this.failed}</p>
-        <vscode-button id="reload" @click=${() => void this.client.request('reload', {})}>${t('Reload from disk')}</vscode-button></section>${this.announcer.render()}`;
+      return html`<section id="load-failed" role="alert" class="notice error">
+          <h2>${t('Could not open the log')}</h2>
+          <p>${this.failed}</p>
+          <vscode-button id="reload" @click=${() => void this.client.request('reload', {})}>${t('Reload from disk')}</vscode-button>
+        </section>
+        ${this.announcer.render()}`;
     }
-    if (!this.summary) return html`${this.loading ? renderLoading(this.loading) : html`<p class="muted">${t('Starting…')}</p>`}${this.announcer.render()}`;
+    if (!this.summary)
+      return html`${this.loading ? renderLoading(this.loading) : html`<p class="muted">${t('Starting…')}</p>`}${this.announcer.render()}`;
     const ctx = this.rowContext();
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
-    return html`
-      ${renderHealth(this.summary, this.childSessions, {
+    return html` ${renderHealth(this.summary, this.childSessions, {
         reload: () => void this.client.request('reload', {}),
         reveal: (line) => void this.reveal(line),
         openLineage: (to) => void this.client.request('openLineage', { to }),
       })}
-      ${this.crash.renderHealthLists()}
-      ${this.crash.renderBanner()}
-      ${this.renderToolbar()}
+      ${this.crash.renderHealthLists()} ${this.crash.renderBanner()} ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
-          <div class="list-head" aria-hidden="true"><span></span><span class="seq">${t('seq')}</span><span>${t('turn')}</span><span>${t('time')}</span><span>${t('type')}</span><span>${t('summary')}</span></div>
+          <div class="list-head" aria-hidden="true">
+            <span></span><span class="seq">${t('seq')}</span><span>${t('turn')}</span><span>${t('time')}</span><span>${t('type')}</span
+            ><span>${t('summary')}</span>
+          </div>
           <div class="list-area">
-          <div id=${LIST_ID} class="timeline-list" role="listbox" tabindex="0" aria-label=${t('Events, {0}: {1} rows', t(orderLabel(this.view.order)), this.total)}
-              aria-activedescendant=${activeId || nothing} data-order=${this.view.order} data-total=${this.total}
-              @keydown=${(e: KeyboardEvent) => this.onListKey(e)}>
-            ${this.total === 0 ? html`<p class="muted empty">${!this.rowsArrived ? t('Loading rows…') : this.view.filter.length ? t('No events of this type.') : t('No events.')}</p>` : html`
-            <lit-virtualizer scroller .items=${this.items}
-              .renderItem=${(i: number) => { const row = this.cache.get(i); return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID); }}
-              @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
-              @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}></lit-virtualizer>`}
+            <div
+              id=${LIST_ID}
+              class="timeline-list"
+              role="listbox"
+              tabindex="0"
+              aria-label=${t('Events, {0}: {1} rows', t(orderLabel(this.view.order)), this.total)}
+              aria-activedescendant=${activeId || nothing}
+              data-order=${this.view.order}
+              data-total=${this.total}
+              @keydown=${(e: KeyboardEvent) => this.onListKey(e)}
+            >
+              ${
+                this.total === 0
+                  ? html`<p class="muted empty">
+                      ${!this.rowsArrived ? t('Loading rows…') : this.view.filter.length ? t('No events of this type.') : t('No events.')}
+                    </p>`
+                  : html` <lit-virtualizer
+                      scroller
+                      .items=${this.items}
+                      .renderItem=${(i: number) => {
+                        const row = this.cache.get(i);
+                        return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID);
+                      }}
+                      @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
+                      @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}
+                    ></lit-virtualizer>`
+              }
+            </div>
+            ${
+              this.view.following
+                ? nothing
+                : html`<vscode-button
+                    id="follow-tail"
+                    secondary
+                    @click=${() => {
+                      this.view.following = true;
+                      this.scrollToIndex(this.total - 1, 'end');
+                      this.requestUpdate();
+                    }}
+                  >
+                    <span class="codicon codicon-arrow-down" aria-hidden="true"></span> ${t('Follow the end')}</vscode-button
+                  >`
+            }
           </div>
-          ${this.view.following ? nothing : html`<vscode-button id="follow-tail" secondary @click=${() => { this.view.following = true; this.scrollToIndex(this.total - 1, 'end'); this.requestUpdate(); }}>
-            <span class="codicon codicon-arrow-down" aria-hidden="true"></span> ${t('Follow the end')}</vscode-button>`}
-          </div>
-          ${this.crash.renderGhosts(this.view.filter.length > 0)}
-          ${renderPendingRows(this.view.order, this.pendingEvents)}
+          ${this.crash.renderGhosts(this.view.filter.length > 0)} ${renderPendingRows(this.view.order, this.pendingEvents)}
         </div>
         <div id="overview-host" class="overview-column">${this.strip.element}</div>
-        ${this.view.inspectorOpen ? renderInspector(this.detail, this.detailLoading, {
-          jump: (seq) => void this.jumpTo(seq), reveal: (line) => void this.reveal(line),
-          close: () => { this.view.inspectorOpen = false; saveViewState(this.view); this.requestUpdate(); },
-        }) : nothing}
+        ${
+          this.view.inspectorOpen
+            ? renderInspector(this.detail, this.detailLoading, {
+                jump: (seq) => void this.jumpTo(seq),
+                reveal: (line) => void this.reveal(line),
+                close: () => {
+                  this.view.inspectorOpen = false;
+                  saveViewState(this.view);
+                  this.requestUpdate();
+                },
+              })
+            : nothing
+        }
       </div>
-      ${this.time.render()}
-      ${this.asOf.render()}
-      ${this.announcer.render()}`;
+      ${this.time.render()} ${this.asOf.render()} ${this.announcer.render()}`;
   }
 
   private renderToolbar(): TemplateResult {
     return html`<div class="toolbar" role="toolbar" aria-label=${t('Timeline')}>
       <div class="orders" role="radiogroup" aria-label=${t('Order')}>
-        ${ORDERS.map((o) => html`<button type="button" role="radio" class="order-button" id="order-${o.order}"
-          aria-checked=${this.view.order === o.order ? 'true' : 'false'} title=${t('{0} (Alt+{1})', t(o.label), o.key)}
-          @click=${() => void this.setOrder(o.order)}>${t(o.label)}</button>`)}
+        ${ORDERS.map(
+          (o) =>
+            html`<button
+              type="button"
+              role="radio"
+              class="order-button"
+              id="order-${o.order}"
+              aria-checked=${this.view.order === o.order ? 'true' : 'false'}
+              title=${t('{0} (Alt+{1})', t(o.label), o.key)}
+              @click=${() => void this.setOrder(o.order)}
+            >
+              ${t(o.label)}
+            </button>`,
+        )}
       </div>
-      <label class="filter">${t('Type')}
+      <label class="filter"
+        >${t('Type')}
         <select id="type-filter" @change=${(e: Event) => this.setTypeFilter((e.target as HTMLSelectElement).value)}>
           <option value="" ?selected=${!this.view.filter.length}>${t('All types')}</option>
           ${EVENT_TYPE_CHOICES.map((type) => html`<option value=${type} ?selected=${this.view.filter[0] === type}>${type}</option>`)}
-          <option value=${REPAIRS_FILTER} ?selected=${this.view.filter[0] === REPAIRS_FILTER}>${t('Repairs (events a crash repair wrote)')}</option>
-        </select></label>
+          <option value=${REPAIRS_FILTER} ?selected=${this.view.filter[0] === REPAIRS_FILTER}>
+            ${t('Repairs (events a crash repair wrote)')}
+          </option>
+        </select></label
+      >
       ${this.search.render()}
       <span class="nav">
-        <button type="button" class="icon-button" id="nav-back" title=${t('Back (Alt+Left)')} aria-label=${t('Back')} ?disabled=${!this.history.canGoBack} @click=${() => void this.back()}><span class="codicon codicon-arrow-left" aria-hidden="true"></span></button>
-        <button type="button" class="icon-button" id="nav-forward" title=${t('Forward (Alt+Right)')} aria-label=${t('Forward')} ?disabled=${!this.history.canGoForward} @click=${() => void this.forward()}><span class="codicon codicon-arrow-right" aria-hidden="true"></span></button>
+        <button
+          type="button"
+          class="icon-button"
+          id="nav-back"
+          title=${t('Back (Alt+Left)')}
+          aria-label=${t('Back')}
+          ?disabled=${!this.history.canGoBack}
+          @click=${() => void this.back()}
+        >
+          <span class="codicon codicon-arrow-left" aria-hidden="true"></span>
+        </button>
+        <button
+          type="button"
+          class="icon-button"
+          id="nav-forward"
+          title=${t('Forward (Alt+Right)')}
+          aria-label=${t('Forward')}
+          ?disabled=${!this.history.canGoForward}
+          @click=${() => void this.forward()}
+        >
+          <span class="codicon codicon-arrow-right" aria-hidden="true"></span>
+        </button>
       </span>
-      <button type="button" class="toggle" id="toggle-inspector" aria-pressed=${this.view.inspectorOpen ? 'true' : 'false'}
-        @click=${() => { this.view.inspectorOpen = !this.view.inspectorOpen; saveViewState(this.view); this.requestUpdate(); }}>
-        <span class="codicon codicon-layout-sidebar-right" aria-hidden="true"></span> ${t('Inspector')}</button>
-      ${this.time.renderToggle()}
-      ${this.asOf.renderToggle()}
+      <button
+        type="button"
+        class="toggle"
+        id="toggle-inspector"
+        aria-pressed=${this.view.inspectorOpen ? 'true' : 'false'}
+        @click=${() => {
+          this.view.inspectorOpen = !this.view.inspectorOpen;
+          saveViewState(this.view);
+          this.requestUpdate();
+        }}
+      >
+        <span class="codicon codicon-layout-sidebar-right" aria-hidden="true"></span> ${t('Inspector')}
+      </button>
+      ${this.time.renderToggle()} ${this.asOf.renderToggle()}
     </div>`;
   }
 }

@@ -35,5 +35,8 @@ let pending: ReturnType<typeof setTimeout> | undefined;
 /** Saves at most a few times a second: scrolling changes topSeq on every frame. */
 export function saveViewState(state: TimelineViewState): void {
   if (pending) clearTimeout(pending);
-  pending = setTimeout(() => { pending = undefined; setState({ ...state }); }, 150);
+  pending = setTimeout(() => {
+    pending = undefined;
+    setState({ ...state });
+  }, 150);
 }

@@ -5,7 +5,15 @@
 import type { SessionHeader } from '../types';
 import { decodeZstdLog, isZstd } from '../zstd';
 import { isTranscriptName, transcriptGeneration } from './project-dir';
-import { HEAD_BYTES, TAIL_BYTES, readSessionEnds, sessionState, type EndsRefusal, type SessionEnds, type SessionState } from './session-ends';
+import {
+  HEAD_BYTES,
+  TAIL_BYTES,
+  readSessionEnds,
+  sessionState,
+  type EndsRefusal,
+  type SessionEnds,
+  type SessionState,
+} from './session-ends';
 
 /** A zstd log this small is decoded whole (its end cannot be found without walking every frame). */
 export const WHOLE_ZSTD_BYTES = 4 * 1024 * 1024;
@@ -68,13 +76,25 @@ export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Prom
   const head = await fs.read(file, 0, Math.min(size, Math.max(HEAD_BYTES, 4)));
   if (isZstd(head)) {
     const whole = size <= WHOLE_ZSTD_BYTES;
-    const bytes = whole ? (size <= head.length ? head : await fs.read(file, 0, size)) : await fs.read(file, 0, Math.min(size, ZSTD_HEAD_BYTES));
+    const bytes = whole
+      ? size <= head.length
+        ? head
+        : await fs.read(file, 0, size)
+      : await fs.read(file, 0, Math.min(size, ZSTD_HEAD_BYTES));
     const decoded = decodeZstdLog(bytes);
     const text = decoded.text;
     if (whole) {
       const tailStart = Math.max(0, text.length - TAIL_BYTES);
       const headIsWhole = text.length <= HEAD_BYTES;
-      return { compressed: true, ends: readSessionEnds({ head: text.subarray(0, HEAD_BYTES), headIsWhole, tail: text.subarray(tailStart), tailStartsAtLine: tailStart === 0 || text[tailStart - 1] === 0x0a }) };
+      return {
+        compressed: true,
+        ends: readSessionEnds({
+          head: text.subarray(0, HEAD_BYTES),
+          headIsWhole,
+          tail: text.subarray(tailStart),
+          tailStartsAtLine: tailStart === 0 || text[tailStart - 1] === 0x0a,
+        }),
+      };
     }
     return { compressed: true, ends: readSessionEnds({ head: text, headIsWhole: false }) };
   }
@@ -89,7 +109,13 @@ export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Prom
   return { compressed: false, ends: readSessionEnds({ head, headIsWhole: false, tail, tailStartsAtLine: startsAtLine }) };
 }
 
-async function readEntry<P>(fs: CatalogFs<P>, projectDir: string, sessionDir: string, dir: P, nowMs: number): Promise<SessionEntry<P> | undefined> {
+async function readEntry<P>(
+  fs: CatalogFs<P>,
+  projectDir: string,
+  sessionDir: string,
+  dir: P,
+  nowMs: number,
+): Promise<SessionEntry<P> | undefined> {
   const names = (await fs.list(dir)).filter((e) => !e.isDirectory && isTranscriptName(e.name)).map((e) => e.name);
   if (names.length === 0) return undefined;
   // The highest generation is the one dsh reads; older ones stay next to it, untouched.
@@ -106,7 +132,10 @@ async function readEntry<P>(fs: CatalogFs<P>, projectDir: string, sessionDir: st
     ends = { refusal: { rule: 'read', message: `could not read the log: ${err instanceof Error ? err.message : String(err)}` } };
   }
   return {
-    file, projectDir, sessionDir, fileName,
+    file,
+    projectDir,
+    sessionDir,
+    fileName,
     id: ends.header?.id ?? sessionDir,
     header: ends.header,
     title: ends.title,
@@ -131,12 +160,17 @@ export async function listSessions<P>(fs: CatalogFs<P>, root: P, options: ListOp
     .filter((e) => e.isDirectory && (!options.projectDirs || options.projectDirs.includes(e.name)))
     .map((e) => e.name);
   const sessionDirs: { projectDir: string; sessionDir: string; dir: P }[] = [];
-  await pool(projects, concurrency, async (projectDir) => {
-    const projectPath = fs.child(root, projectDir);
-    for (const e of await fs.list(projectPath)) {
-      if (e.isDirectory) sessionDirs.push({ projectDir, sessionDir: e.name, dir: fs.child(projectPath, e.name) });
-    }
-  }, isCancelled);
+  await pool(
+    projects,
+    concurrency,
+    async (projectDir) => {
+      const projectPath = fs.child(root, projectDir);
+      for (const e of await fs.list(projectPath)) {
+        if (e.isDirectory) sessionDirs.push({ projectDir, sessionDir: e.name, dir: fs.child(projectPath, e.name) });
+      }
+    },
+    isCancelled,
+  );
 
   const all: SessionEntry<P>[] = [];
   let pending: SessionEntry<P>[] = [];
@@ -146,13 +180,18 @@ export async function listSessions<P>(fs: CatalogFs<P>, root: P, options: ListOp
     pending = [];
     options.onBatch?.(batch);
   };
-  await pool(sessionDirs, concurrency, async ({ projectDir, sessionDir, dir }) => {
-    const entry = await readEntry(fs, projectDir, sessionDir, dir, nowMs);
-    if (!entry) return;
-    all.push(entry);
-    pending.push(entry);
-    if (pending.length >= batchSize) flush();
-  }, isCancelled);
+  await pool(
+    sessionDirs,
+    concurrency,
+    async ({ projectDir, sessionDir, dir }) => {
+      const entry = await readEntry(fs, projectDir, sessionDir, dir, nowMs);
+      if (!entry) return;
+      all.push(entry);
+      pending.push(entry);
+      if (pending.length >= batchSize) flush();
+    },
+    isCancelled,
+  );
   flush();
   return sortNewestFirst(all);
 }

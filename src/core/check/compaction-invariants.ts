@@ -50,7 +50,13 @@ export class CompactionBracketCheck {
    */
   observe(type: string, seq: number, event: SessionEvent | undefined, openTurn: number | null, replaces: boolean): void {
     if (this.priced && !(type === 'user/message' || type === 'tool/result')) {
-      this.sink.report('warning', ADJACENT, seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${type}`, [{ seq: this.priced.seq, message: this.priced.type }]);
+      this.sink.report(
+        'warning',
+        ADJACENT,
+        seq,
+        `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${type}`,
+        [{ seq: this.priced.seq, message: this.priced.type }],
+      );
       this.priced = undefined;
     }
     switch (type) {
@@ -64,10 +70,19 @@ export class CompactionBracketCheck {
         return this.end(event);
       case 'turn/start':
       case 'turn/end':
-        if (this.bracket) this.sink.report('warning', BRACKET, seq, `${type} inside the compaction bracket opened at seq ${this.bracket.startSeq}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
+        if (this.bracket)
+          this.sink.report('warning', BRACKET, seq, `${type} inside the compaction bracket opened at seq ${this.bracket.startSeq}`, [
+            { seq: this.bracket.startSeq, message: 'compaction/start' },
+          ]);
         return;
       case 'session/end-seed':
-        if (this.bracket) this.sink.report('info', BRACKET, seq, `session/end-seed makes the unmatched compaction/start at seq ${this.bracket.startSeq} stale (its lifecycle ended)`);
+        if (this.bracket)
+          this.sink.report(
+            'info',
+            BRACKET,
+            seq,
+            `session/end-seed makes the unmatched compaction/start at seq ${this.bracket.startSeq} stale (its lifecycle ended)`,
+          );
         this.bracket = undefined;
         return;
       case 'user/message':
@@ -81,21 +96,46 @@ export class CompactionBracketCheck {
    * Reported to `sink` without changing the state, so a growing log can ask again.
    */
   finish(lastSeq: number, sink: DiagnosticSink): void {
-    if (this.priced) sink.report('warning', ADJACENT, this.priced.seq, `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`);
-    if (this.bracket) sink.report('info', BRACKET, this.bracket.startSeq, `compaction ${valueText(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`);
+    if (this.priced)
+      sink.report(
+        'warning',
+        ADJACENT,
+        this.priced.seq,
+        `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`,
+      );
+    if (this.bracket)
+      sink.report(
+        'info',
+        BRACKET,
+        this.bracket.startSeq,
+        `compaction ${valueText(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`,
+      );
   }
 
   private start(event: SessionEvent | undefined, openTurn: number | null): void {
     if (!event) return;
     const data = event.data ?? {};
-    if (typeof data.compactionId !== 'string' || data.compactionId === '') this.sink.report('warning', BRACKET, event.seq, 'compaction/start has no compactionId (a non-empty string)');
+    if (typeof data.compactionId !== 'string' || data.compactionId === '')
+      this.sink.report('warning', BRACKET, event.seq, 'compaction/start has no compactionId (a non-empty string)');
     if (this.bracket) {
-      this.sink.report('warning', BRACKET, event.seq, `compaction/start while the bracket opened at seq ${this.bracket.startSeq} is still open (nested compaction)`, [{ seq: this.bracket.startSeq, message: 'open compaction/start' }]);
+      this.sink.report(
+        'warning',
+        BRACKET,
+        event.seq,
+        `compaction/start while the bracket opened at seq ${this.bracket.startSeq} is still open (nested compaction)`,
+        [{ seq: this.bracket.startSeq, message: 'open compaction/start' }],
+      );
     }
     if (data.turn === null) {
-      if (openTurn !== null) this.sink.report('warning', BRACKET, event.seq, `standalone compaction (turn: null) started while turn ${openTurn} is open`);
+      if (openTurn !== null)
+        this.sink.report('warning', BRACKET, event.seq, `standalone compaction (turn: null) started while turn ${openTurn} is open`);
     } else if (data.turn !== openTurn) {
-      this.sink.report('warning', BRACKET, event.seq, `compaction/start names turn ${valueText(data.turn)} but ${openTurn === null ? 'no turn is open' : `turn ${openTurn} is open`}`);
+      this.sink.report(
+        'warning',
+        BRACKET,
+        event.seq,
+        `compaction/start names turn ${valueText(data.turn)} but ${openTurn === null ? 'no turn is open' : `turn ${openTurn} is open`}`,
+      );
     }
     this.bracket = { id: data.compactionId, sourceCommandId: data.sourceCommandId, turn: data.turn, startSeq: event.seq };
   }
@@ -106,8 +146,20 @@ export class CompactionBracketCheck {
     const bracket = this.bracket;
     if (!bracket) this.sink.report('warning', SUMMARY, event.seq, 'compaction/summary outside a compaction bracket');
     else {
-      if (data.compactionId !== bracket.id) this.sink.report('warning', SUMMARY, event.seq, `compaction/summary id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`);
-      if (bracket.summarySeq !== undefined) this.sink.report('warning', SUMMARY, event.seq, `second compaction/summary in the bracket (the first is seq ${bracket.summarySeq})`);
+      if (data.compactionId !== bracket.id)
+        this.sink.report(
+          'warning',
+          SUMMARY,
+          event.seq,
+          `compaction/summary id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`,
+        );
+      if (bracket.summarySeq !== undefined)
+        this.sink.report(
+          'warning',
+          SUMMARY,
+          event.seq,
+          `second compaction/summary in the bracket (the first is seq ${bracket.summarySeq})`,
+        );
       bracket.summarySeq ??= event.seq;
     }
     this.checkPrice(event, 'compaction/summary');
@@ -125,9 +177,15 @@ export class CompactionBracketCheck {
     if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(isSeq)) {
       this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs must be a non-empty array of seqs`);
     } else if (seqs[0] !== range.start || seqs[seqs.length - 1] !== range.end) {
-      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs run ${seqs[0]}…${seqs[seqs.length - 1]} but shadowedRange is ${valueText(data.shadowedRange)}`);
+      this.sink.report(
+        'warning',
+        SUMMARY,
+        event.seq,
+        `${type} shadowedSeqs run ${seqs[0]}…${seqs[seqs.length - 1]} but shadowedRange is ${valueText(data.shadowedRange)}`,
+      );
     }
-    if (!isSeq(data.shadowedTokenCount)) this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedTokenCount must be a non-negative safe integer`);
+    if (!isSeq(data.shadowedTokenCount))
+      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedTokenCount must be a non-negative safe integer`);
     this.priced = { seq: event.seq, type, start: range.start, end: range.end };
   }
 
@@ -141,10 +199,38 @@ export class CompactionBracketCheck {
       return;
     }
     const related = [{ seq: bracket.startSeq, message: 'compaction/start' }];
-    if (data.compactionId !== bracket.id) this.sink.report('warning', BRACKET, event.seq, `compaction/end id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`, related);
-    if (data.sourceCommandId !== bracket.sourceCommandId) this.sink.report('warning', BRACKET, event.seq, `compaction/end sourceCommandId ${valueText(data.sourceCommandId)} differs from the start's ${valueText(bracket.sourceCommandId)}`, related);
-    if (data.turn !== bracket.turn) this.sink.report('warning', BRACKET, event.seq, `compaction/end owner turn ${valueText(data.turn)} differs from the start's ${valueText(bracket.turn)}`, related);
-    if (data.error === undefined && bracket.summarySeq === undefined) this.sink.report('warning', BRACKET, event.seq, 'compaction/end reports success (no error) but the bracket has no compaction/summary', related);
+    if (data.compactionId !== bracket.id)
+      this.sink.report(
+        'warning',
+        BRACKET,
+        event.seq,
+        `compaction/end id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`,
+        related,
+      );
+    if (data.sourceCommandId !== bracket.sourceCommandId)
+      this.sink.report(
+        'warning',
+        BRACKET,
+        event.seq,
+        `compaction/end sourceCommandId ${valueText(data.sourceCommandId)} differs from the start's ${valueText(bracket.sourceCommandId)}`,
+        related,
+      );
+    if (data.turn !== bracket.turn)
+      this.sink.report(
+        'warning',
+        BRACKET,
+        event.seq,
+        `compaction/end owner turn ${valueText(data.turn)} differs from the start's ${valueText(bracket.turn)}`,
+        related,
+      );
+    if (data.error === undefined && bracket.summarySeq === undefined)
+      this.sink.report(
+        'warning',
+        BRACKET,
+        event.seq,
+        'compaction/end reports success (no error) but the bracket has no compaction/summary',
+        related,
+      );
   }
 
   private replacement(type: string, seq: number, event: SessionEvent | undefined, replaces: boolean): void {
@@ -155,13 +241,37 @@ export class CompactionBracketCheck {
     const op = event?.surfaceOp;
     if (priced) {
       const range = replaces && op !== undefined && op !== 'append' ? op : undefined;
-      const matches = range !== undefined && range.start === priced.start && range.end === priced.end && (priced.type === 'compaction/prune') === (type === 'tool/result');
-      if (!matches) this.sink.report('warning', ADJACENT, seq, `${type} at seq ${seq} follows the ${priced.type} at seq ${priced.seq} but does not replace its range ${valueText({ start: priced.start, end: priced.end })}`, [{ seq: priced.seq, message: priced.type }]);
+      const matches =
+        range !== undefined &&
+        range.start === priced.start &&
+        range.end === priced.end &&
+        (priced.type === 'compaction/prune') === (type === 'tool/result');
+      if (!matches)
+        this.sink.report(
+          'warning',
+          ADJACENT,
+          seq,
+          `${type} at seq ${seq} follows the ${priced.type} at seq ${priced.seq} but does not replace its range ${valueText({ start: priced.start, end: priced.end })}`,
+          [{ seq: priced.seq, message: priced.type }],
+        );
     }
     if (type !== 'user/message' || !replaces) return;
     const source = event?.data?.source;
     if (source?.kind !== 'plugin' || source.plugin !== 'compact') return;
-    if (!this.bracket) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${valueText(source.compactionId)} replaces the surface outside any compaction bracket`);
-    else if (source.compactionId !== this.bracket.id) this.sink.report('warning', CHECKPOINT, seq, `compaction checkpoint ${valueText(source.compactionId)} does not match the open bracket ${valueText(this.bracket.id)}`, [{ seq: this.bracket.startSeq, message: 'compaction/start' }]);
+    if (!this.bracket)
+      this.sink.report(
+        'warning',
+        CHECKPOINT,
+        seq,
+        `compaction checkpoint ${valueText(source.compactionId)} replaces the surface outside any compaction bracket`,
+      );
+    else if (source.compactionId !== this.bracket.id)
+      this.sink.report(
+        'warning',
+        CHECKPOINT,
+        seq,
+        `compaction checkpoint ${valueText(source.compactionId)} does not match the open bracket ${valueText(this.bracket.id)}`,
+        [{ seq: this.bracket.startSeq, message: 'compaction/start' }],
+      );
   }
 }

@@ -12,7 +12,10 @@ export class DiagnosticSink {
   readonly diagnostics: Diagnostic[] = [];
   private readonly perRule = new Map<string, number>();
 
-  constructor(private readonly log: Pick<EventFacts, 'place'>, private readonly maxPerRule = 500) {}
+  constructor(
+    private readonly log: Pick<EventFacts, 'place'>,
+    private readonly maxPerRule = 500,
+  ) {}
 
   /** Adds a diagnostic and returns it (undefined when the rule's cap dropped it). */
   report(severity: Severity, rule: string, seq: number, message: string, related: readonly RelatedSeq[] = []): Diagnostic | undefined {

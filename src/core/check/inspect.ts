@@ -18,7 +18,8 @@ function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGen
 }
 
 export function inspectLog(log: SessionLog): Record<string, unknown> {
-  if (!(log instanceof SessionLog)) return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
+  if (!(log instanceof SessionLog))
+    return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
   const verdict = log.verdict;
   const out: Record<string, unknown> = { ok: verdict.ok, stage: verdict.stage };
   if (!verdict.ok) {

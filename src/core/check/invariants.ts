@@ -109,9 +109,12 @@ export class InvariantPass {
 
   private turnStart(seq: number, turn: number | undefined): void {
     if (this.openTurn !== null) {
-      this.sink.report('warning', TURN, seq, `turn/start (turn ${show(turn)}) while turn ${this.openTurn} is still open`, [{ seq: this.openTurnSeq, message: `turn ${this.openTurn} starts here` }]);
+      this.sink.report('warning', TURN, seq, `turn/start (turn ${show(turn)}) while turn ${this.openTurn} is still open`, [
+        { seq: this.openTurnSeq, message: `turn ${this.openTurn} starts here` },
+      ]);
     }
-    if (turn !== this.lastTurn + 1) this.sink.report('warning', TURN, seq, `turn/start numbers turn ${show(turn)}; the next turn is ${this.lastTurn + 1}`);
+    if (turn !== this.lastTurn + 1)
+      this.sink.report('warning', TURN, seq, `turn/start numbers turn ${show(turn)}; the next turn is ${this.lastTurn + 1}`);
     this.openTurn = turn ?? null;
     this.openTurnSeq = seq;
     if (turn !== undefined) this.lastTurn = turn;
@@ -122,7 +125,8 @@ export class InvariantPass {
 
   private turnEnd(seq: number, turn: number | undefined): void {
     if (this.openTurn === null) this.sink.report('warning', TURN, seq, `turn/end (turn ${show(turn)}) with no open turn`);
-    else if (turn !== this.openTurn) this.sink.report('warning', TURN, seq, `turn/end names turn ${show(turn)} but turn ${this.openTurn} is open`);
+    else if (turn !== this.openTurn)
+      this.sink.report('warning', TURN, seq, `turn/end names turn ${show(turn)} but turn ${this.openTurn} is open`);
     if (this.openStep !== null) this.sink.report('warning', TURN, seq, `turn/end while step ${this.openStep} is still open`);
     this.openTurn = null;
     this.openStep = null;
@@ -130,22 +134,37 @@ export class InvariantPass {
   }
 
   private stepStart(seq: number, turn: number | undefined, step: number | undefined): void {
-    if (this.openTurn === null) this.sink.report('warning', STEP, seq, `step/start (turn ${show(turn)} step ${show(step)}) outside any turn`);
-    else if (turn !== this.openTurn) this.sink.report('warning', STEP, seq, `step/start names turn ${show(turn)} but turn ${this.openTurn} is open`);
+    if (this.openTurn === null)
+      this.sink.report('warning', STEP, seq, `step/start (turn ${show(turn)} step ${show(step)}) outside any turn`);
+    else if (turn !== this.openTurn)
+      this.sink.report('warning', STEP, seq, `step/start names turn ${show(turn)} but turn ${this.openTurn} is open`);
     if (this.openStep !== null) this.sink.report('warning', STEP, seq, `step/start while step ${this.openStep} is still open`);
-    if (step !== this.lastStep + 1) this.sink.report('warning', STEP, seq, `step/start numbers step ${show(step)}; the next step of the turn is ${this.lastStep + 1}`);
+    if (step !== this.lastStep + 1)
+      this.sink.report('warning', STEP, seq, `step/start numbers step ${show(step)}; the next step of the turn is ${this.lastStep + 1}`);
     this.openStep = step ?? null;
     if (step !== undefined) this.lastStep = step;
     this.pending.clear();
   }
 
   private stepEnd(seq: number, turn: number | undefined, step: number | undefined): void {
-    if (this.openStep === null) this.sink.report('warning', STEP, seq, `step/end (turn ${show(turn)} step ${show(step)}) with no open step`);
+    if (this.openStep === null)
+      this.sink.report('warning', STEP, seq, `step/end (turn ${show(turn)} step ${show(step)}) with no open step`);
     else if (turn !== this.openTurn || step !== this.openStep) {
-      this.sink.report('warning', STEP, seq, `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`);
+      this.sink.report(
+        'warning',
+        STEP,
+        seq,
+        `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`,
+      );
     }
     for (const [callId, callSeq] of this.pending) {
-      this.sink.report('warning', PENDING, seq, `step ${show(step)} ends with tool call ${valueText(callId)} (tool/call seq ${callSeq}) unanswered`, [{ seq: callSeq, message: 'the unanswered tool/call' }]);
+      this.sink.report(
+        'warning',
+        PENDING,
+        seq,
+        `step ${show(step)} ends with tool call ${valueText(callId)} (tool/call seq ${callSeq}) unanswered`,
+        [{ seq: callSeq, message: 'the unanswered tool/call' }],
+      );
     }
     this.openStep = null;
     this.pending.clear();
@@ -155,12 +174,14 @@ export class InvariantPass {
   private needStep(seq: number, type: string, turn: number | undefined, step: number | undefined, events: number): void {
     let message: string;
     if (this.openTurn === null || this.openStep === null) message = `${type} (turn ${show(turn)} step ${show(step)}) outside an open step`;
-    else if (turn !== this.openTurn || step !== this.openStep) message = `${type} names turn ${show(turn)} step ${show(step)} but turn ${this.openTurn} step ${this.openStep} is open`;
+    else if (turn !== this.openTurn || step !== this.openStep)
+      message = `${type} names turn ${show(turn)} step ${show(step)} but turn ${this.openTurn} step ${this.openStep} is open`;
     else return;
     const key = `${show(turn)}/${show(step)}/${show(this.openTurn)}/${show(this.openStep)}`;
     if (this.scopeRun?.key === key) {
       this.scopeRun.more += events;
-      if (this.scopeRun.diagnostic) this.scopeRun.diagnostic.message = `${this.scopeRun.diagnostic.message.replace(/ \(\+\d+ more events of that step\)$/, '')} (+${this.scopeRun.more} more events of that step)`;
+      if (this.scopeRun.diagnostic)
+        this.scopeRun.diagnostic.message = `${this.scopeRun.diagnostic.message.replace(/ \(\+\d+ more events of that step\)$/, '')} (+${this.scopeRun.more} more events of that step)`;
       return;
     }
     this.scopeRun = { key, diagnostic: this.sink.report('warning', STEP_SCOPE, seq, message), more: 0 };

@@ -9,7 +9,8 @@ import { reviewOpenTurn, type OpenTurnReview } from '../surface/crash-review';
 import { reviewTornTail, type LoadedBytes, type TornTail } from '../surface/torn-tail';
 import { findRepairsMade, type RepairMade } from '../surface/repairs-made';
 
-export type HealthKind = 'refused' | 'open-turn' | 'pending-call' | 'torn-tail' | 'damaged-line' | 'unknown-type' | 'legacy-upgrade' | 'invariant' | 'repair-made';
+export type HealthKind =
+  'refused' | 'open-turn' | 'pending-call' | 'torn-tail' | 'damaged-line' | 'unknown-type' | 'legacy-upgrade' | 'invariant' | 'repair-made';
 
 export interface HealthEntry {
   kind: HealthKind;
@@ -53,15 +54,35 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
   };
 
   const verdict = log.verdict;
-  if (!verdict.ok) add({ kind: 'refused', severity: 'error', message: verdict.error ?? 'dsh refuses this log', rule: verdict.rule, ...(verdict.line !== undefined ? { line: verdict.line } : {}), ...(verdict.seq !== undefined ? { seq: verdict.seq } : {}) });
+  if (!verdict.ok)
+    add({
+      kind: 'refused',
+      severity: 'error',
+      message: verdict.error ?? 'dsh refuses this log',
+      rule: verdict.rule,
+      ...(verdict.line !== undefined ? { line: verdict.line } : {}),
+      ...(verdict.seq !== undefined ? { seq: verdict.seq } : {}),
+    });
 
   const openTurn = reviewOpenTurn(log);
   if (openTurn) {
     const at = openTurn.turnStartSeq !== undefined ? placeOf(openTurn.turnStartSeq) : {};
-    add({ kind: 'open-turn', severity: 'warning', rule: 'repair.open-turn', message: `turn ${openTurn.turn ?? '?'} is open: ${openTurn.pendingCalls.length} tool call(s) pending, ${openTurn.closers.length} closer(s) would close it`, ...at });
+    add({
+      kind: 'open-turn',
+      severity: 'warning',
+      rule: 'repair.open-turn',
+      message: `turn ${openTurn.turn ?? '?'} is open: ${openTurn.pendingCalls.length} tool call(s) pending, ${openTurn.closers.length} closer(s) would close it`,
+      ...at,
+    });
     for (const call of openTurn.pendingCalls) {
       const seq = call.callSeq ?? call.messageSeq;
-      add({ kind: 'pending-call', severity: 'warning', rule: `repair.${call.code}`, message: `${call.toolName ?? 'tool'} call ${call.callId} has no result (${call.code})`, ...(seq !== undefined ? placeOf(seq) : {}) });
+      add({
+        kind: 'pending-call',
+        severity: 'warning',
+        rule: `repair.${call.code}`,
+        message: `${call.toolName ?? 'tool'} call ${call.callId} has no result (${call.code})`,
+        ...(seq !== undefined ? placeOf(seq) : {}),
+      });
     }
   }
 
@@ -87,16 +108,44 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
   }
   for (const [type, { first, count }] of unknown) {
     const ignorable = log.event(first)?.ignorable === true;
-    add({ kind: 'unknown-type', severity: ignorable ? 'info' : 'error', rule: 'vocabulary.unknown-types', message: `event type "${type}" is unknown to dsh (${count} event(s))${ignorable ? ', marked ignorable' : ''}`, ...placeOf(first) });
+    add({
+      kind: 'unknown-type',
+      severity: ignorable ? 'info' : 'error',
+      rule: 'vocabulary.unknown-types',
+      message: `event type "${type}" is unknown to dsh (${count} event(s))${ignorable ? ', marked ignorable' : ''}`,
+      ...placeOf(first),
+    });
   }
 
-  for (const seq of log.upgradedSeqs) add({ kind: 'legacy-upgrade', severity: 'info', rule: 'legacy.upgraded', message: `seq ${seq} (${log.eventType(seq)}) is stored in an older shape, upgraded on read`, ...placeOf(seq) });
+  for (const seq of log.upgradedSeqs)
+    add({
+      kind: 'legacy-upgrade',
+      severity: 'info',
+      rule: 'legacy.upgraded',
+      message: `seq ${seq} (${log.eventType(seq)}) is stored in an older shape, upgraded on read`,
+      ...placeOf(seq),
+    });
 
-  for (const d of checkInvariants(log)) add({ kind: 'invariant', severity: d.severity, rule: d.rule, message: d.message, ...(d.seq !== undefined ? { seq: d.seq } : {}), ...(d.line !== undefined ? { line: d.line } : {}), ...(d.offset !== undefined ? { offset: d.offset } : {}) });
+  for (const d of checkInvariants(log))
+    add({
+      kind: 'invariant',
+      severity: d.severity,
+      rule: d.rule,
+      message: d.message,
+      ...(d.seq !== undefined ? { seq: d.seq } : {}),
+      ...(d.line !== undefined ? { line: d.line } : {}),
+      ...(d.offset !== undefined ? { offset: d.offset } : {}),
+    });
 
   const repairs = findRepairsMade(log);
   for (const repair of repairs) {
-    add({ kind: 'repair-made', severity: 'info', rule: 'repair.made', message: `turn ${repair.turn ?? '?'} was closed by a crash repair: ${repair.results.length} synthetic tool result(s), seqs ${repair.closerSeqs[0]}–${repair.turnEndSeq}`, ...placeOf(repair.closerSeqs[0]) });
+    add({
+      kind: 'repair-made',
+      severity: 'info',
+      rule: 'repair.made',
+      message: `turn ${repair.turn ?? '?'} was closed by a crash repair: ${repair.results.length} synthetic tool result(s), seqs ${repair.closerSeqs[0]}–${repair.turnEndSeq}`,
+      ...placeOf(repair.closerSeqs[0]),
+    });
   }
 
   const health: SessionHealth = { entries, repairs, omitted };

@@ -23,10 +23,18 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
   const problems: Diagnostic[] = [];
   const verdict = target.verdict;
   if (!verdict.ok) {
-    return [{ severity: 'error', rule: 'append.refused-log', message: `dsh refuses this log (${verdict.error}); nothing can be appended to it` }];
+    return [
+      { severity: 'error', rule: 'append.refused-log', message: `dsh refuses this log (${verdict.error}); nothing can be appended to it` },
+    ];
   }
   if (target.tornBytes > 0) {
-    return [{ severity: 'error', rule: 'jsonl.torn-tail', message: `the file has ${target.tornBytes} bytes after its last complete line; an append would join them` }];
+    return [
+      {
+        severity: 'error',
+        rule: 'jsonl.torn-tail',
+        message: `the file has ${target.tornBytes} bytes after its last complete line; an append would join them`,
+      },
+    ];
   }
   const count = target.eventCount;
   const fold = events.length > 1 ? target.fold.clone() : target.fold;
@@ -35,12 +43,15 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
   for (const candidate of events) {
     const event = candidate as unknown as SessionEvent;
     const index = count + pending.length;
-    const fail = (rule: string, message: string) => problems.push({ severity: 'error', rule, message: `appended event ${pending.length + 1} (seq ${index}): ${message}`, seq: index });
+    const fail = (rule: string, message: string) =>
+      problems.push({ severity: 'error', rule, message: `appended event ${pending.length + 1} (seq ${index}): ${message}`, seq: index });
     if (!isLosslessJson(event)) fail('json.lossless-values', 'is not losslessly JSON-serializable (-0 or a non-finite number)');
     const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
     if (envelope) fail(envelope.rule, envelope.message);
-    else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback') fail('legacy.refused', 'request/header reason "fallback" is retired');
-    else if (event.type === 'request/header-delta' || event.type === 'mode/set') fail('legacy.refused', `${event.type} is a retired event type`);
+    else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback')
+      fail('legacy.refused', 'request/header reason "fallback" is retired');
+    else if (event.type === 'request/header-delta' || event.type === 'mode/set')
+      fail('legacy.refused', `${event.type} is a retired event type`);
     else {
       try {
         const plan = fold.plan(event, index, lookup);

@@ -32,7 +32,12 @@ export function openCompactionStart(log: SessionLog): number | undefined {
 export function compactionInProgress(log: SessionLog): Diagnostic | undefined {
   const start = openCompactionStart(log);
   if (start === undefined) return undefined;
-  return reason('compaction.in-progress', `compaction already in progress: compaction/start at seq ${start} has no compaction/end (and no session/end-seed after it)`, log, start);
+  return reason(
+    'compaction.in-progress',
+    `compaction already in progress: compaction/start at seq ${start} has no compaction/end (and no session/end-seed after it)`,
+    log,
+    start,
+  );
 }
 
 /** Why `seq` is not a current surface node: no such event, not a surface type, or shadowed by a replace. */
@@ -42,7 +47,8 @@ export function notOnSurface(log: SessionLog, seq: number, what: string): Diagno
     return reason(rule, `${what} seq ${seq} is not an event of this log (it has seqs 0–${log.eventCount - 1})`);
   }
   const shadower = log.replacements().find((r) => r.shadowedSeqs.includes(seq));
-  if (shadower) return reason(rule, `${what} seq ${seq} is no longer on the surface: the replace at seq ${shadower.seq} shadowed it`, log, seq);
+  if (shadower)
+    return reason(rule, `${what} seq ${seq} is no longer on the surface: the replace at seq ${shadower.seq} shadowed it`, log, seq);
   return reason(rule, `${what} seq ${seq} (${log.eventType(seq)}) is not a surface node`, log, seq);
 }
 
@@ -75,7 +81,8 @@ function explainCut(log: SessionLog, nodes: readonly number[], cut: number): str
   for (let k = cut; k < nodes.length && resultSeq === undefined; k++) {
     if (callsOf(log.event(nodes[k])).answers === id) resultSeq = nodes[k];
   }
-  const answered = resultSeq !== undefined ? `its tool/result is seq ${resultSeq}, after the cut` : 'no tool/result on the surface answers it';
+  const answered =
+    resultSeq !== undefined ? `its tool/result is seq ${resultSeq}, after the cut` : 'no tool/result on the surface answers it';
   const others = pending.length > 1 ? ` (${pending.length - 1} more call${pending.length > 2 ? 's' : ''} also open)` : '';
   return `tool call ${valueText(id)} of assistant/message seq ${callSeq} is unanswered there; ${answered}${others}`;
 }
@@ -92,10 +99,19 @@ export function unbalancedCuts(log: SessionLog, startIdx: number, endIdx: number
   const balanced = new Set(balance.cuts);
   const out: Diagnostic[] = [];
   if (!balanced.has(startIdx)) {
-    out.push(reason(rule, `the cut before seq ${nodes[startIdx]} (start) is not balanced: ${explainCut(log, nodes, startIdx)}`, log, nodes[startIdx]));
+    out.push(
+      reason(
+        rule,
+        `the cut before seq ${nodes[startIdx]} (start) is not balanced: ${explainCut(log, nodes, startIdx)}`,
+        log,
+        nodes[startIdx],
+      ),
+    );
   }
   if (!balanced.has(endIdx + 1)) {
-    out.push(reason(rule, `the cut after seq ${nodes[endIdx]} (end) is not balanced: ${explainCut(log, nodes, endIdx + 1)}`, log, nodes[endIdx]));
+    out.push(
+      reason(rule, `the cut after seq ${nodes[endIdx]} (end) is not balanced: ${explainCut(log, nodes, endIdx + 1)}`, log, nodes[endIdx]),
+    );
   }
   return out;
 }

@@ -14,9 +14,10 @@ import { isSeq } from '../read/json-values';
  * Our preamble for the checkpoint message (dsh writes its own wording; any text is valid). It tells the
  * model what the framed summary is, like dsh's does.
  */
-export const COMPACTION_PREAMBLE = 'Checkpoint written by Session Surface Studio: it stands in for an earlier span of this '
-  + 'conversation, condensed to free up context. Take what it records as settled background, build on it without repeating it, '
-  + 'and carry on from the messages after it without mentioning this checkpoint.';
+export const COMPACTION_PREAMBLE =
+  'Checkpoint written by Session Surface Studio: it stands in for an earlier span of this ' +
+  'conversation, condensed to free up context. Take what it records as settled background, build on it without repeating it, ' +
+  'and carry on from the messages after it without mentioning this checkpoint.';
 
 export interface CompactionInput {
   /** First and last shadowed surface node (seqs; the span is taken by surface position). */
@@ -45,7 +46,8 @@ function inputProblems(input: CompactionInput): Diagnostic[] {
     if (typeof input[field] !== 'string' || input[field] === '') bad(field, 'must be a non-empty string');
   }
   if (!Array.isArray(input.summary) || input.summary.length === 0) bad('summary', 'must be a non-empty array of content blocks');
-  else if (input.summary.some((b) => b === null || typeof b !== 'object' || typeof (b as { type?: unknown }).type !== 'string')) bad('summary', 'blocks must be objects with a string type');
+  else if (input.summary.some((b) => b === null || typeof b !== 'object' || typeof (b as { type?: unknown }).type !== 'string'))
+    bad('summary', 'blocks must be objects with a string type');
   if (!isSeq(input.shadowedTokenCount)) bad('shadowedTokenCount', 'must be a non-negative safe integer');
   if (!Number.isSafeInteger(input.time)) bad('time', 'must be a safe integer (epoch ms)');
   if (input.preamble !== undefined && typeof input.preamble !== 'string') bad('preamble', 'must be a string');
@@ -62,7 +64,14 @@ function spanProblems(log: SessionLog, input: CompactionInput): { reasons: Diagn
   if (endIdx === -1) reasons.push(notOnSurface(log, input.end, 'end'));
   if (startIdx === -1 || endIdx === -1) return { reasons };
   if (startIdx > endIdx) {
-    reasons.push(reason('replace.endpoint-order', `start seq ${input.start} (surface index ${startIdx}) comes after end seq ${input.end} (surface index ${endIdx})`, log, input.start));
+    reasons.push(
+      reason(
+        'replace.endpoint-order',
+        `start seq ${input.start} (surface index ${startIdx}) comes after end seq ${input.end} (surface index ${endIdx})`,
+        log,
+        input.start,
+      ),
+    );
     return { reasons };
   }
   reasons.push(...unbalancedCuts(log, startIdx, endIdx));
@@ -75,13 +84,29 @@ function compactionEvents(first: number, input: CompactionInput, shadowed: numbe
   const range = { start: input.start, end: input.end };
   const start: SessionEvent = { type: 'compaction/start', seq: first, time, data: { compactionId, turn: null } };
   const summary: SessionEvent = {
-    type: 'compaction/summary', seq: first + 1, time,
-    data: { compactionId, summary: input.summary, shadowedRange: range, shadowedSeqs: shadowed, shadowedTokenCount: input.shadowedTokenCount, provider: input.provider, model: input.model },
+    type: 'compaction/summary',
+    seq: first + 1,
+    time,
+    data: {
+      compactionId,
+      summary: input.summary,
+      shadowedRange: range,
+      shadowedSeqs: shadowed,
+      shadowedTokenCount: input.shadowedTokenCount,
+      provider: input.provider,
+      model: input.model,
+    },
   };
   const checkpoint: SessionEvent = {
-    type: 'user/message', seq: first + 2, time,
+    type: 'user/message',
+    seq: first + 2,
+    time,
     data: {
-      content: [{ type: 'text', text: `${input.preamble ?? COMPACTION_PREAMBLE}\n\n<compacted-summary>` }, ...input.summary, { type: 'text', text: '</compacted-summary>' }],
+      content: [
+        { type: 'text', text: `${input.preamble ?? COMPACTION_PREAMBLE}\n\n<compacted-summary>` },
+        ...input.summary,
+        { type: 'text', text: '</compacted-summary>' },
+      ],
       source: { kind: 'plugin', plugin: 'compact', compactionId },
       role: 'user',
       id: input.messageId,
@@ -105,7 +130,12 @@ export function planCompaction(log: SessionLog, input: CompactionInput): PlanRes
   const lock = compactionInProgress(log);
   if (lock) reasons.push(lock);
   if (log.lastTurnOpen) {
-    reasons.push(reason('compaction.turn-open', 'a manual compaction runs between turns, but the last turn is open (a live writer or a crash; repair it first)'));
+    reasons.push(
+      reason(
+        'compaction.turn-open',
+        'a manual compaction runs between turns, but the last turn is open (a live writer or a crash; repair it first)',
+      ),
+    );
   }
   const events = compactionEvents(log.eventCount, input, span.shadowed ?? []);
   // Ill-typed inputs cannot be serialized meaningfully; everything else also goes through planAppend.

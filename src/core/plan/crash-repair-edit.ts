@@ -9,8 +9,21 @@ export function planCrashRepair(log: SessionLog): PlanResult {
   const plan = planRepair(log);
   if (!plan.ok) return plan;
   if (plan.truncateAt !== undefined) {
-    return { ok: false, reasons: [{ severity: 'error', rule: 'repair.torn-tail-first', message: `the file has ${log.scan.fileBytes - plan.truncateAt} bytes after its last complete line; closers appended after them would join them. Remove the torn tail first (it is backed up), then repair` }] };
+    return {
+      ok: false,
+      reasons: [
+        {
+          severity: 'error',
+          rule: 'repair.torn-tail-first',
+          message: `the file has ${log.scan.fileBytes - plan.truncateAt} bytes after its last complete line; closers appended after them would join them. Remove the torn tail first (it is backed up), then repair`,
+        },
+      ],
+    };
   }
-  if (plan.events.length === 0) return { ok: false, reasons: [{ severity: 'error', rule: 'repair.nothing', message: 'the last turn is closed: there is nothing to repair' }] };
+  if (plan.events.length === 0)
+    return {
+      ok: false,
+      reasons: [{ severity: 'error', rule: 'repair.nothing', message: 'the last turn is closed: there is nothing to repair' }],
+    };
   return { ok: true, events: plan.events, lines: plan.lines, notes: plan.notes };
 }

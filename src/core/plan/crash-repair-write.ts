@@ -19,16 +19,31 @@ export interface CrashRepairWrite extends AcceptedPlan {
 
 export type CrashRepairWritePlan = CrashRepairWrite | { ok: false; reasons: Diagnostic[] };
 
-export function planCrashRepairWrite(log: SessionLog, zstd: ZstdSummary | undefined, options: ZstdEncodeOptions = {}): CrashRepairWritePlan {
+export function planCrashRepairWrite(
+  log: SessionLog,
+  zstd: ZstdSummary | undefined,
+  options: ZstdEncodeOptions = {},
+): CrashRepairWritePlan {
   const plan = planRepair(log);
   if (!plan.ok) return plan;
   const scan = log.scan;
   if (scan.committedBytes < scan.fileBytes || zstd?.tornFrameStart !== undefined) {
     const size = zstd?.tornFrameStart !== undefined ? zstd.compressedBytes - zstd.tornFrameStart : scan.fileBytes - scan.committedBytes;
-    const what = zstd?.tornFrameStart !== undefined ? 'a torn final zstd frame' : scan.stoppedAt === 'torn-tail' ? 'a torn last line' : 'a damaged line and what follows it';
+    const what =
+      zstd?.tornFrameStart !== undefined
+        ? 'a torn final zstd frame'
+        : scan.stoppedAt === 'torn-tail'
+          ? 'a torn last line'
+          : 'a damaged line and what follows it';
     return {
       ok: false,
-      reasons: [{ severity: 'error', rule: 'repair.torn-tail-first', message: `the file ends with ${what} (${size} bytes that are not part of the session); closers appended after it would join it. Remove the torn tail first (it is backed up), then repair` }],
+      reasons: [
+        {
+          severity: 'error',
+          rule: 'repair.torn-tail-first',
+          message: `the file ends with ${what} (${size} bytes that are not part of the session); closers appended after it would join it. Remove the torn tail first (it is backed up), then repair`,
+        },
+      ],
     };
   }
   const container = zstd ? 'zstd' : 'plain';

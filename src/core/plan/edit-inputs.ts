@@ -39,7 +39,11 @@ export function formatSize(bytes: number): string {
 /** The text of tool-result content blocks (text blocks by their text, other blocks as JSON). */
 function contentText(content: unknown): string {
   if (!Array.isArray(content)) return JSON.stringify(content ?? null);
-  return content.map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : JSON.stringify(b))).join('');
+  return content
+    .map((b) =>
+      b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : JSON.stringify(b),
+    )
+    .join('');
 }
 
 /** The default new content of a pruned tool result: one text block saying how much was removed. */

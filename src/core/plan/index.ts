@@ -25,7 +25,16 @@ function guarded<R>(name: string, run: () => R): R | RefusedPlan {
   try {
     return run();
   } catch (error) {
-    return { ok: false, reasons: [{ severity: 'error', rule: 'api.unexpected', message: `${name} could not plan this input: ${error instanceof Error ? error.message : 'unknown failure'}` }] };
+    return {
+      ok: false,
+      reasons: [
+        {
+          severity: 'error',
+          rule: 'api.unexpected',
+          message: `${name} could not plan this input: ${error instanceof Error ? error.message : 'unknown failure'}`,
+        },
+      ],
+    };
   }
 }
 
@@ -49,5 +58,14 @@ export const planToolResultPrune: typeof prune = (log, seq, newContent, options 
 export const planRepair: typeof repair = (source) => guarded('planRepair', () => repair(source));
 export { PendingEdits, rebaseEdit } from './pending-edits';
 export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup } from './pending-edits';
-export { compactionEdit, pruneEdit, defaultPrunedContent, summaryBlocks, estimateTokensOfSeqs, estimateTokensOfText, formatSize, MANUAL_SUMMARY_ROUTE } from './edit-inputs';
+export {
+  compactionEdit,
+  pruneEdit,
+  defaultPrunedContent,
+  summaryBlocks,
+  estimateTokensOfSeqs,
+  estimateTokensOfText,
+  formatSize,
+  MANUAL_SUMMARY_ROUTE,
+} from './edit-inputs';
 export type { CompactionRequest, PruneRequest } from './edit-inputs';

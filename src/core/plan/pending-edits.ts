@@ -40,14 +40,14 @@ export interface PlannedEdit {
 export type PendingPlan =
   | { ok: true; steps: PlannedEdit[]; events: SessionEvent[]; lines: string[]; firstSeq: number }
   | {
-    ok: false;
-    /** Index of the first edit that no longer holds; later edits build on it and are not planned. */
-    index: number;
-    edit: PendingEdit;
-    reasons: Diagnostic[];
-    /** The edits before it, which still hold. */
-    steps: PlannedEdit[];
-  };
+      ok: false;
+      /** Index of the first edit that no longer holds; later edits build on it and are not planned. */
+      index: number;
+      edit: PendingEdit;
+      reasons: Diagnostic[];
+      /** The edits before it, which still hold. */
+      steps: PlannedEdit[];
+    };
 
 /** What a plan needs: the log as it is now, and a private copy of it when several edits build on each other. */
 export interface PlanBase {
@@ -167,10 +167,13 @@ export class PendingEdits {
     const steps: PlannedEdit[] = [];
     if (delta < 0) {
       const reason: Diagnostic = {
-        severity: 'error', rule: 'edit.log-shrank',
+        severity: 'error',
+        rule: 'edit.log-shrank',
         message: `the log now has ${base.log.eventCount} events, fewer than the ${this.baseEventCount} these edits were made on; a session log only grows`,
       };
-      return this.edits.length > 0 ? { ok: false, index: 0, edit: this.edits[0], reasons: [reason], steps } : { ok: true, steps, events: [], lines: [], firstSeq };
+      return this.edits.length > 0
+        ? { ok: false, index: 0, edit: this.edits[0], reasons: [reason], steps }
+        : { ok: true, steps, events: [], lines: [], firstSeq };
     }
     let log = base.log;
     for (const [index, original] of this.edits.entries()) {
@@ -192,7 +195,13 @@ export class PendingEdits {
   }
 
   toJSON(): PendingEditsBackup {
-    return { format: 'session-surface/pending-edits', version: 1, baseEventCount: this.baseEventCount, edits: copy(this.edits), redo: copy(this.undone) };
+    return {
+      format: 'session-surface/pending-edits',
+      version: 1,
+      baseEventCount: this.baseEventCount,
+      edits: copy(this.edits),
+      redo: copy(this.undone),
+    };
   }
 
   /** Restores a backup; a string says why it cannot be. */

@@ -50,7 +50,14 @@ function targetProblems(log: SessionLog, seq: number, newContent: unknown): { re
     return { reasons };
   }
   if (Array.isArray(newContent) && jsonEqual(block.content, newContent)) {
-    reasons.push(reason('prune.unchanged', `the new content of tool/result seq ${seq} equals its current content; the prune would change nothing`, log, seq));
+    reasons.push(
+      reason(
+        'prune.unchanged',
+        `the new content of tool/result seq ${seq} equals its current content; the prune would change nothing`,
+        log,
+        seq,
+      ),
+    );
   }
   return { reasons, original };
 }
@@ -71,14 +78,32 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
   if (!original || reasons.some((r) => r.rule === 'plan.input' || r.rule === 'prune.not-tool-result')) return { ok: false, reasons };
   const first = log.eventCount;
   const events: SessionEvent[] = [
-    { type: 'compaction/prune', seq: first, time, data: { shadowedRange: { start: seq, end: seq }, shadowedSeqs: [seq], shadowedTokenCount: tokens } },
-    { type: 'tool/result', seq: first + 1, time, data: rewrite(original, newContent), sourceEventSeqs: [seq], surfaceOp: { op: 'replace', start: seq, end: seq } },
+    {
+      type: 'compaction/prune',
+      seq: first,
+      time,
+      data: { shadowedRange: { start: seq, end: seq }, shadowedSeqs: [seq], shadowedTokenCount: tokens },
+    },
+    {
+      type: 'tool/result',
+      seq: first + 1,
+      time,
+      data: rewrite(original, newContent),
+      sourceEventSeqs: [seq],
+      surfaceOp: { op: 'replace', start: seq, end: seq },
+    },
   ];
   reasons.push(...appendProblems(log, events, reasons));
   if (reasons.length > 0) return { ok: false, reasons };
   const notes: Diagnostic[] = [];
   if (!log.lastTurnOpen) {
-    notes.push({ severity: 'warning', rule: 'invariant.turn-scope', message: "the prune lands between turns: dsh loads it, but dsh's pruner rewrites results inside a turn and its invariant companion flags a replacement tool/result outside one", seq: first + 1 });
+    notes.push({
+      severity: 'warning',
+      rule: 'invariant.turn-scope',
+      message:
+        "the prune lands between turns: dsh loads it, but dsh's pruner rewrites results inside a turn and its invariant companion flags a replacement tool/result outside one",
+      seq: first + 1,
+    });
   }
   return { ok: true, events, lines: events.map(serializeEvent), notes };
 }

@@ -17,21 +17,31 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
   const zstd = source instanceof SessionLog ? undefined : source.zstd;
   const verdict = log.verdict;
   // The core applies the closers when it reaches its verdict, so an ok verdict means they validate.
-  if (!verdict.ok) return { ok: false, reasons: [reason('append.refused-log', `dsh refuses this log (${verdict.error}); it does not repair a log it cannot open`)] };
+  if (!verdict.ok)
+    return {
+      ok: false,
+      reasons: [reason('append.refused-log', `dsh refuses this log (${verdict.error}); it does not repair a log it cannot open`)],
+    };
   // A copy: log.closers hands out the core's cached events, and a plan is the caller's to keep or edit.
   const closers: SessionEvent[] = cloneJson(log.closers as SessionEvent[]);
   const notes: Diagnostic[] = [];
-  if (zstd?.tornFrameStart !== undefined) return tornFrameRepair(log, zstd.tornFrameStart, zstd.committedTextBytes, zstd.compressedBytes, closers, notes);
+  if (zstd?.tornFrameStart !== undefined)
+    return tornFrameRepair(log, zstd.tornFrameStart, zstd.committedTextBytes, zstd.compressedBytes, closers, notes);
   const scan = log.scan;
   const truncateAt = scan.committedBytes < scan.fileBytes ? scan.committedBytes : undefined;
   if (truncateAt !== undefined) {
-    notes.push({ severity: 'info', rule: 'repair.truncate', message: `dsh first truncates the file to byte ${truncateAt}, dropping ${scan.fileBytes - truncateAt} bytes after the last committed line` });
+    notes.push({
+      severity: 'info',
+      rule: 'repair.truncate',
+      message: `dsh first truncates the file to byte ${truncateAt}, dropping ${scan.fileBytes - truncateAt} bytes after the last committed line`,
+    });
   } else if (closers.length > 0) {
     // planAppend refuses any batch while uncommitted bytes remain, so it can only check the closers here.
     const problems = appendProblems(log, closers, []);
     if (problems.length > 0) return { ok: false, reasons: problems };
   }
-  if (closers.length === 0) notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
+  if (closers.length === 0)
+    notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
   const plan = { ok: true as const, events: closers, lines: closers.map(serializeCloser), notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
 }
@@ -40,7 +50,14 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
  * A zstd log whose final frame is torn: dsh truncates the file at that frame's start, then appends the
  * events recovered from it (their lines as they were) and the closers as one batch — one new frame.
  */
-function tornFrameRepair(log: SessionLog, frameStart: number, committedText: number, fileBytes: number, closers: SessionEvent[], notes: Diagnostic[]): RepairPlan {
+function tornFrameRepair(
+  log: SessionLog,
+  frameStart: number,
+  committedText: number,
+  fileBytes: number,
+  closers: SessionEvent[],
+  notes: Diagnostic[],
+): RepairPlan {
   const recovered: SessionEvent[] = [];
   const lines: string[] = [];
   let lastOffset = -1;
@@ -53,9 +70,17 @@ function tornFrameRepair(log: SessionLog, frameStart: number, committedText: num
     lastOffset = place.offset;
   }
   notes.push({
-    severity: 'info', rule: 'repair.truncate',
+    severity: 'info',
+    rule: 'repair.truncate',
     message: `dsh first truncates the file to byte ${frameStart}, the start of its torn final frame (${fileBytes - frameStart} bytes), then appends the ${recovered.length} event${recovered.length === 1 ? '' : 's'} recovered from that frame${closers.length > 0 ? ' and the closers' : ''} as one frame`,
   });
-  if (closers.length === 0 && recovered.length === 0) notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
-  return { ok: true, events: [...recovered, ...closers], lines: [...lines, ...closers.map(serializeCloser)], notes, truncateAt: frameStart };
+  if (closers.length === 0 && recovered.length === 0)
+    notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
+  return {
+    ok: true,
+    events: [...recovered, ...closers],
+    lines: [...lines, ...closers.map(serializeCloser)],
+    notes,
+    truncateAt: frameStart,
+  };
 }

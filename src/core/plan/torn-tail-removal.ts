@@ -24,16 +24,35 @@ export type TornTailRemovalPlan = TornTailRemoval | { ok: false; reasons: Diagno
 
 const refuse = (rule: string, message: string): TornTailRemovalPlan => ({ ok: false, reasons: [{ severity: 'error', rule, message }] });
 
-export function planTornTailRemoval(log: SessionLog, fileBytes: Uint8Array, zstd: ZstdSummary | undefined, options: ZstdEncodeOptions = {}): TornTailRemovalPlan {
+export function planTornTailRemoval(
+  log: SessionLog,
+  fileBytes: Uint8Array,
+  zstd: ZstdSummary | undefined,
+  options: ZstdEncodeOptions = {},
+): TornTailRemovalPlan {
   const verdict = log.verdict;
-  if (!verdict.ok) return refuse('append.refused-log', `dsh refuses this log (${verdict.error}); cutting it would not make it load, so nothing is removed`);
+  if (!verdict.ok)
+    return refuse(
+      'append.refused-log',
+      `dsh refuses this log (${verdict.error}); cutting it would not make it load, so nothing is removed`,
+    );
   const scan = log.scan;
   if (!zstd) {
-    if (scan.committedBytes >= scan.fileBytes) return refuse('repair.no-torn-tail', 'every byte of the file belongs to the session: there is no torn tail to remove');
-    return { ok: true, cutAt: scan.committedBytes, reappend: new Uint8Array(0), removedBytes: scan.fileBytes - scan.committedBytes, rewrittenTextBytes: 0 };
+    if (scan.committedBytes >= scan.fileBytes)
+      return refuse('repair.no-torn-tail', 'every byte of the file belongs to the session: there is no torn tail to remove');
+    return {
+      ok: true,
+      cutAt: scan.committedBytes,
+      reappend: new Uint8Array(0),
+      removedBytes: scan.fileBytes - scan.committedBytes,
+      rewrittenTextBytes: 0,
+    };
   }
   if (scan.committedBytes >= scan.fileBytes && zstd.tornFrameStart === undefined) {
-    return refuse('repair.no-torn-tail', 'every frame of the file is complete and every line belongs to the session: there is no torn tail to remove');
+    return refuse(
+      'repair.no-torn-tail',
+      'every frame of the file is complete and every line belongs to the session: there is no torn tail to remove',
+    );
   }
   const decoded = decodeZstdLog(fileBytes);
   const kept = scan.committedBytes;

@@ -107,7 +107,8 @@ export class EdgeIndex {
     this.seal();
     const start = this.reverseStart;
     const out: Edge[] = [];
-    if (start && this.reverseEdge && seq >= 0 && seq < this.sortedCount) for (let i = start[seq]; i < start[seq + 1]; i++) out.push(this.edge(this.reverseEdge[i], 'from'));
+    if (start && this.reverseEdge && seq >= 0 && seq < this.sortedCount)
+      for (let i = start[seq]; i < start[seq + 1]; i++) out.push(this.edge(this.reverseEdge[i], 'from'));
     for (let e = this.sortedEdges; e < this.from.length; e++) if (this.to.get(e) === seq) out.push(this.edge(e, 'from'));
     return out;
   }

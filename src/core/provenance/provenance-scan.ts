@@ -51,7 +51,10 @@ export class ProvenanceBuilder {
   private settled: { count: number; scan: ProvenanceScan } | undefined;
 
   /** `expectedEvents`: the reader's estimate of the log's size, so the columns rarely grow. */
-  constructor(private readonly log: ProvenanceSource, expectedEvents = 1024) {
+  constructor(
+    private readonly log: ProvenanceSource,
+    expectedEvents = 1024,
+  ) {
     this.sink = new DiagnosticSink(log);
     this.edges = new EdgeIndex(expectedEvents);
     this.tracker = new AttemptTracker(expectedEvents);
@@ -111,7 +114,15 @@ export class ProvenanceBuilder {
     if (this.settled?.count !== this.count) {
       const tail = new DiagnosticSink(this.log);
       this.classifyUnclaimed(tail);
-      this.settled = { count: this.count, scan: { edges: this.edges, tracker: this.tracker, messageOf: this.messageOf, diagnostics: [...this.sink.diagnostics, ...tail.diagnostics] } };
+      this.settled = {
+        count: this.count,
+        scan: {
+          edges: this.edges,
+          tracker: this.tracker,
+          messageOf: this.messageOf,
+          diagnostics: [...this.sink.diagnostics, ...tail.diagnostics],
+        },
+      };
     }
     return this.settled.scan;
   }
@@ -210,7 +221,12 @@ export class ProvenanceBuilder {
   private claim(chunk: number, message: number): void {
     const previous = this.messageOf.get(chunk);
     if (previous >= 0 && previous !== message) {
-      this.report('warning', 'provenance.shared-chunk', chunk, `chunk seq ${chunk} is taken by assistant/message seq ${previous} and again by seq ${message}`);
+      this.report(
+        'warning',
+        'provenance.shared-chunk',
+        chunk,
+        `chunk seq ${chunk} is taken by assistant/message seq ${previous} and again by seq ${message}`,
+      );
       return;
     }
     this.messageOf.set(chunk, message);
@@ -224,7 +240,12 @@ export class ProvenanceBuilder {
     const interrupted = data.interrupted === true;
     if (chunks.length === 0) {
       if (Array.isArray(content) && content.length > 0) {
-        this.report('info', 'provenance.no-stream', event.seq, `assistant/message seq ${event.seq} has no stream chunks (none cited, none left in turn ${data.turn} step ${data.step})`);
+        this.report(
+          'info',
+          'provenance.no-stream',
+          event.seq,
+          `assistant/message seq ${event.seq} has no stream chunks (none cited, none left in turn ${data.turn} step ${data.step})`,
+        );
       }
       return;
     }
@@ -234,12 +255,30 @@ export class ProvenanceBuilder {
     if (verdict.mismatches.length > 0) {
       const first = verdict.mismatches[0].message;
       const more = verdict.mismatches.length > 1 ? ` (+${verdict.mismatches.length - 1} more)` : '';
-      this.report('warning', 'provenance.reassembly-mismatch', event.seq, `assistant/message seq ${event.seq} does not reassemble from its ${chunks.length} ${how} chunks: ${first}${more}`, verdict.mismatches);
+      this.report(
+        'warning',
+        'provenance.reassembly-mismatch',
+        event.seq,
+        `assistant/message seq ${event.seq} does not reassemble from its ${chunks.length} ${how} chunks: ${first}${more}`,
+        verdict.mismatches,
+      );
     }
     if (interrupted) {
-      this.report('info', 'provenance.interrupted', event.seq, `assistant/message seq ${event.seq} is interrupted: the delivered prefix of a cancelled stream`, verdict.notes);
+      this.report(
+        'info',
+        'provenance.interrupted',
+        event.seq,
+        `assistant/message seq ${event.seq} is interrupted: the delivered prefix of a cancelled stream`,
+        verdict.notes,
+      );
     } else if (verdict.notes.length > 0) {
-      this.report('info', 'provenance.stream-note', event.seq, `assistant/message seq ${event.seq}: ${verdict.notes[0].message}${verdict.notes.length > 1 ? ` (+${verdict.notes.length - 1} more)` : ''}`, verdict.notes);
+      this.report(
+        'info',
+        'provenance.stream-note',
+        event.seq,
+        `assistant/message seq ${event.seq}: ${verdict.notes[0].message}${verdict.notes.length > 1 ? ` (+${verdict.notes.length - 1} more)` : ''}`,
+        verdict.notes,
+      );
     }
   }
 
@@ -296,13 +335,34 @@ export class ProvenanceBuilder {
       const list = seqRanges(seqs);
       if (attempt.claimed === 0 && (attempt.finishKind === 'error' || attempt.finishKind === 'aborted')) {
         const retry = attempt.retrySeq !== undefined ? `, retried by seq ${attempt.retrySeq}` : '';
-        sink.report('info', 'provenance.failed-attempt', seqs[0], `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`);
+        sink.report(
+          'info',
+          'provenance.failed-attempt',
+          seqs[0],
+          `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`,
+        );
       } else if (attempt.claimed === 0 && attempt.retrySeq !== undefined) {
-        sink.report('info', 'provenance.retried-attempt', seqs[0], `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`);
+        sink.report(
+          'info',
+          'provenance.retried-attempt',
+          seqs[0],
+          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`,
+        );
       } else if (attempt.claimed === 0 && lastTurnOpen && isStreaming(attempt)) {
-        sink.report('info', 'provenance.in-flight', seqs[0], `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`);
+        sink.report(
+          'info',
+          'provenance.in-flight',
+          seqs[0],
+          `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`,
+        );
       } else {
-        sink.report('warning', 'provenance.orphan-chunk', seqs[0], `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`, seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })));
+        sink.report(
+          'warning',
+          'provenance.orphan-chunk',
+          seqs[0],
+          `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`,
+          seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })),
+        );
       }
     }
   }

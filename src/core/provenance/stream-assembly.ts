@@ -199,14 +199,23 @@ function selfConsistency(block: StreamBlock, out: AssemblyProblem[], notes: Asse
   if (!equalsStreamed(recorded, block)) {
     const streamed = streamedText(block);
     if (block.kind === 'tool-call' && sameJson(recorded, streamed)) {
-      notes.push({ seq: block.firstSeq, message: `block ${block.index} (tool-call): block-end arguments are the streamed JSON re-serialized` });
+      notes.push({
+        seq: block.firstSeq,
+        message: `block ${block.index} (tool-call): block-end arguments are the streamed JSON re-serialized`,
+      });
     } else {
       const what = block.kind === 'tool-call' ? 'arguments' : 'text';
-      out.push({ seq: block.firstSeq, message: `block ${block.index} (${block.kind}): its block-end ${what} ${what === 'text' ? 'differs' : 'differ'} from its ${block.deltas} concatenated deltas ${difference(recorded, streamed)}` });
+      out.push({
+        seq: block.firstSeq,
+        message: `block ${block.index} (${block.kind}): its block-end ${what} ${what === 'text' ? 'differs' : 'differ'} from its ${block.deltas} concatenated deltas ${difference(recorded, streamed)}`,
+      });
     }
   }
   if (block.kind === 'tool-call' && block.id !== undefined && block.end.id !== block.id) {
-    out.push({ seq: block.firstSeq, message: `block ${block.index} (tool-call): block-end id ${quote(block.end.id)} differs from the delta id ${quote(block.id)}` });
+    out.push({
+      seq: block.firstSeq,
+      message: `block ${block.index} (tool-call): block-end id ${quote(block.end.id)} differs from the delta id ${quote(block.id)}`,
+    });
   }
 }
 
@@ -215,14 +224,24 @@ function streamValue(block: StreamBlock): string {
   return endValue(block) ?? streamedText(block);
 }
 
-function compareBlock(block: StreamBlock, content: Record<string, any>, position: number, prefixAllowed: boolean, out: AssemblyProblem[], notes: AssemblyProblem[]): void {
+function compareBlock(
+  block: StreamBlock,
+  content: Record<string, any>,
+  position: number,
+  prefixAllowed: boolean,
+  out: AssemblyProblem[],
+  notes: AssemblyProblem[],
+): void {
   const where = `content[${position}] (${block.kind})`;
   if (block.kind === 'text' || block.kind === 'reasoning') {
     const expected = streamValue(block);
     const text = typeof content.text === 'string' ? content.text : undefined;
     if (text === expected) return;
     if (prefixAllowed && text !== undefined && expected.startsWith(text)) return;
-    out.push({ seq: block.firstSeq, message: `${where} text does not equal the stream's block ${block.index} ${difference(text, expected)}` });
+    out.push({
+      seq: block.firstSeq,
+      message: `${where} text does not equal the stream's block ${block.index} ${difference(text, expected)}`,
+    });
     return;
   }
   if (block.kind === 'tool-call') {
@@ -230,14 +249,22 @@ function compareBlock(block: StreamBlock, content: Record<string, any>, position
     const id = block.end?.id ?? block.id;
     const name = block.end?.name ?? block.name;
     if (content.arguments !== expected) {
-      if (sameJson(content.arguments, expected)) notes.push({ seq: block.firstSeq, message: `${where} arguments are the streamed JSON re-serialized` });
-      else out.push({ seq: block.firstSeq, message: `${where} arguments do not equal the stream's block ${block.index} ${difference(content.arguments, expected)}` });
+      if (sameJson(content.arguments, expected))
+        notes.push({ seq: block.firstSeq, message: `${where} arguments are the streamed JSON re-serialized` });
+      else
+        out.push({
+          seq: block.firstSeq,
+          message: `${where} arguments do not equal the stream's block ${block.index} ${difference(content.arguments, expected)}`,
+        });
     }
-    if (id !== undefined && content.id !== id) out.push({ seq: block.firstSeq, message: `${where} id ${quote(content.id)} differs from the stream's ${quote(id)}` });
-    if (name !== undefined && content.name !== name) out.push({ seq: block.firstSeq, message: `${where} name ${quote(content.name)} differs from the stream's ${quote(name)}` });
+    if (id !== undefined && content.id !== id)
+      out.push({ seq: block.firstSeq, message: `${where} id ${quote(content.id)} differs from the stream's ${quote(id)}` });
+    if (name !== undefined && content.name !== name)
+      out.push({ seq: block.firstSeq, message: `${where} name ${quote(content.name)} differs from the stream's ${quote(name)}` });
     return;
   }
-  if (block.end && !jsonEqual(block.end, content)) out.push({ seq: block.firstSeq, message: `${where} differs from the stream's block-end ${block.index}` });
+  if (block.end && !jsonEqual(block.end, content))
+    out.push({ seq: block.firstSeq, message: `${where} differs from the stream's block-end ${block.index}` });
 }
 
 /**
@@ -264,10 +291,16 @@ export function compareAssembly(assembly: StreamAssembly, content: unknown, inte
     const droppable = (maxTokens || interrupted) && (block.kind === 'tool-call' || unfinished);
     if (droppable) {
       const why = interrupted ? 'the message was interrupted' : 'the stream hit max-tokens';
-      notes.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}${unfinished ? ', unfinished' : ''}) is not in the content: dropped because ${why}` });
+      notes.push({
+        seq: block.firstSeq,
+        message: `stream block ${block.index} (${block.kind}${unfinished ? ', unfinished' : ''}) is not in the content: dropped because ${why}`,
+      });
       continue;
     }
-    mismatches.push({ seq: block.firstSeq, message: `stream block ${block.index} (${block.kind}) has no matching content block (content[${position}] is ${next && typeof next === 'object' ? stringText(next.type) : 'missing'})` });
+    mismatches.push({
+      seq: block.firstSeq,
+      message: `stream block ${block.index} (${block.kind}) has no matching content block (content[${position}] is ${next && typeof next === 'object' ? stringText(next.type) : 'missing'})`,
+    });
   }
   for (; position < content.length; position++) {
     const extra = content[position] as Record<string, any> | undefined;

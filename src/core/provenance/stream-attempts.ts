@@ -40,7 +40,17 @@ export interface Attempt {
  * unboxed (no string or heap number per chunk); else text.
  */
 function keyOf(turn: number | undefined, step: number | undefined): number | string {
-  if (turn !== undefined && step !== undefined && turn >= 0 && step >= 0 && step < 1024 && turn < 1048576 && Number.isInteger(turn) && Number.isInteger(step)) return turn * 1024 + step;
+  if (
+    turn !== undefined &&
+    step !== undefined &&
+    turn >= 0 &&
+    step >= 0 &&
+    step < 1024 &&
+    turn < 1048576 &&
+    Number.isInteger(turn) &&
+    Number.isInteger(step)
+  )
+    return turn * 1024 + step;
   return `${turn}/${step}`;
 }
 

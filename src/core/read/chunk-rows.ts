@@ -44,10 +44,12 @@ export function validateRow(row: Record<string, unknown>): number {
     if (!withName && !hasExactKeys(data, ['turn', 'step', 'index', 'id', 'dt', 'args'])) {
       malformed(tag, 'data must be exactly {turn, step, index, id, name?, dt, args}');
     }
-    if (typeof data.id !== 'string' || (withName && typeof data.name !== 'string')) malformed(tag, 'id (and name when present) must be strings');
+    if (typeof data.id !== 'string' || (withName && typeof data.name !== 'string'))
+      malformed(tag, 'id (and name when present) must be strings');
     members = validateMembers(tag, data, 'args');
   } else {
-    if (!hasExactKeys(data, ['turn', 'step', 'index', 'dt', 'texts'])) malformed(tag, 'data must be exactly {turn, step, index, dt, texts}');
+    if (!hasExactKeys(data, ['turn', 'step', 'index', 'dt', 'texts']))
+      malformed(tag, 'data must be exactly {turn, step, index, dt, texts}');
     members = validateMembers(tag, data, 'texts');
   }
   if (!Number.isSafeInteger((row.seq0 as number) + members.length - 1)) malformed(tag, 'member seqs must stay safe integers');

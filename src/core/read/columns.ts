@@ -42,7 +42,10 @@ export class ByteStore {
 
   constructor(initial: Uint8Array) {
     this.data = initial;
-    this.plain = Object.getPrototypeOf(initial) === Uint8Array.prototype ? initial : new Uint8Array(initial.buffer, initial.byteOffset, initial.length);
+    this.plain =
+      Object.getPrototypeOf(initial) === Uint8Array.prototype
+        ? initial
+        : new Uint8Array(initial.buffer, initial.byteOffset, initial.length);
     this.length = initial.length;
   }
 

@@ -6,7 +6,11 @@ import type { ByteStore } from './columns';
 import { rowMember } from './chunk-rows';
 
 /** Surface role of an event, kept for the transcript and provenance views. */
-export const enum SurfaceRole { None = 0, Append = 1, Replace = 2 }
+export const enum SurfaceRole {
+  None = 0,
+  Append = 1,
+  Replace = 2,
+}
 
 // ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
 export const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -119,7 +123,16 @@ export class EventIndex {
   }
 
   /** Starts a line of `members` events; returns its index. */
-  private pushLine(members: number, packed: number, typeId: number, turn: unknown, step: unknown, fileLine: number, offset: number, length: number): number {
+  private pushLine(
+    members: number,
+    packed: number,
+    typeId: number,
+    turn: unknown,
+    step: unknown,
+    fileLine: number,
+    offset: number,
+    length: number,
+  ): number {
     this.reserve(members);
     const k = this.lines++;
     this.lineNo[k] = fileLine;
@@ -138,7 +151,16 @@ export class EventIndex {
   }
 
   /** Indexes one event read from its own line. */
-  pushEvent(type: unknown, turn: unknown, step: unknown, toolCalls: number, role: SurfaceRole, fileLine: number, offset: number, length: number): void {
+  pushEvent(
+    type: unknown,
+    turn: unknown,
+    step: unknown,
+    toolCalls: number,
+    role: SurfaceRole,
+    fileLine: number,
+    offset: number,
+    length: number,
+  ): void {
     const k = this.pushLine(1, 0, this.internType(type), turn, step, fileLine, offset, length);
     this.toolCalls[k] = toolCalls > 65535 ? 65535 : toolCalls;
     this.roleOf[k] = role;

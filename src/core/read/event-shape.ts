@@ -77,10 +77,13 @@ function checkRequestHeader(data: unknown, index: number): ShapeProblem | undefi
   const invalid = { message: `seed request/header at index ${index} has invalid adapterDefaults`, rule };
   const record2 = asRecord(defaults);
   if (!record2) return invalid;
-  if (Object.keys(record2).some((k) => k !== 'reasoningEffort' && k !== 'maxTokens')
-    || Object.values(record2).some((v) => v !== true)
-    || (record2.reasoningEffort === true && configRecord.reasoningEffort === undefined)
-    || (record2.maxTokens === true && configRecord.maxTokens === undefined)) return invalid;
+  if (
+    Object.keys(record2).some((k) => k !== 'reasoningEffort' && k !== 'maxTokens') ||
+    Object.values(record2).some((v) => v !== true) ||
+    (record2.reasoningEffort === true && configRecord.reasoningEffort === undefined) ||
+    (record2.maxTokens === true && configRecord.maxTokens === undefined)
+  )
+    return invalid;
   return undefined;
 }
 
@@ -92,14 +95,23 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
   if (event.type === 'request/header-delta') {
     return { message: `seed event at index ${index} uses unsupported legacy request/header-delta format`, rule: 'legacy.refused' };
   }
-  const invalid = (): ShapeProblem => ({ message: `seed event at index ${index} has an invalid event envelope`, rule: envelopeRule(event) });
+  const invalid = (): ShapeProblem => ({
+    message: `seed event at index ${index} has an invalid event envelope`,
+    rule: envelopeRule(event),
+  });
   for (const key in event) if (!ENVELOPE_KEYS.has(key)) return invalid();
   const { type, seq, time } = event;
-  if (typeof type !== 'string'
-    || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0
-    || typeof time !== 'number' || !Number.isSafeInteger(time)
-    || event.data === undefined
-    || (event.ignorable !== undefined && event.ignorable !== true)) return invalid();
+  if (
+    typeof type !== 'string' ||
+    typeof seq !== 'number' ||
+    !Number.isSafeInteger(seq) ||
+    seq < 0 ||
+    typeof time !== 'number' ||
+    !Number.isSafeInteger(time) ||
+    event.data === undefined ||
+    (event.ignorable !== undefined && event.ignorable !== true)
+  )
+    return invalid();
   if (type === 'request/header') {
     const problem = checkRequestHeader(event.data, index);
     if (problem) return problem;

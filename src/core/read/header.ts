@@ -28,13 +28,15 @@ function isNonNegativeSafe(value: unknown): boolean {
 function isHeaderLine(value: unknown): boolean {
   const line = asRecord(value);
   if (!line) return false;
-  return line.type === 'session'
-    && typeof line.version === 'number'
-    && typeof line.id === 'string'
-    && isNonNegativeSafe(line.createdAt)
-    && isNonNegativeSafe(line.delegationDepth)
-    && (line.origin === undefined || line.origin === 'subagent')
-    && (line.agentPreset === undefined || typeof line.agentPreset === 'string');
+  return (
+    line.type === 'session' &&
+    typeof line.version === 'number' &&
+    typeof line.id === 'string' &&
+    isNonNegativeSafe(line.createdAt) &&
+    isNonNegativeSafe(line.delegationDepth) &&
+    (line.origin === undefined || line.origin === 'subagent') &&
+    (line.agentPreset === undefined || typeof line.agentPreset === 'string')
+  );
 }
 
 /** Builds the header the way the reader does: known keys in writer order, unknown keys dropped. */
@@ -65,7 +67,13 @@ export function readHeaderLine(text: string): HeaderRead {
   if (!isHeaderLine(parsed)) {
     // A session line whose version is missing or not a number is a version problem, in dsh's words.
     const looksVersionless = asRecord(parsed)?.type === 'session' && typeof asRecord(parsed)?.version !== 'number';
-    return { raw: parsed, problem: { message: 'corrupt session log: first line is not a session header', rule: looksVersionless ? 'header.version' : 'header.line-shape' } };
+    return {
+      raw: parsed,
+      problem: {
+        message: 'corrupt session log: first line is not a session header',
+        rule: looksVersionless ? 'header.version' : 'header.line-shape',
+      },
+    };
   }
   const line = parsed as Record<string, unknown>;
   if (hasOwn(line, 'sandboxMode') || hasOwn(line, 'approvalPolicy')) {
@@ -73,7 +81,11 @@ export function readHeaderLine(text: string): HeaderRead {
   }
   const header = headerFromLine(line);
   if (header.version !== FORMAT_VERSION) {
-    return { raw: parsed, header, problem: { message: versionRefusal(header.id, header.version), rule: 'header.version', unsupported: true } };
+    return {
+      raw: parsed,
+      header,
+      problem: { message: versionRefusal(header.id, header.version), rule: 'header.version', unsupported: true },
+    };
   }
   return { raw: parsed, header };
 }
@@ -94,13 +106,19 @@ export function validateHeader(header: SessionHeader): string | undefined {
     if (typeof record.cwd !== 'string') return 'session header cwd must be a string';
     if (!isAbsolutePosix(record.cwd)) return `session header cwd must be an absolute path, got "${record.cwd}"`;
   }
-  if (record.parentSession !== undefined && typeof record.parentSession !== 'string') return 'session header parentSession must be a string';
-  if (record.seedLength !== undefined && !(typeof record.seedLength === 'number' && Number.isSafeInteger(record.seedLength) && record.seedLength >= 0)) {
+  if (record.parentSession !== undefined && typeof record.parentSession !== 'string')
+    return 'session header parentSession must be a string';
+  if (
+    record.seedLength !== undefined &&
+    !(typeof record.seedLength === 'number' && Number.isSafeInteger(record.seedLength) && record.seedLength >= 0)
+  ) {
     return 'session header seedLength must be a non-negative safe integer';
   }
   if (record.origin !== undefined && record.origin !== 'subagent') return 'session header origin must be "subagent"';
-  if (record.delegationDepth !== undefined
-    && !(typeof record.delegationDepth === 'number' && Number.isSafeInteger(record.delegationDepth) && record.delegationDepth >= 0)) {
+  if (
+    record.delegationDepth !== undefined &&
+    !(typeof record.delegationDepth === 'number' && Number.isSafeInteger(record.delegationDepth) && record.delegationDepth >= 0)
+  ) {
     return 'session header delegationDepth must be a non-negative safe integer';
   }
   if (record.agentPreset !== undefined && typeof record.agentPreset !== 'string') return 'session header agentPreset must be a string';

@@ -5,7 +5,11 @@ import type { SessionEvent } from '../types';
 import { asRecord, hasOnlyKeys, hasOwn, nullReadMessage } from './json-values';
 
 export class LegacyRefusal extends Error {
-  constructor(message: string, readonly rule: string, readonly typeError = false) {
+  constructor(
+    message: string,
+    readonly rule: string,
+    readonly typeError = false,
+  ) {
     super(message);
   }
 }
@@ -24,21 +28,28 @@ export class RetiredShapeWatch {
     else if (event.type === 'mode/set') this.modeSet ??= event.seq;
     else if (event.type === 'request/header' && this.fallback === undefined) {
       // dsh reads `data.reason` without a guard, so null data is a TypeError at this step.
-      if (event.data === null || event.data === undefined) this.fallback = { seq: event.seq, typeError: nullReadMessage(event.data, 'reason') };
+      if (event.data === null || event.data === undefined)
+        this.fallback = { seq: event.seq, typeError: nullReadMessage(event.data, 'reason') };
       else if (event.data.reason === 'fallback') this.fallback = { seq: event.seq };
     }
   }
 
   refusal(id: string): LegacyRefusal | undefined {
     if (this.headerDelta !== undefined) {
-      return new LegacyRefusal(`session "${id}" contains unsupported legacy request/header-delta event at seq ${this.headerDelta}`, 'legacy.refused');
+      return new LegacyRefusal(
+        `session "${id}" contains unsupported legacy request/header-delta event at seq ${this.headerDelta}`,
+        'legacy.refused',
+      );
     }
     if (this.modeSet !== undefined) {
       return new LegacyRefusal(`session "${id}" contains unsupported legacy mode/set event at seq ${this.modeSet}`, 'legacy.refused');
     }
     if (this.fallback?.typeError) return new LegacyRefusal(this.fallback.typeError, 'legacy.refused', true);
     if (this.fallback !== undefined) {
-      return new LegacyRefusal(`session "${id}" contains unsupported legacy request/header reason "fallback" at seq ${this.fallback.seq}`, 'legacy.refused');
+      return new LegacyRefusal(
+        `session "${id}" contains unsupported legacy request/header reason "fallback" at seq ${this.fallback.seq}`,
+        'legacy.refused',
+      );
     }
     return undefined;
   }
@@ -56,8 +67,14 @@ function upgradeTurnStart(event: SessionEvent, id: string): SessionEvent {
   const data = asRecord(event.data);
   if (!data || !hasOwn(data, 'trigger')) return event;
   const trigger = asRecord(data.trigger);
-  if (!isCount(data.turn, 1) || !hasOnlyKeys(data, ['turn', 'trigger'])
-    || !trigger || typeof trigger.kind !== 'string' || trigger.kind.length === 0) malformed(id, 'turn/start', event.seq);
+  if (
+    !isCount(data.turn, 1) ||
+    !hasOnlyKeys(data, ['turn', 'trigger']) ||
+    !trigger ||
+    typeof trigger.kind !== 'string' ||
+    trigger.kind.length === 0
+  )
+    malformed(id, 'turn/start', event.seq);
   return { ...event, data: { turn: data.turn } };
 }
 
@@ -66,17 +83,21 @@ const BARE_REASONS = new Set(['completed', 'blocked', 'max-tokens', 'interrupted
 function upgradeErrorReason(reason: Record<string, unknown>, id: string, seq: number): Record<string, unknown> {
   if (!isCount(reason.step, 0)) malformed(id, 'turn/end', seq);
   const failure = asRecord(reason.failure);
-  if (failure && hasOnlyKeys(reason, ['kind', 'step', 'failure'])
-    && hasOnlyKeys(failure, ['message', 'code'], ['status', 'providerRetryAfterMs', 'requestId'])
-    && typeof failure.message === 'string' && typeof failure.code === 'string'
-    && (failure.status === undefined || typeof failure.status === 'number')
-    && (failure.providerRetryAfterMs === undefined || typeof failure.providerRetryAfterMs === 'number')
-    && (failure.requestId === undefined || typeof failure.requestId === 'string')) {
+  if (
+    failure &&
+    hasOnlyKeys(reason, ['kind', 'step', 'failure']) &&
+    hasOnlyKeys(failure, ['message', 'code'], ['status', 'providerRetryAfterMs', 'requestId']) &&
+    typeof failure.message === 'string' &&
+    typeof failure.code === 'string' &&
+    (failure.status === undefined || typeof failure.status === 'number') &&
+    (failure.providerRetryAfterMs === undefined || typeof failure.providerRetryAfterMs === 'number') &&
+    (failure.requestId === undefined || typeof failure.requestId === 'string')
+  ) {
     return { kind: 'error', error: failure };
   }
   const keys = reason.code === undefined ? ['kind', 'step', 'message'] : ['kind', 'step', 'message', 'code'];
-  if (!hasOnlyKeys(reason, keys) || typeof reason.message !== 'string'
-    || (reason.code !== undefined && typeof reason.code !== 'string')) malformed(id, 'turn/end', seq);
+  if (!hasOnlyKeys(reason, keys) || typeof reason.message !== 'string' || (reason.code !== undefined && typeof reason.code !== 'string'))
+    malformed(id, 'turn/end', seq);
   return { kind: 'error', error: { message: reason.message, code: typeof reason.code === 'string' ? reason.code : 'UNKNOWN' } };
 }
 
@@ -136,14 +157,18 @@ function upgradeMessage(event: SessionEvent, id: string, messageIdAt: MessageIdL
   if (!data) return event;
   switch (event.type) {
     case 'user/message':
-      if (hasOwn(data, 'id') || hasOwn(data, 'role') || hasOwn(data, 'message') || !hasOwn(data, 'content') || !hasOwn(data, 'source')) return event;
+      if (hasOwn(data, 'id') || hasOwn(data, 'role') || hasOwn(data, 'message') || !hasOwn(data, 'content') || !hasOwn(data, 'source'))
+        return event;
       return { ...event, data: { ...data, id: legacyMessageId(id, event.seq), role: 'user' } };
     case 'assistant/message': {
       if (hasOwn(data, 'message') || !hasOwn(data, 'content') || !hasOwn(data, 'provenance')) return event;
       const { content, provenance, ...rest } = data;
       return {
         ...event,
-        data: { ...rest, message: { id: legacyMessageId(id, event.seq), role: 'assistant', content, source: { ...asRecord(provenance), kind: 'model' } } },
+        data: {
+          ...rest,
+          message: { id: legacyMessageId(id, event.seq), role: 'assistant', content, source: { ...asRecord(provenance), kind: 'model' } },
+        },
       };
     }
     case 'tool/result': {

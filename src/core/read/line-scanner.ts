@@ -174,8 +174,20 @@ export class LineScanner {
   }
 
   private damaged(sink: LineSink, fileLine: number, start: number, end: number, rule: string, why: string): void {
-    sink.report({ severity: 'warning', rule, message: `line ${fileLine} cannot be read${why}`, line: fileLine, offset: start, length: end - start });
-    this.damage ??= { message: `corrupt session log: unparsable committed event at line ${this.eventLine}`, rule, line: fileLine, offset: start };
+    sink.report({
+      severity: 'warning',
+      rule,
+      message: `line ${fileLine} cannot be read${why}`,
+      line: fileLine,
+      offset: start,
+      length: end - start,
+    });
+    this.damage ??= {
+      message: `corrupt session log: unparsable committed event at line ${this.eventLine}`,
+      rule,
+      line: fileLine,
+      offset: start,
+    };
   }
 
   /** After damage dsh keeps nothing; a later turn/end proves the damage sits inside committed history. */
@@ -186,7 +198,14 @@ export class LineScanner {
     this.noteBeyondDamage(value, rowTagged, fileLine, start, end);
     if (endsTurn && !sink.hasRefusal('parse')) {
       sink.refuse('parse', { dshError: damage.message, errorName: 'Error', rule: damage.rule, line: damage.line });
-      sink.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`, line: damage.line, offset: damage.offset, related: [{ line: fileLine, message: 'the later turn/end' }] });
+      sink.report({
+        severity: 'error',
+        rule: 'jsonl.damaged-line',
+        message: `line ${damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`,
+        line: damage.line,
+        offset: damage.offset,
+        related: [{ line: fileLine, message: 'the later turn/end' }],
+      });
     }
   }
 
@@ -210,14 +229,25 @@ export class LineScanner {
 
   private parseTypeError(sink: LineSink, prop: string, fileLine: number): void {
     sink.refuse('parse', { dshError: nullReadMessage(null, prop), errorName: 'TypeError', rule: 'jsonl.damaged-line', line: fileLine });
-    sink.report({ severity: 'error', rule: 'jsonl.damaged-line', message: `line ${fileLine} is JSON null, which dsh's reader cannot read (it crashes)`, line: fileLine });
+    sink.report({
+      severity: 'error',
+      rule: 'jsonl.damaged-line',
+      message: `line ${fileLine} is JSON null, which dsh's reader cannot read (it crashes)`,
+      line: fileLine,
+    });
   }
 
   private seqGap(sink: LineSink, expected: number, got: unknown, fileLine: number, offset: number, endsTurn: boolean, rule: string): void {
     const shown = stringText(got);
     const message = `corrupt session log: seq gap in committed region at line ${this.eventLine} (expected ${expected}, got ${shown})`;
     this.damage = { message, rule, line: fileLine, offset };
-    sink.report({ severity: 'warning', rule, message: `line ${fileLine} has seq ${shown} where seq ${expected} was expected`, line: fileLine, offset });
+    sink.report({
+      severity: 'warning',
+      rule,
+      message: `line ${fileLine} has seq ${shown} where seq ${expected} was expected`,
+      line: fileLine,
+      offset,
+    });
     if (endsTurn) sink.refuse('parse', { dshError: message, errorName: 'Error', rule, line: fileLine });
   }
 }

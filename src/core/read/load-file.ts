@@ -64,7 +64,13 @@ function lineAt(text: Uint8Array, offset: number): number {
 /** The line a container problem is pinned to: where the failing frame's text would have started. */
 function containerRefusal(log: SessionLog, error: ZstdLogError, text: Uint8Array, headerRead: boolean, linesBefore = 0, prefix = ''): void {
   const stage = !headerRead || error.rule === 'zstd.header-less' || error.rule === 'zstd.header-frame' ? 'header' : 'parse';
-  log.refuseContainer(stage, error.message, error.rule, `${prefix}${error.detail}`, headerRead ? linesBefore + lineAt(text, text.length) : 1);
+  log.refuseContainer(
+    stage,
+    error.message,
+    error.rule,
+    `${prefix}${error.detail}`,
+    headerRead ? linesBefore + lineAt(text, text.length) : 1,
+  );
 }
 
 /** Remarks on a torn final frame: what dsh keeps, and what its writable open cuts off. */
@@ -78,14 +84,20 @@ function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
   let d: Diagnostic;
   if (result.tornFrameKind === 'skippable') {
     d = {
-      severity: 'warning', rule: 'zstd.torn-frame', line, offset: committed,
+      severity: 'warning',
+      rule: 'zstd.torn-frame',
+      line,
+      offset: committed,
       message: `frame ${frame} at compressed offset ${at} is a skippable frame declaring ${result.tornFrameDeclares ?? '?'} bytes, more than the ${dropped - 8} left in the file: dsh reads it as a torn final frame, keeps nothing after it, and its writable open truncates the file at byte ${at}, dropping whatever frames those ${dropped} bytes hold`,
     };
   } else {
     const recovered = result.recoveredBytes ?? 0;
     const lines = recovered > 0 ? lineAt(result.text, result.text.length) - line : 0;
     d = {
-      severity: 'info', rule: 'zstd.torn-frame', line, offset: committed,
+      severity: 'info',
+      rule: 'zstd.torn-frame',
+      line,
+      offset: committed,
       message: `frame ${frame} at compressed offset ${at} is incomplete (the file ends inside it, ${dropped} bytes): ${lines} complete line${lines === 1 ? '' : 's'} recovered from it; dsh's writable open truncates the file at byte ${at} and appends them again with the closers`,
     };
   }

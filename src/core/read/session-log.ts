@@ -50,9 +50,15 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.facts = new LogFacts(this, this.index.expectedEvents);
     const self = this;
     this.verdictInputs = {
-      get headerRead() { return self.scanner.headerRead !== undefined; },
-      get sessionId() { return self.sessionId; },
-      get headerSeedError() { return self.headerSeedError; },
+      get headerRead() {
+        return self.scanner.headerRead !== undefined;
+      },
+      get sessionId() {
+        return self.sessionId;
+      },
+      get headerSeedError() {
+        return self.headerSeedError;
+      },
       closerRefusal: () => this.state.repaired().closerRefusal,
     };
   }
@@ -69,10 +75,16 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   keepHeader(read: HeaderRead): void {
     const problem = read.problem;
     if (problem) {
-      this.verdicts.refuse('header', { dshError: problem.message, errorName: problem.unsupported ? 'SessionFormatUnsupportedError' : 'Error', rule: problem.rule, line: 1 });
+      this.verdicts.refuse('header', {
+        dshError: problem.message,
+        errorName: problem.unsupported ? 'SessionFormatUnsupportedError' : 'Error',
+        rule: problem.rule,
+        line: 1,
+      });
     } else if (read.header) {
       this.headerSeedError = validateHeader(read.header);
-      if (this.headerSeedError) this.verdicts.refuse('seed', { dshError: this.headerSeedError, errorName: 'Error', rule: 'header.session-fields', line: 1 });
+      if (this.headerSeedError)
+        this.verdicts.refuse('seed', { dshError: this.headerSeedError, errorName: 'Error', rule: 'header.session-fields', line: 1 });
     }
   }
 
@@ -140,9 +152,18 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       event = upgradeLegacyEvent(event, id, this.messageIdAt);
       const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
       shapeChecked = true;
-      if (shape) verdicts.problem('adopt', { dshError: shape.message, errorName: 'Error', rule: shape.rule, line: fileLine, seq, related: this.callContext(event) });
+      if (shape)
+        verdicts.problem('adopt', {
+          dshError: shape.message,
+          errorName: 'Error',
+          rule: shape.rule,
+          line: fileLine,
+          seq,
+          related: this.callContext(event),
+        });
     } catch (error) {
-      if (error instanceof LegacyRefusal) verdicts.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
+      if (error instanceof LegacyRefusal)
+        verdicts.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
       else this.internalProblem(error, fileLine, seq);
     }
     if (event !== (stored as unknown)) this.index.upgraded.set(seq, deepFreeze(event));
@@ -152,7 +173,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     if (!KNOWN_EVENT_TYPES.has(type) && event.ignorable !== true) {
       verdicts.problem('known-types', {
         dshError: `session "${id}" contains event type "${stringText(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
-        errorName: 'SessionFormatUnsupportedError', rule: 'vocabulary.unknown-types', line: fileLine, seq,
+        errorName: 'SessionFormatUnsupportedError',
+        rule: 'vocabulary.unknown-types',
+        line: fileLine,
+        seq,
       });
     }
 
@@ -160,7 +184,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     try {
       this.state.closerScan.observe(event);
     } catch (error) {
-      if (error instanceof RepairTypeError) verdicts.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
+      if (error instanceof RepairTypeError)
+        verdicts.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
       else this.internalProblem(error, fileLine, seq);
     }
 
@@ -203,7 +228,14 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     } catch (error) {
       const message = error instanceof Error ? error.message : valueText(error);
       const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
-      this.verdicts.seedProblem({ dshError: `invalid seed event at index ${seq}: ${message}`, errorName: 'Error', rule, line: fileLine, seq, related: this.surfaceContext(event, rule) });
+      this.verdicts.seedProblem({
+        dshError: `invalid seed event at index ${seq}: ${message}`,
+        errorName: 'Error',
+        rule,
+        line: fileLine,
+        seq,
+        related: this.surfaceContext(event, rule),
+      });
       return SurfaceRole.None;
     }
     fold.apply(plan);
@@ -257,7 +289,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       const cited = new Set(Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : []);
       for (const seq of shadowed.slice(0, 5)) {
         if (rule.startsWith('toolresult-rewrite')) related.push(at(seq, `the ${this.eventType(seq)} this replacement targets`));
-        else if (rule === 'replace.sources-cover-shadowed' && !cited.has(seq)) related.push(at(seq, `shadowed here but not cited in sourceEventSeqs`));
+        else if (rule === 'replace.sources-cover-shadowed' && !cited.has(seq))
+          related.push(at(seq, `shadowed here but not cited in sourceEventSeqs`));
       }
     }
     return related.length > 0 ? related : undefined;
@@ -268,7 +301,13 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
    * be fixed) and the scan goes on.
    */
   private internalProblem(error: unknown, line: number, seq: number): void {
-    this.verdicts.report({ severity: 'warning', rule: 'reader.unexpected-shape', message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`, line, seq });
+    this.verdicts.report({
+      severity: 'warning',
+      rule: 'reader.unexpected-shape',
+      message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`,
+      line,
+      seq,
+    });
   }
 
   /** The message id an earlier event carries, read again from its line (rare: legacy replacements only). */
@@ -344,16 +383,37 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       // The limit's own diagnostic says where reading stopped.
     } else if (scan.stoppedAt === 'torn-tail') {
       const line = this.scanner.linesRead + 2;
-      out.push({ severity: 'info', rule: 'jsonl.torn-tail', message: `the final ${scan.fileBytes - scan.committedBytes} bytes (line ${line}) have no newline yet: a torn tail dsh ignores, or a line still being written`, line, offset: scan.committedBytes });
+      out.push({
+        severity: 'info',
+        rule: 'jsonl.torn-tail',
+        message: `the final ${scan.fileBytes - scan.committedBytes} bytes (line ${line}) have no newline yet: a torn tail dsh ignores, or a line still being written`,
+        line,
+        offset: scan.committedBytes,
+      });
     } else if (scan.stoppedAt && verdict.ok) {
       const count = this.scanner.linesBeyondDamage.count;
       const beyond = count > 0 ? ` (${count} readable line(s) after it are dropped)` : '';
-      out.push({ severity: 'warning', rule: 'jsonl.damaged-line', message: `dsh keeps only the events before line ${damage?.line}${beyond}; a writable open would truncate the file at byte ${scan.committedBytes}`, line: damage?.line, offset: damage?.offset });
+      out.push({
+        severity: 'warning',
+        rule: 'jsonl.damaged-line',
+        message: `dsh keeps only the events before line ${damage?.line}${beyond}; a writable open would truncate the file at byte ${scan.committedBytes}`,
+        line: damage?.line,
+        offset: damage?.offset,
+      });
     }
     if (!verdict.ok) {
       const refusing = out.find((d) => d.severity === 'error' && d.line === verdict.line && d.rule === verdict.rule);
-      if (refusing) out[out.indexOf(refusing)] = { ...refusing, refusing: true }; // copy: never mark the stored diagnostic, the verdict can move when the log grows
-      else out.unshift({ severity: 'error', rule: verdict.rule ?? 'refused', message: verdict.dshError ?? 'refused', line: verdict.line, seq: verdict.seq, refusing: true });
+      if (refusing)
+        out[out.indexOf(refusing)] = { ...refusing, refusing: true }; // copy: never mark the stored diagnostic, the verdict can move when the log grows
+      else
+        out.unshift({
+          severity: 'error',
+          rule: verdict.rule ?? 'refused',
+          message: verdict.dshError ?? 'refused',
+          line: verdict.line,
+          seq: verdict.seq,
+          refusing: true,
+        });
     }
     return out;
   }
@@ -473,13 +533,22 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const events = plainEvents(input);
     if (!Array.isArray(events)) return [events];
     const log = this;
-    return planAppend({
-      get verdict() { return log.verdict; },
-      get eventCount() { return log.eventCount; },
-      get tornBytes() { return log.scanner.bytes.length - log.scanner.committed; },
-      fold: this.state.fold,
-      event: this.lookup,
-    }, events);
+    return planAppend(
+      {
+        get verdict() {
+          return log.verdict;
+        },
+        get eventCount() {
+          return log.eventCount;
+        },
+        get tornBytes() {
+          return log.scanner.bytes.length - log.scanner.committed;
+        },
+        fold: this.state.fold,
+        event: this.lookup,
+      },
+      events,
+    );
   }
 
   /**
@@ -538,7 +607,12 @@ function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
     } catch {
       why = 'unreadable';
     }
-    if (why !== undefined) return { severity: 'error', rule: 'json.lossless-values', message: `appended event ${i + 1} is not plain JSON (${why}): dsh writes only lossless JSON` };
+    if (why !== undefined)
+      return {
+        severity: 'error',
+        rule: 'json.lossless-values',
+        message: `appended event ${i + 1} is not plain JSON (${why}): dsh writes only lossless JSON`,
+      };
     out.push(cloneJson(event as SessionEvent));
   }
   return out;

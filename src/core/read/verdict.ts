@@ -64,7 +64,14 @@ export class VerdictKeeper {
   /** A refusal that is also listed as an error diagnostic. */
   problem(stage: Stage, refusal: Refusal): void {
     this.refuse(stage, refusal);
-    this.report({ severity: 'error', rule: refusal.rule, message: refusal.dshError, line: refusal.line, seq: refusal.seq, ...(refusal.related ? { related: refusal.related } : {}) });
+    this.report({
+      severity: 'error',
+      rule: refusal.rule,
+      message: refusal.dshError,
+      line: refusal.line,
+      seq: refusal.seq,
+      ...(refusal.related ? { related: refusal.related } : {}),
+    });
   }
 
   seedProblem(refusal: Refusal): void {
@@ -91,8 +98,22 @@ export class VerdictKeeper {
         const event = index.event(s);
         if (event && !isLosslessJson(event)) {
           const line = index.line(s);
-          state.first ??= { dshError: `seed event at index ${s} is not losslessly JSON-serializable`, errorName: 'Error', rule: 'json.lossless-values', line, seq: s };
-          state.warnings.push({ severity: 'warning', rule: 'json.lossless-values', message: `line ${line} (seq ${s}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`, line, offset: index.lineOffset(s), length: index.lineBytes(s), seq: s });
+          state.first ??= {
+            dshError: `seed event at index ${s} is not losslessly JSON-serializable`,
+            errorName: 'Error',
+            rule: 'json.lossless-values',
+            line,
+            seq: s,
+          };
+          state.warnings.push({
+            severity: 'warning',
+            rule: 'json.lossless-values',
+            message: `line ${line} (seq ${s}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`,
+            line,
+            offset: index.lineOffset(s),
+            length: index.lineBytes(s),
+            seq: s,
+          });
         }
       }
     }
@@ -108,7 +129,12 @@ export class VerdictKeeper {
     for (const stage of STAGE_ORDER) {
       let refusal = this.refusals.get(stage);
       if (stage === 'header' && !refusal && !inputs.headerRead) {
-        refusal = this.headerless ?? { dshError: 'empty or header-less session log', errorName: 'Error', rule: 'header.line-shape', line: 1 };
+        refusal = this.headerless ?? {
+          dshError: 'empty or header-less session log',
+          errorName: 'Error',
+          rule: 'header.line-shape',
+          line: 1,
+        };
       }
       if (stage === 'adopt') {
         const retired = this.retired.refusal(inputs.sessionId);
@@ -142,13 +168,21 @@ export class VerdictKeeper {
     const seedProblem = this.firstSeedEventProblem;
     // The strict constructor snapshots an event (lossless check) before validating it.
     const eventProblem = lossy && (!seedProblem || (lossy.seq ?? 0) <= (seedProblem.seq ?? 0)) ? lossy : seedProblem;
-    const first = eventProblem ?? inputs.closerRefusal() ?? (inputs.headerSeedError ? { dshError: inputs.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
+    const first =
+      eventProblem ??
+      inputs.closerRefusal() ??
+      (inputs.headerSeedError ? { dshError: inputs.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
     return first ? { ok: false, error: first.dshError, errorName: first.errorName } : { ok: true };
   }
 }
 
 /** Our wording of a refusal: where, which rule, and dsh's own words. */
 function ourWording(refusal: Refusal): string {
-  const where = refusal.line !== undefined ? `line ${refusal.line}${refusal.seq !== undefined ? ` (seq ${refusal.seq})` : ''}` : refusal.seq !== undefined ? `seq ${refusal.seq}` : 'the log';
+  const where =
+    refusal.line !== undefined
+      ? `line ${refusal.line}${refusal.seq !== undefined ? ` (seq ${refusal.seq})` : ''}`
+      : refusal.seq !== undefined
+        ? `seq ${refusal.seq}`
+        : 'the log';
   return `${where}: ${refusal.rule}: ${refusal.dshError}`;
 }

@@ -67,7 +67,12 @@ export function reviewOpenTurn(log: SessionLog): OpenTurnReview | undefined {
   const reviews: CloserReview[] = [];
   const pendingCalls: PendingCall[] = [];
   for (const closer of closers) {
-    const review: CloserReview = { seq: closer.seq, type: closer.type as CloserReview['type'], event: closer, line: serializeCloser(closer) };
+    const review: CloserReview = {
+      seq: closer.seq,
+      type: closer.type as CloserReview['type'],
+      event: closer,
+      line: serializeCloser(closer),
+    };
     if (closer.type === 'tool/result') {
       const callId = String(closer.data?.message?.source?.callId);
       const code = closer.data?.error?.code === TOOL_OUTCOME_UNKNOWN ? TOOL_OUTCOME_UNKNOWN : TOOL_NOT_STARTED;

@@ -40,7 +40,8 @@ export function balancedCuts(nodes: readonly number[], delta: (seq: number) => n
   let open = 0;
   for (let k = 0; k < nodes.length; k++) {
     open += delta(nodes[k]);
-    if (open < 0) return { error: `tool-pairing balance: tool/result at surface seq ${nodes[k]} has no matching tool-call (corrupt surface)` };
+    if (open < 0)
+      return { error: `tool-pairing balance: tool/result at surface seq ${nodes[k]} has no matching tool-call (corrupt surface)` };
     if (open === 0) cuts.push(k + 1);
   }
   return { cuts };

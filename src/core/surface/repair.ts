@@ -20,11 +20,13 @@ function field(data: unknown, key: string): any {
 }
 
 // Our wording of what the model is told about an interrupted call.
-const OUTCOME_UNKNOWN_TEXT = 'This tool call was recorded as started, but the session ended before its result was written, '
-  + 'so whether it ran, and with what effect, is unknown. Repeat it only if it is read-only or idempotent; '
-  + 'otherwise check the external state first or ask the user.';
-const NOT_STARTED_TEXT = 'This tool call was interrupted before the harness recorded that it started, so it did not run. '
-  + 'Call it again if it is still needed.';
+const OUTCOME_UNKNOWN_TEXT =
+  'This tool call was recorded as started, but the session ended before its result was written, ' +
+  'so whether it ran, and with what effect, is unknown. Repeat it only if it is read-only or idempotent; ' +
+  'otherwise check the external state first or ask the user.';
+const NOT_STARTED_TEXT =
+  'This tool call was interrupted before the harness recorded that it started, so it did not run. ' +
+  'Call it again if it is still needed.';
 
 export class CloserScan {
   private openTurn: unknown = null;
@@ -108,7 +110,14 @@ export class CloserScan {
             id: `interrupted-tool-result-${callId}-${seq}`,
             role: 'user',
             source: { kind: 'tool', callId },
-            content: [{ type: 'tool-result', toolCallId: callId, isError: true, content: [{ type: 'text', text: recorded ? OUTCOME_UNKNOWN_TEXT : NOT_STARTED_TEXT }] }],
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: callId,
+                isError: true,
+                content: [{ type: 'text', text: recorded ? OUTCOME_UNKNOWN_TEXT : NOT_STARTED_TEXT }],
+              },
+            ],
           },
           error: recorded
             ? { name: 'ToolOutcomeUnknownError', code: TOOL_OUTCOME_UNKNOWN }

@@ -27,7 +27,10 @@ export class SurfaceState {
   private transcriptScanned = 0;
 
   /** `closersRefused`: the closer scan crashed (dsh's closers stage refused), so there are none. */
-  constructor(private readonly index: EventIndex, private readonly closersRefused: () => boolean) {}
+  constructor(
+    private readonly index: EventIndex,
+    private readonly closersRefused: () => boolean,
+  ) {}
 
   /** Closers and the repaired surface, recomputed only when the log grew. */
   repaired(): Repaired {
@@ -43,7 +46,12 @@ export class SurfaceState {
         try {
           fold.apply(fold.plan(closer, closer.seq, lookup));
         } catch (error) {
-          closerRefusal ??= { dshError: `invalid seed event at index ${closer.seq}: ${(error as Error).message}`, errorName: 'Error', rule: 'repair.closers', seq: closer.seq };
+          closerRefusal ??= {
+            dshError: `invalid seed event at index ${closer.seq}: ${(error as Error).message}`,
+            errorName: 'Error',
+            rule: 'repair.closers',
+            seq: closer.seq,
+          };
         }
       }
     }
@@ -107,7 +115,8 @@ export class SurfaceState {
 
   transcript(): number[] {
     const count = this.index.count;
-    for (let seq = this.transcriptScanned; seq < count; seq++) if (this.index.role(seq) === SurfaceRole.Append) this.transcriptSeqs.push(seq);
+    for (let seq = this.transcriptScanned; seq < count; seq++)
+      if (this.index.role(seq) === SurfaceRole.Append) this.transcriptSeqs.push(seq);
     this.transcriptScanned = count;
     return this.transcriptSeqs.slice();
   }

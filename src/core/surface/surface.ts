@@ -6,7 +6,10 @@ import { isSurfaceType } from '../read/known-types';
 import { isSeq, jsonEqual } from '../read/json-values';
 
 export class SurfaceError extends Error {
-  constructor(message: string, readonly rule: string) {
+  constructor(
+    message: string,
+    readonly rule: string,
+  ) {
     super(message);
   }
 }
@@ -22,15 +25,25 @@ function surfaceOpOf(event: SessionEvent): SessionEvent['surfaceOp'] | undefined
   const raw = event as { surfaceOp?: unknown; sourceEventSeqs?: unknown };
   if (!isSurfaceType(event.type)) {
     if (raw.surfaceOp !== undefined) {
-      throw new SurfaceError(`session event "${event.type}" is not surface-eligible and cannot carry surfaceOp`, 'surface.noneligible-carries-no-metadata');
+      throw new SurfaceError(
+        `session event "${event.type}" is not surface-eligible and cannot carry surfaceOp`,
+        'surface.noneligible-carries-no-metadata',
+      );
     }
     if (raw.sourceEventSeqs !== undefined) {
-      throw new SurfaceError(`session event "${event.type}" is not surface-eligible and cannot carry sourceEventSeqs`, 'surface.noneligible-carries-no-metadata');
+      throw new SurfaceError(
+        `session event "${event.type}" is not surface-eligible and cannot carry sourceEventSeqs`,
+        'surface.noneligible-carries-no-metadata',
+      );
     }
     return undefined;
   }
   const op = raw.surfaceOp;
-  if (op === undefined) throw new SurfaceError(`session event "${event.type}" is surface-eligible and requires a surfaceOp marker`, 'surface.eligible-requires-marker');
+  if (op === undefined)
+    throw new SurfaceError(
+      `session event "${event.type}" is surface-eligible and requires a surfaceOp marker`,
+      'surface.eligible-requires-marker',
+    );
   if (op === 'append') return op;
   if (op === null || typeof op !== 'object' || Array.isArray(op)) {
     throw new SurfaceError(`session event "${event.type}" carries an invalid surfaceOp`, 'surface.marker-shape');
@@ -49,7 +62,8 @@ function checkProvenance(event: SessionEvent, shadowed: readonly number[]): void
   if (raw === undefined && shadowed.length === 0) return;
   let sources: Set<number> | undefined;
   if (raw !== undefined) {
-    if (!Array.isArray(raw)) throw new SurfaceError(`sourceEventSeqs on event at seq ${event.seq} must be an array when present`, 'sources.shape');
+    if (!Array.isArray(raw))
+      throw new SurfaceError(`sourceEventSeqs on event at seq ${event.seq} must be an array when present`, 'sources.shape');
     if (raw.length === 0 && event.type !== 'assistant/message') {
       throw new SurfaceError('sourceEventSeqs must not be empty except on assistant/message', 'sources.empty-only-on-assistant');
     }
@@ -59,7 +73,10 @@ function checkProvenance(event: SessionEvent, shadowed: readonly number[]): void
     for (let i = 0; i < raw.length; i++) {
       const source = raw[i];
       if (!isSeq(source)) {
-        throw new SurfaceError(`session event "${event.type}" sourceEventSeqs must densely contain non-negative safe integers`, 'sources.shape');
+        throw new SurfaceError(
+          `session event "${event.type}" sourceEventSeqs must densely contain non-negative safe integers`,
+          'sources.shape',
+        );
       }
       if (i > 0 && source <= raw[i - 1]) ascending = false;
       if (notEarlier === undefined && source >= event.seq) notEarlier = source;
@@ -70,14 +87,20 @@ function checkProvenance(event: SessionEvent, shadowed: readonly number[]): void
       if (sources.size !== raw.length) throw new SurfaceError('sourceEventSeqs must not contain duplicates', 'sources.no-duplicates');
     }
     if (notEarlier !== undefined) {
-      throw new SurfaceError(`sourceEventSeqs must reference earlier events: ${notEarlier} >= current seq ${event.seq}`, 'sources.earlier-only');
+      throw new SurfaceError(
+        `sourceEventSeqs must reference earlier events: ${notEarlier} >= current seq ${event.seq}`,
+        'sources.earlier-only',
+      );
     }
   }
   if (shadowed.length === 0) return;
   const cited = sources ?? new Set(Array.isArray(raw) ? (raw as number[]) : []);
   const missing = shadowed.filter((seq) => !cited.has(seq));
   if (missing.length > 0) {
-    throw new SurfaceError(`surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`, 'replace.sources-cover-shadowed');
+    throw new SurfaceError(
+      `surface replace: sourceEventSeqs must include every shadowed surface node; missing ${missing.join(', ')}`,
+      'replace.sources-cover-shadowed',
+    );
   }
 }
 
@@ -89,9 +112,11 @@ function withoutResultContent(data: any): unknown {
 
 function checkToolResultRewrite(event: SessionEvent, shadowed: readonly number[], lookup: EventLookup): void {
   if (event.type !== 'tool/result') return;
-  if (shadowed.length !== 1) throw new SurfaceError('tool/result surface replacement must rewrite exactly one current node', 'toolresult-rewrite.single-node');
+  if (shadowed.length !== 1)
+    throw new SurfaceError('tool/result surface replacement must rewrite exactly one current node', 'toolresult-rewrite.single-node');
   const original = lookup(shadowed[0]);
-  if (original?.type !== 'tool/result') throw new SurfaceError('tool/result surface replacement must target a current tool/result', 'toolresult-rewrite.target-type');
+  if (original?.type !== 'tool/result')
+    throw new SurfaceError('tool/result surface replacement must target a current tool/result', 'toolresult-rewrite.target-type');
   if (!jsonEqual(withoutResultContent(original.data), withoutResultContent(event.data))) {
     throw new SurfaceError('tool/result surface replacement may change only content', 'toolresult-rewrite.content-only');
   }
@@ -104,7 +129,8 @@ export class SurfaceFold {
 
   /** Validates `event` as the next event (seq `expectedSeq`); throws SurfaceError, never mutates. */
   plan(event: SessionEvent, expectedSeq: number, lookup: EventLookup): SurfacePlan | undefined {
-    if (event.seq !== expectedSeq) throw new SurfaceError(`session event seq ${event.seq} is not contiguous; expected ${expectedSeq}`, 'seq.contiguity');
+    if (event.seq !== expectedSeq)
+      throw new SurfaceError(`session event seq ${event.seq} is not contiguous; expected ${expectedSeq}`, 'seq.contiguity');
     const op = surfaceOpOf(event);
     if (op === undefined) return undefined;
     if (op === 'append') {
@@ -112,11 +138,16 @@ export class SurfaceFold {
       return { kind: 'append', seq: event.seq };
     }
     const startIdx = this.nodes.indexOf(op.start);
-    if (startIdx === -1) throw new SurfaceError(`surface replace: start seq ${op.start} not found in surface`, 'replace.endpoints-on-current-surface');
+    if (startIdx === -1)
+      throw new SurfaceError(`surface replace: start seq ${op.start} not found in surface`, 'replace.endpoints-on-current-surface');
     const endIdx = this.nodes.indexOf(op.end);
-    if (endIdx === -1) throw new SurfaceError(`surface replace: end seq ${op.end} not found in surface`, 'replace.endpoints-on-current-surface');
+    if (endIdx === -1)
+      throw new SurfaceError(`surface replace: end seq ${op.end} not found in surface`, 'replace.endpoints-on-current-surface');
     if (startIdx > endIdx) {
-      throw new SurfaceError(`surface replace: start seq ${op.start} (index ${startIdx}) is after end seq ${op.end} (index ${endIdx})`, 'replace.endpoint-order');
+      throw new SurfaceError(
+        `surface replace: start seq ${op.start} (index ${startIdx}) is after end seq ${op.end} (index ${endIdx})`,
+        'replace.endpoint-order',
+      );
     }
     const shadowedSeqs = this.nodes.slice(startIdx, endIdx + 1);
     checkProvenance(event, shadowedSeqs);

@@ -58,8 +58,11 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
   const scan = log.scan;
   const zstd = source.zstd;
   const tailText = (): { preview: string; previewTruncated: boolean } => {
-    const text = !zstd ? source.fileBytes : source.text ?? decodeZstdLog(source.fileBytes).text;
-    return textPreview(text.subarray(scan.committedBytes, Math.min(text.length, scan.committedBytes + TAIL_PREVIEW_CHARS * 4)), text.length - scan.committedBytes);
+    const text = !zstd ? source.fileBytes : (source.text ?? decodeZstdLog(source.fileBytes).text);
+    return textPreview(
+      text.subarray(scan.committedBytes, Math.min(text.length, scan.committedBytes + TAIL_PREVIEW_CHARS * 4)),
+      text.length - scan.committedBytes,
+    );
   };
   const refusesLog = !log.verdict.ok && log.verdict.stage === 'parse';
   if (scan.committedBytes < scan.fileBytes && scan.stoppedAt !== 'torn-tail') {
@@ -122,7 +125,9 @@ function nextLine(log: SessionLog): number {
 }
 
 function findDamage(log: SessionLog, offset: number): TailDamage | undefined {
-  const found = log.diagnostics.find((d) => DAMAGE_RULES.has(d.rule) && d.offset === offset && d.line !== undefined && d.severity !== 'info');
+  const found = log.diagnostics.find(
+    (d) => DAMAGE_RULES.has(d.rule) && d.offset === offset && d.line !== undefined && d.severity !== 'info',
+  );
   return found ? { line: found.line as number, rule: found.rule, message: found.message } : undefined;
 }
 

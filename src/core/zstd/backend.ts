@@ -13,7 +13,10 @@ export interface NativeZstd {
 /** `candidate` as a codec when it has both zstd functions and the constants (else undefined). */
 export function asNativeZstd(candidate: unknown): NativeZstd | undefined {
   const zlib = candidate as Partial<NativeZstd> | null | undefined;
-  return zlib && typeof zlib.zstdDecompressSync === 'function' && typeof zlib.zstdCompressSync === 'function' && typeof zlib.constants === 'object'
+  return zlib &&
+    typeof zlib.zstdDecompressSync === 'function' &&
+    typeof zlib.zstdCompressSync === 'function' &&
+    typeof zlib.constants === 'object'
     ? (zlib as NativeZstd)
     : undefined;
 }

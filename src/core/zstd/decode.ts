@@ -176,7 +176,10 @@ function startsLikeFrame(bytes: Uint8Array): boolean {
 class Output {
   buf: Uint8Array;
   len = 0;
-  constructor(capacity: number, private readonly ceiling: number) {
+  constructor(
+    capacity: number,
+    private readonly ceiling: number,
+  ) {
     this.buf = new Uint8Array(capacity);
   }
   /** Takes over decoded bytes as the buffer, with `len` 0: the frame loop then walks over them. */
@@ -200,7 +203,11 @@ class Output {
 }
 
 class FrameError extends Error {
-  constructor(readonly rule: ZstdRule, message: string, readonly limit?: number) {
+  constructor(
+    readonly rule: ZstdRule,
+    message: string,
+    readonly limit?: number,
+  ) {
     super(message);
   }
 }
@@ -238,10 +245,19 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   //    small frames. On any failure, fall back to frame-by-frame decoding, which names the bad frame.
   let out: Output | undefined;
   let batched = false;
-  if (zlib && survey.allDeclared && survey.declared > 0 && survey.declared <= textBudget
-    && survey.largestFrame <= limits.maxLineBytes && survey.largestWindow <= limits.maxTextBytes) {
+  if (
+    zlib &&
+    survey.allDeclared &&
+    survey.declared > 0 &&
+    survey.declared <= textBudget &&
+    survey.largestFrame <= limits.maxLineBytes &&
+    survey.largestWindow <= limits.maxTextBytes
+  ) {
     try {
-      const content = zlib.zstdDecompressSync(bytes.subarray(0, survey.completeEnd), { params: zlibParams(zlib), maxOutputLength: survey.declared });
+      const content = zlib.zstdDecompressSync(bytes.subarray(0, survey.completeEnd), {
+        params: zlibParams(zlib),
+        maxOutputLength: survey.declared,
+      });
       if (content.length === survey.declared) {
         out = Output.wrap(content);
         batched = true;
@@ -261,13 +277,29 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   const output = out;
 
   const result: ZstdDecodeResult = {
-    text: output.buf.subarray(0, 0), frames: 0, frameEnds: [], frameOffsets: [], skippableFrames: 0,
-    compressedBytes: bytes.length, committedCompressedBytes: 0, backend, checksumsVerified: 0,
+    text: output.buf.subarray(0, 0),
+    frames: 0,
+    frameEnds: [],
+    frameOffsets: [],
+    skippableFrames: 0,
+    compressedBytes: bytes.length,
+    committedCompressedBytes: 0,
+    backend,
+    checksumsVerified: 0,
   };
   /** `message` null: dsh only calls it corruption, so the message is ours and names the frame. */
-  const fail = (rule: ZstdRule, message: string | null, frameIndex: number, offset: number, what: string, limit?: number): ZstdDecodeResult => {
+  const fail = (
+    rule: ZstdRule,
+    message: string | null,
+    frameIndex: number,
+    offset: number,
+    what: string,
+    limit?: number,
+  ): ZstdDecodeResult => {
     const detail = frameIndex < 0 ? what : `frame ${frameIndex + 1} at compressed offset ${offset}: ${what}`;
-    const ours = rule.startsWith('limits.') ? 'Zstandard session log is beyond the read limits' : `corrupt Zstandard session log: ${detail}`;
+    const ours = rule.startsWith('limits.')
+      ? 'Zstandard session log is beyond the read limits'
+      : `corrupt Zstandard session log: ${detail}`;
     result.error = { message: message ?? ours, rule, detail, frameIndex, compressedOffset: offset };
     if (limit !== undefined) result.error.limit = limit;
     return finish();
@@ -298,23 +330,45 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
       if (batched) output.len += scan.contentSize ?? 0;
       else {
         refuseBeyondLimits(bytes, scan, limits, textBudget - start);
-        decodeFrame(bytes, scan, output, zlib, { budget: textBudget - start, lineLimit: limits.maxLineBytes, textLimit: limits.maxTextBytes });
+        decodeFrame(bytes, scan, output, zlib, {
+          budget: textBudget - start,
+          lineLimit: limits.maxLineBytes,
+          textLimit: limits.maxTextBytes,
+        });
       }
       if (scan.hasChecksum) {
         if (ownChecksums) {
           const stored = storedChecksum(bytes, scan);
           const computed = xxh64Low32(output.buf, start, output.len);
-          if (stored !== computed) throw new FrameError('zstd.checksum', `content checksum mismatch (stored ${hex(stored)}, computed ${hex(computed)})`);
+          if (stored !== computed)
+            throw new FrameError('zstd.checksum', `content checksum mismatch (stored ${hex(stored)}, computed ${hex(computed)})`);
         }
         result.checksumsVerified++;
       }
     } catch (e) {
       output.len = start;
-      const rule = e instanceof FrameError ? e.rule : isChecksumError(e) ? 'zstd.checksum' : isOutputLimitError(e) ? 'limits.text-bytes' : 'zstd.frame-corrupt';
-      const what = e instanceof FrameError ? e.message
-        : rule === 'limits.text-bytes' ? textLimitError('decodes to more text than the limit leaves', limits.maxTextBytes).message
-        : `cannot be decoded (${describe(e)})`;
-      return fail(rule, null, index, scan.start, what, e instanceof FrameError ? e.limit : rule === 'limits.text-bytes' ? limits.maxTextBytes : undefined);
+      const rule =
+        e instanceof FrameError
+          ? e.rule
+          : isChecksumError(e)
+            ? 'zstd.checksum'
+            : isOutputLimitError(e)
+              ? 'limits.text-bytes'
+              : 'zstd.frame-corrupt';
+      const what =
+        e instanceof FrameError
+          ? e.message
+          : rule === 'limits.text-bytes'
+            ? textLimitError('decodes to more text than the limit leaves', limits.maxTextBytes).message
+            : `cannot be decoded (${describe(e)})`;
+      return fail(
+        rule,
+        null,
+        index,
+        scan.start,
+        what,
+        e instanceof FrameError ? e.limit : rule === 'limits.text-bytes' ? limits.maxTextBytes : undefined,
+      );
     }
     const end = output.len;
     const buf = output.buf;
@@ -322,7 +376,13 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
       if (end === start || buf.indexOf(NEWLINE, start) !== end - 1) {
         output.len = start;
         const lines = countLines(buf, start, end);
-        return fail('zstd.header-frame', HEADER_FRAME, index, scan.start, `the first frame holds ${end - start} bytes in ${lines} line${lines === 1 ? '' : 's'}`);
+        return fail(
+          'zstd.header-frame',
+          HEADER_FRAME,
+          index,
+          scan.start,
+          `the first frame holds ${end - start} bytes in ${lines} line${lines === 1 ? '' : 's'}`,
+        );
       }
     } else if (end > start && buf[end - 1] !== NEWLINE) {
       output.len = start;
@@ -375,12 +435,21 @@ function skippableSize(bytes: Uint8Array, start: number): number | undefined {
 /** Refuses, before any decoding, a frame whose header asks for more than the limits allow. */
 function refuseBeyondLimits(bytes: Uint8Array, scan: ZstdFrameScan, limits: ZstdLimits, budget: number): void {
   if (scan.contentSize !== undefined && scan.contentSize > budget) {
-    throw textLimitError(`declares ${mib(scan.contentSize)} of content, more than the ${mib(Math.max(0, budget))} left`, limits.maxTextBytes);
+    throw textLimitError(
+      `declares ${mib(scan.contentSize)} of content, more than the ${mib(Math.max(0, budget))} left`,
+      limits.maxTextBytes,
+    );
   }
-  if (scan.windowSize > limits.maxTextBytes) throw textLimitError(`declares a ${mib(scan.windowSize)} window, more than the whole text may hold`, limits.maxTextBytes);
-  if (scan.minContent > budget) throw textLimitError(`holds at least ${mib(scan.minContent)} of content, more than the ${mib(Math.max(0, budget))} left`, limits.maxTextBytes);
+  if (scan.windowSize > limits.maxTextBytes)
+    throw textLimitError(`declares a ${mib(scan.windowSize)} window, more than the whole text may hold`, limits.maxTextBytes);
+  if (scan.minContent > budget)
+    throw textLimitError(
+      `holds at least ${mib(scan.minContent)} of content, more than the ${mib(Math.max(0, budget))} left`,
+      limits.maxTextBytes,
+    );
   // Runs of raw and RLE blocks are measured from the compressed bytes; the decoder watches the rest.
-  if ((scan.contentSize ?? scan.maxContent) > limits.maxLineBytes && longestKnownLine(bytes, scan) > limits.maxLineBytes) throw lineLimitError(limits.maxLineBytes);
+  if ((scan.contentSize ?? scan.maxContent) > limits.maxLineBytes && longestKnownLine(bytes, scan) > limits.maxLineBytes)
+    throw lineLimitError(limits.maxLineBytes);
 }
 
 interface FrameSurvey {
@@ -442,7 +511,10 @@ function decodeFrame(bytes: Uint8Array, scan: ZstdFrameScan, out: Output, zlib: 
   const mostContent = scan.contentSize ?? scan.maxContent;
   // zlib cannot be stopped mid-frame, so it only gets frames too small to hold an over-long line.
   if (zlib && mostContent <= bounds.lineLimit) {
-    const content = zlib.zstdDecompressSync(frame, { params: zlibParams(zlib), maxOutputLength: Math.max(1, Math.min(bounds.budget, mostContent)) });
+    const content = zlib.zstdDecompressSync(frame, {
+      params: zlibParams(zlib),
+      maxOutputLength: Math.max(1, Math.min(bounds.budget, mostContent)),
+    });
     if (scan.contentSize !== undefined && content.length !== scan.contentSize) {
       throw new FrameError('zstd.frame-corrupt', `decodes to ${content.length} bytes, but its header declares ${scan.contentSize}`);
     }
@@ -500,7 +572,12 @@ class Watch {
   position = -1;
   private checked = 0;
   private lineStart = 0;
-  constructor(private readonly target: Uint8Array, private readonly budget: number, private readonly lineLimit: number, private readonly limit: number) {}
+  constructor(
+    private readonly target: Uint8Array,
+    private readonly budget: number,
+    private readonly lineLimit: number,
+    private readonly limit: number,
+  ) {}
 
   /** fzstd is at `position`; with `written` false, the bytes up to it are about to be written. */
   reveal(position: number, written = true): void {

@@ -48,7 +48,10 @@ export function encodeRawZstdFrame(content: Uint8Array, options: RawFrameOptions
   const blocks = Math.max(1, Math.ceil(n / blockSize));
   const out = new Uint8Array(4 + 1 + fcsSize + blocks * 3 + n + 4);
   let p = 0;
-  out[p++] = 0x28; out[p++] = 0xb5; out[p++] = 0x2f; out[p++] = 0xfd;
+  out[p++] = 0x28;
+  out[p++] = 0xb5;
+  out[p++] = 0x2f;
+  out[p++] = 0xfd;
   out[p++] = (fcsFlag << 6) | 0x20 /* single segment */ | (checksum ? 0x04 : 0);
   let fcs = fcsFlag === 1 ? n - 256 : n;
   for (let i = 0; i < fcsSize; i++) {
@@ -61,7 +64,9 @@ export function encodeRawZstdFrame(content: Uint8Array, options: RawFrameOptions
     const last = b === blocks - 1 ? 1 : 0;
     const rle = size > 1 && isRun(content, from, from + size);
     const header = (size << 3) | ((rle ? 1 : 0) << 1) | last;
-    out[p++] = header & 0xff; out[p++] = (header >>> 8) & 0xff; out[p++] = header >>> 16;
+    out[p++] = header & 0xff;
+    out[p++] = (header >>> 8) & 0xff;
+    out[p++] = header >>> 16;
     if (rle) {
       out[p++] = content[from];
     } else {
@@ -71,7 +76,10 @@ export function encodeRawZstdFrame(content: Uint8Array, options: RawFrameOptions
   }
   if (checksum) {
     const sum = xxh64Low32(content);
-    out[p++] = sum & 0xff; out[p++] = (sum >>> 8) & 0xff; out[p++] = (sum >>> 16) & 0xff; out[p++] = sum >>> 24;
+    out[p++] = sum & 0xff;
+    out[p++] = (sum >>> 8) & 0xff;
+    out[p++] = (sum >>> 16) & 0xff;
+    out[p++] = sum >>> 24;
   }
   return out.subarray(0, p);
 }

@@ -70,7 +70,21 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   const len = bytes.length;
   if (len - start < 4) {
     return isMagicPrefix(bytes, start)
-      ? { kind: 'zstd', start, end: len, complete: false, contentSize: undefined, hasChecksum: false, maxContent: 0, blocksStart: len, completeBlocksEnd: len, blocks: 0, windowSize: 0, minContent: 0, lastBlockStart: -1 }
+      ? {
+          kind: 'zstd',
+          start,
+          end: len,
+          complete: false,
+          contentSize: undefined,
+          hasChecksum: false,
+          maxContent: 0,
+          blocksStart: len,
+          completeBlocksEnd: len,
+          blocks: 0,
+          windowSize: 0,
+          minContent: 0,
+          lastBlockStart: -1,
+        }
       : { kind: 'invalid', start, reason: 'unknown frame magic number' };
   }
   const magic = u32(bytes, start);
@@ -84,8 +98,28 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   let windowSize = 0;
   let minContent = 0;
   let lastBlockStart = -1;
-  const torn = (blocksStart: number, completeBlocksEnd: number, blocks: number, maxContent: number, contentSize?: number, hasChecksum = false): ZstdFrameScan =>
-    ({ kind: 'zstd', start, end: len, complete: false, contentSize, hasChecksum, maxContent, blocksStart, completeBlocksEnd, blocks, windowSize, minContent, lastBlockStart });
+  const torn = (
+    blocksStart: number,
+    completeBlocksEnd: number,
+    blocks: number,
+    maxContent: number,
+    contentSize?: number,
+    hasChecksum = false,
+  ): ZstdFrameScan => ({
+    kind: 'zstd',
+    start,
+    end: len,
+    complete: false,
+    contentSize,
+    hasChecksum,
+    maxContent,
+    blocksStart,
+    completeBlocksEnd,
+    blocks,
+    windowSize,
+    minContent,
+    lastBlockStart,
+  });
 
   // Frame header (RFC 8878 §3.1.1.1).
   let p = start + 4;
@@ -108,7 +142,8 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   }
   let dictionaryId = 0;
   for (let i = 0; i < didSize; i++) dictionaryId += bytes[p++] * 2 ** (8 * i);
-  if (dictionaryId !== 0) return { kind: 'invalid', start, reason: `frame needs dictionary ${dictionaryId}, which a session log never uses` };
+  if (dictionaryId !== 0)
+    return { kind: 'invalid', start, reason: `frame needs dictionary ${dictionaryId}, which a session log never uses` };
   let contentSize: number | undefined;
   if (fcsSize > 0) {
     let v = 0;
@@ -134,8 +169,10 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
     const at = p - start;
     let body: number;
     if (type === 3) return { kind: 'invalid', start, reason: `reserved block type at frame byte ${at}` };
-    if (size > blockMax) return { kind: 'invalid', start, reason: `block at frame byte ${at} is larger than the block size limit (${size} > ${blockMax})` };
-    if (type === 1) body = 1; // RLE: one byte repeated `size` times
+    if (size > blockMax)
+      return { kind: 'invalid', start, reason: `block at frame byte ${at} is larger than the block size limit (${size} > ${blockMax})` };
+    if (type === 1)
+      body = 1; // RLE: one byte repeated `size` times
     else body = size; // raw or compressed
     if (p + 3 + body > len) return torn(blocksStart, p, blocks, maxContent, contentSize, hasChecksum);
     lastBlockStart = p;
@@ -154,7 +191,21 @@ export function scanFrame(bytes: Uint8Array, start: number): FrameScan {
   if (contentSize !== undefined && contentSize > maxContent) {
     return { kind: 'invalid', start, reason: `frame content size ${contentSize} is more than its blocks can hold (${maxContent})` };
   }
-  return { kind: 'zstd', start, end: p, complete: true, contentSize, hasChecksum, maxContent, blocksStart, completeBlocksEnd, blocks, windowSize, minContent, lastBlockStart };
+  return {
+    kind: 'zstd',
+    start,
+    end: p,
+    complete: true,
+    contentSize,
+    hasChecksum,
+    maxContent,
+    blocksStart,
+    completeBlocksEnd,
+    blocks,
+    windowSize,
+    minContent,
+    lastBlockStart,
+  };
 }
 
 /** Reads the stored content checksum of a complete frame (the 4 bytes before `end`). */

@@ -55,11 +55,22 @@ class PreviewDocuments implements vscode.TextDocumentContentProvider {
 }
 
 function nodeItem(log: SessionLog, seq: number, extra = ''): vscode.QuickPickItem & { seq: number } {
-  return { label: `${seq}`, description: `${log.eventType(seq)}${extra}`, detail: eventSummary(log, seq).replace(/^seq \d+ [^:]+: /, ''), seq };
+  return {
+    label: `${seq}`,
+    description: `${log.eventType(seq)}${extra}`,
+    detail: eventSummary(log, seq).replace(/^seq \d+ [^:]+: /, ''),
+    seq,
+  };
 }
 
 async function pickSeq(items: (vscode.QuickPickItem & { seq: number })[], title: string, placeHolder: string): Promise<number | undefined> {
-  const picked = await vscode.window.showQuickPick(items, { title, placeHolder, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder,
+    matchOnDescription: true,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
+  });
   return picked?.seq;
 }
 
@@ -67,16 +78,27 @@ async function summaryText(args: CompactArgs): Promise<string | undefined> {
   if (typeof args.summary === 'string' && args.summary.trim() !== '') return args.summary;
   const selection = vscode.window.visibleTextEditors.map((e) => e.document.getText(e.selection)).find((t) => t.trim() !== '');
   const sources: (vscode.QuickPickItem & { id: string })[] = [
-    { id: 'type', label: `$(edit) ${vscode.l10n.t('Type the summary…')}`, detail: vscode.l10n.t('One input line; write \\n for a line break') },
+    {
+      id: 'type',
+      label: `$(edit) ${vscode.l10n.t('Type the summary…')}`,
+      detail: vscode.l10n.t('One input line; write \\n for a line break'),
+    },
     { id: 'clipboard', label: `$(clippy) ${vscode.l10n.t('From the clipboard')}` },
-    ...(selection ? [{ id: 'selection', label: `$(selection) ${vscode.l10n.t('From the editor selection')}`, detail: selection.slice(0, 120) }] : []),
+    ...(selection
+      ? [{ id: 'selection', label: `$(selection) ${vscode.l10n.t('From the editor selection')}`, detail: selection.slice(0, 120) }]
+      : []),
     { id: 'file', label: `$(file) ${vscode.l10n.t('From a file…')}` },
   ];
-  const source = await vscode.window.showQuickPick(sources, { title: vscode.l10n.t('Compact Range (3/3): the summary that replaces the range'), ignoreFocusOut: true });
+  const source = await vscode.window.showQuickPick(sources, {
+    title: vscode.l10n.t('Compact Range (3/3): the summary that replaces the range'),
+    ignoreFocusOut: true,
+  });
   switch (source?.id) {
     case 'type': {
       const typed = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Compact Range: summary'), prompt: vscode.l10n.t('What the model should remember of the hidden range (\\n for a line break)'), ignoreFocusOut: true,
+        title: vscode.l10n.t('Compact Range: summary'),
+        prompt: vscode.l10n.t('What the model should remember of the hidden range (\\n for a line break)'),
+        ignoreFocusOut: true,
         validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('The summary cannot be empty') : undefined),
       });
       return typed?.replace(/\\n/g, '\n');
@@ -102,8 +124,12 @@ async function summaryText(args: CompactArgs): Promise<string | undefined> {
 /** Shows the preview and asks; true when the user applies the edit. */
 async function confirmPreview(previews: PreviewDocuments, document: SessionDocument, preview: EditPreview): Promise<boolean> {
   await previews.show(`${document.fileName} — ${preview.title}`, preview.text);
-  const tokens = preview.tokensAfter !== undefined ? `${preview.tokensBefore.toLocaleString('en-US')} → ${preview.tokensAfter.toLocaleString('en-US')}` : preview.tokensBefore.toLocaleString('en-US');
-  const messages = preview.messagesAfter !== undefined ? `${preview.messagesBefore} → ${preview.messagesAfter}` : `${preview.messagesBefore}`;
+  const tokens =
+    preview.tokensAfter !== undefined
+      ? `${preview.tokensBefore.toLocaleString('en-US')} → ${preview.tokensAfter.toLocaleString('en-US')}`
+      : preview.tokensBefore.toLocaleString('en-US');
+  const messages =
+    preview.messagesAfter !== undefined ? `${preview.messagesBefore} → ${preview.messagesAfter}` : `${preview.messagesBefore}`;
   if (!preview.ok) {
     await vscode.window.showErrorMessage(vscode.l10n.t('{0} cannot be applied', preview.title), {
       modal: true,
@@ -112,11 +138,20 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
     return false;
   }
   const apply = vscode.l10n.t('Apply');
-  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('{0}: the plan holds', preview.title), {
-    modal: true,
-    detail: vscode.l10n.t('{0} lines to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
-      preview.lines.length, preview.shadowed.length, messages, tokens),
-  }, apply);
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('{0}: the plan holds', preview.title),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        '{0} lines to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
+        preview.lines.length,
+        preview.shadowed.length,
+        messages,
+        tokens,
+      ),
+    },
+    apply,
+  );
   return choice === apply;
 }
 
@@ -131,7 +166,9 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
     }
     const document = typeof uri === 'string' ? provider.documents.get(uri) : provider.activeDocument;
     if (!document || !document.editable) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('Open a session log in the Session Surface editor (and let it load) to edit it.'));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Open a session log in the Session Surface editor (and let it load) to edit it.'),
+      );
       return undefined;
     }
     return { document, authoring: provider.authoring.for(document) };
@@ -158,18 +195,41 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       const balance = log.balancedCuts();
       const cuts = 'error' in balance ? new Set<number>() : new Set(balance.cuts);
       const startArg = isSeq(args.start) ? args.start : isSeq(args.seq) ? args.seq : undefined;
-      const start = startArg ?? await pickSeq(
-        nodes.map((s, i) => nodeItem(log, s, cuts.has(i) ? '' : ` — ${vscode.l10n.t('cutting before it splits a tool call from its result')}`)),
-        vscode.l10n.t('Compact Range (1/3): the first surface node to hide'), vscode.l10n.t('Type a seq or words of the message'));
+      const start =
+        startArg ??
+        (await pickSeq(
+          nodes.map((s, i) =>
+            nodeItem(log, s, cuts.has(i) ? '' : ` — ${vscode.l10n.t('cutting before it splits a tool call from its result')}`),
+          ),
+          vscode.l10n.t('Compact Range (1/3): the first surface node to hide'),
+          vscode.l10n.t('Type a seq or words of the message'),
+        ));
       if (start === undefined) return;
       const from = nodes.indexOf(start);
-      const end = isSeq(args.end) ? args.end : await pickSeq(
-        (from >= 0 ? nodes.slice(from) : nodes).map((s) => nodeItem(log, s, cuts.has(nodes.indexOf(s) + 1) ? '' : ` — ${vscode.l10n.t('cutting after it splits a tool call from its result')}`)),
-        vscode.l10n.t('Compact Range (2/3): the last surface node to hide (from seq {0})', start), vscode.l10n.t('Type a seq or words of the message'));
+      const end = isSeq(args.end)
+        ? args.end
+        : await pickSeq(
+            (from >= 0 ? nodes.slice(from) : nodes).map((s) =>
+              nodeItem(
+                log,
+                s,
+                cuts.has(nodes.indexOf(s) + 1) ? '' : ` — ${vscode.l10n.t('cutting after it splits a tool call from its result')}`,
+              ),
+            ),
+            vscode.l10n.t('Compact Range (2/3): the last surface node to hide (from seq {0})', start),
+            vscode.l10n.t('Type a seq or words of the message'),
+          );
       if (end === undefined) return;
       const summary = await summaryText(args);
       if (summary === undefined) return;
-      const edit = compactionEdit(log, { start, end, summaryText: summary, compactionId: `manual-${randomUUID()}`, messageId: randomUUID(), time: Date.now() });
+      const edit = compactionEdit(log, {
+        start,
+        end,
+        summaryText: summary,
+        compactionId: `manual-${randomUUID()}`,
+        messageId: randomUUID(),
+        time: Date.now(),
+      });
       await applyAfterPreview(t.document, t.authoring, edit);
     }),
 
@@ -183,14 +243,26 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
         void vscode.window.showWarningMessage(vscode.l10n.t('{0} has no tool result on its surface to prune.', t.document.fileName));
         return;
       }
-      const seq = isSeq(args.seq) ? args.seq : await pickSeq(
-        results.map((s) => nodeItem(log, s, ` — ${(defaultPrunedContent(log, s)[0] as { text: string }).text.replace(/^\[pruned: (.*)\]$/, '$1')}`)),
-        vscode.l10n.t('Prune Tool Result (1/2): the tool result to shrink'), vscode.l10n.t('Type a seq or words of the result'));
+      const seq = isSeq(args.seq)
+        ? args.seq
+        : await pickSeq(
+            results.map((s) =>
+              nodeItem(log, s, ` — ${(defaultPrunedContent(log, s)[0] as { text: string }).text.replace(/^\[pruned: (.*)\]$/, '$1')}`),
+            ),
+            vscode.l10n.t('Prune Tool Result (1/2): the tool result to shrink'),
+            vscode.l10n.t('Type a seq or words of the result'),
+          );
       if (seq === undefined) return;
       const fallback = log.eventType(seq) === 'tool/result' ? (defaultPrunedContent(log, seq)[0] as { text: string }).text : '[pruned]';
-      const content = typeof args.content === 'string' ? args.content : await vscode.window.showInputBox({
-        title: vscode.l10n.t('Prune Tool Result (2/2): the new content'), prompt: vscode.l10n.t('Every other field of the result is kept'), value: fallback, ignoreFocusOut: true,
-      });
+      const content =
+        typeof args.content === 'string'
+          ? args.content
+          : await vscode.window.showInputBox({
+              title: vscode.l10n.t('Prune Tool Result (2/2): the new content'),
+              prompt: vscode.l10n.t('Every other field of the result is kept'),
+              value: fallback,
+              ignoreFocusOut: true,
+            });
       if (content === undefined) return;
       await applyAfterPreview(t.document, t.authoring, pruneEdit(log, { seq, text: content, time: Date.now() }));
     }),

@@ -6,7 +6,9 @@ import { SessionAuthoring } from './session-authoring';
 
 /** Why authoring is off in an untrusted workspace (a function: the words follow VS Code's display language). */
 export function restrictedModeExplanation(): string {
-  return vscode.l10n.t('Authoring is off in Restricted Mode: editing a session appends to its log file, which needs a trusted workspace. Trust the workspace (Manage Workspace Trust) to compact or prune; viewing works as before.');
+  return vscode.l10n.t(
+    'Authoring is off in Restricted Mode: editing a session appends to its log file, which needs a trusted workspace. Trust the workspace (Manage Workspace Trust) to compact or prune; viewing works as before.',
+  );
 }
 
 export class AuthoringRegistry implements vscode.Disposable {
@@ -40,7 +42,10 @@ export class AuthoringRegistry implements vscode.Disposable {
       return;
     }
     this.status.name = vscode.l10n.t('Session Surface: pending edits');
-    const count = events.length === 1 ? vscode.l10n.t('{0}: 1 pending event', document.fileName) : vscode.l10n.t('{0}: {1} pending events', document.fileName, events.length);
+    const count =
+      events.length === 1
+        ? vscode.l10n.t('{0}: 1 pending event', document.fileName)
+        : vscode.l10n.t('{0}: {1} pending events', document.fileName, events.length);
     this.status.text = `$(diff-added) ${count}`;
     const listed = events.map((e) => vscode.l10n.t('seq {0} {1} ({2})', e.seq, e.type, e.edit)).join('\n');
     this.status.tooltip = `${vscode.l10n.t('Not in the file yet — Save appends them:')}\n${listed}`;
@@ -52,7 +57,8 @@ export class AuthoringRegistry implements vscode.Disposable {
   restoreWhenLoaded(document: SessionDocument, backupId: string): void {
     void document.whenLoaded.then(async () => {
       const problem = await this.for(document).restore(backupId);
-      if (problem) void vscode.window.showWarningMessage(vscode.l10n.t('{0}: unsaved edits were restored, but {1}', document.fileName, problem));
+      if (problem)
+        void vscode.window.showWarningMessage(vscode.l10n.t('{0}: unsaved edits were restored, but {1}', document.fileName, problem));
     });
   }
 
@@ -62,7 +68,14 @@ export class AuthoringRegistry implements vscode.Disposable {
   }
 
   saveAs(document: SessionDocument): Promise<void> {
-    return Promise.reject(new Error(vscode.l10n.t('{0}: Save As is not offered for session logs. A log is saved by appending its pending edits to the same file; copy the file first to keep the original, then edit the copy.', document.fileName)));
+    return Promise.reject(
+      new Error(
+        vscode.l10n.t(
+          '{0}: Save As is not offered for session logs. A log is saved by appending its pending edits to the same file; copy the file first to keep the original, then edit the copy.',
+          document.fileName,
+        ),
+      ),
+    );
   }
 
   revert(document: SessionDocument): Promise<void> {

@@ -20,8 +20,11 @@ export interface PendingEventView {
 /** Why saving is impossible for a URI, or undefined when it can append. */
 export function cannotAppendReason(uri: vscode.Uri): string | undefined {
   if (uri.scheme === 'file') return undefined;
-  return vscode.l10n.t('{0} is on a virtual file system ({1}:), which can only replace whole files. A session log is saved by appending to it, never by rewriting it, so edits to it cannot be saved.',
-    uri.toString(true), uri.scheme);
+  return vscode.l10n.t(
+    '{0} is on a virtual file system ({1}:), which can only replace whole files. A session log is saved by appending to it, never by rewriting it, so edits to it cannot be saved.',
+    uri.toString(true),
+    uri.scheme,
+  );
 }
 
 export class SessionAuthoring implements vscode.Disposable {
@@ -118,7 +121,12 @@ export class SessionAuthoring implements vscode.Disposable {
       undo: async () => {
         const ended = this.epochEnd.get(epoch);
         if (ended === 'saved') {
-          void vscode.window.showInformationMessage(vscode.l10n.t('Undo "{0}": it was saved, so its events are in the log file now, and a session log is history: Undo never removes or rewrites saved lines. To take it back, author a new edit (for example a compaction over those events).', label));
+          void vscode.window.showInformationMessage(
+            vscode.l10n.t(
+              'Undo "{0}": it was saved, so its events are in the log file now, and a session log is history: Undo never removes or rewrites saved lines. To take it back, author a new edit (for example a compaction over those events).',
+              label,
+            ),
+          );
           return;
         }
         if (ended) return;
@@ -158,22 +166,30 @@ export class SessionAuthoring implements vscode.Disposable {
     const reviewed = this.reviewed;
     const now = { events: this.log().eventCount, bytes: this.document.editable?.identity.size ?? 0 };
     const foldedSinceReview = reviewed ? { events: now.events - reviewed.events, bytes: now.bytes - reviewed.bytes } : undefined;
-    const outcome: SaveOutcome = await this.document.appendWith((target) => saveEdits(this.document.uri.fsPath, target, edits, {
-      confirmReplan: async (info) => {
-        const append = vscode.l10n.t('Append');
-        const choice = await vscode.window.showWarningMessage(
-          vscode.l10n.t('{0} grew while you edited it', this.document.fileName),
-          {
-            modal: true,
-            detail: vscode.l10n.t('Another writer appended {0} event(s) ({1} bytes) after you made these edits. Your {2} edit(s) were planned again on top of them and still hold; they would be appended as seqs {3}–{4}. Append them now?',
-              info.foreignEvents, info.foreignBytes, saving.length, info.firstSeq, info.firstSeq + info.lines.length - 1),
-          },
-          append,
-        );
-        return choice === append;
-      },
-      foldedSinceReview,
-    }));
+    const outcome: SaveOutcome = await this.document.appendWith((target) =>
+      saveEdits(this.document.uri.fsPath, target, edits, {
+        confirmReplan: async (info) => {
+          const append = vscode.l10n.t('Append');
+          const choice = await vscode.window.showWarningMessage(
+            vscode.l10n.t('{0} grew while you edited it', this.document.fileName),
+            {
+              modal: true,
+              detail: vscode.l10n.t(
+                'Another writer appended {0} event(s) ({1} bytes) after you made these edits. Your {2} edit(s) were planned again on top of them and still hold; they would be appended as seqs {3}–{4}. Append them now?',
+                info.foreignEvents,
+                info.foreignBytes,
+                saving.length,
+                info.firstSeq,
+                info.firstSeq + info.lines.length - 1,
+              ),
+            },
+            append,
+          );
+          return choice === append;
+        },
+        foldedSinceReview,
+      }),
+    );
     if (!outcome.ok) {
       await this.refresh();
       const reasons = outcome.reasons.map((r) => ` • ${r.message}`).join('\n');
@@ -216,7 +232,11 @@ export class SessionAuthoring implements vscode.Disposable {
     this.edits = restored;
     const plan = await this.refresh();
     if (plan && !plan.ok) {
-      return vscode.l10n.t('{0} no longer holds on the file as it is now: {1}', editTitle(plan.edit), plan.reasons.map((r) => r.message).join('; '));
+      return vscode.l10n.t(
+        '{0} no longer holds on the file as it is now: {1}',
+        editTitle(plan.edit),
+        plan.reasons.map((r) => r.message).join('; '),
+      );
     }
     return undefined;
   }

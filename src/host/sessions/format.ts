@@ -16,8 +16,15 @@ export function formatSize(bytes: number): string {
   return vscode.l10n.t('{0} GiB', nf(2).format(bytes / 1024 ** 3));
 }
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [['year', 31_536_000_000], ['month', 2_592_000_000], ['week', 604_800_000],
-  ['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000], ['second', 1000]];
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 31_536_000_000],
+  ['month', 2_592_000_000],
+  ['week', 604_800_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
 
 export function formatAgo(ms: number, nowMs = Date.now()): string {
   const diff = ms - nowMs;
@@ -34,20 +41,30 @@ export function formatDateTime(ms: number): string {
 
 export function stateLabel(state: SessionState): string {
   switch (state) {
-    case 'live': return vscode.l10n.t('live');
-    case 'closed': return vscode.l10n.t('closed');
-    case 'crashed': return vscode.l10n.t('crashed (open turn)');
-    case 'refused': return vscode.l10n.t('refused by dsh');
-    default: return vscode.l10n.t('state unknown');
+    case 'live':
+      return vscode.l10n.t('live');
+    case 'closed':
+      return vscode.l10n.t('closed');
+    case 'crashed':
+      return vscode.l10n.t('crashed (open turn)');
+    case 'refused':
+      return vscode.l10n.t('refused by dsh');
+    default:
+      return vscode.l10n.t('state unknown');
   }
 }
 
 export function stateIcon(state: SessionState): vscode.ThemeIcon {
   switch (state) {
-    case 'live': return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
-    case 'closed': return new vscode.ThemeIcon('pass');
-    case 'crashed': return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-    case 'refused': return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
-    default: return new vscode.ThemeIcon('question');
+    case 'live':
+      return new vscode.ThemeIcon('pulse', new vscode.ThemeColor('charts.green'));
+    case 'closed':
+      return new vscode.ThemeIcon('pass');
+    case 'crashed':
+      return new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    case 'refused':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+    default:
+      return new vscode.ThemeIcon('question');
   }
 }

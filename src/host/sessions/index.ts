@@ -9,13 +9,20 @@ import { registerLineageCommands } from './lineage-commands';
 import { SessionCatalog } from './session-catalog';
 import { SessionsView } from './sessions-view';
 
-export function registerSessions(context: vscode.ExtensionContext, provider: SessionEditorProvider, active: ActiveSession, log: SessionLog): SessionCatalog {
+export function registerSessions(
+  context: vscode.ExtensionContext,
+  provider: SessionEditorProvider,
+  active: ActiveSession,
+  log: SessionLog,
+): SessionCatalog {
   const catalog = new SessionCatalog(log);
   const view = new SessionsView(catalog);
   context.subscriptions.push(
     catalog,
     view,
-    vscode.workspace.onDidChangeConfiguration((e) => { if (affects(e, 'sessionsFolder')) void catalog.refresh(); }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affects(e, 'sessionsFolder')) void catalog.refresh();
+    }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void catalog.refresh()),
   );
   registerLineageCommands(context, catalog, provider, active);

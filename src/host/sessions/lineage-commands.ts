@@ -19,7 +19,11 @@ export const HAS_CHILDREN_KEY = 'sessionSurface.activeSessionHasChildren';
 const open = (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.openWith', uri, SESSION_EDITOR_VIEW_TYPE);
 
 /** A tree node or a URI (from a command argument), else the active session editor. */
-function subject(arg: unknown, catalog: SessionCatalog, provider: SessionEditorProvider): { id?: string; parentSession?: string } | undefined {
+function subject(
+  arg: unknown,
+  catalog: SessionCatalog,
+  provider: SessionEditorProvider,
+): { id?: string; parentSession?: string } | undefined {
   const node = arg as { kind?: string; entry?: CatalogEntry } | undefined;
   if (node?.kind === 'session' && node.entry) return node.entry;
   const uri = arg instanceof vscode.Uri ? arg : ActiveSession.activeUri();
@@ -30,7 +34,12 @@ function subject(arg: unknown, catalog: SessionCatalog, provider: SessionEditorP
   return header ? { id: header.id, parentSession: header.parentSession } : undefined;
 }
 
-export function registerLineageCommands(context: vscode.ExtensionContext, catalog: SessionCatalog, provider: SessionEditorProvider, active: ActiveSession): void {
+export function registerLineageCommands(
+  context: vscode.ExtensionContext,
+  catalog: SessionCatalog,
+  provider: SessionEditorProvider,
+  active: ActiveSession,
+): void {
   const updateKeys = () => {
     const s = subject(undefined, catalog, provider);
     void vscode.commands.executeCommand('setContext', HAS_PARENT_KEY, !!s?.parentSession);
@@ -57,18 +66,23 @@ export function registerLineageCommands(context: vscode.ExtensionContext, catalo
     vscode.commands.registerCommand(LINEAGE_COMMANDS.openChildren, async (arg?: unknown) => {
       const s = subject(arg, catalog, provider);
       await catalog.whenListed;
-      const children = s?.id ? catalog.lineage.children.get(s.id) ?? [] : [];
+      const children = s?.id ? (catalog.lineage.children.get(s.id) ?? []) : [];
       if (children.length === 0) {
         void vscode.window.showInformationMessage(vscode.l10n.t('No child sessions of this session are in the sessions folder.'));
         return;
       }
       if (children.length === 1) return open(children[0].file);
-      const picked = await vscode.window.showQuickPick(children.map((c) => ({
-        label: c.title ?? c.id,
-        description: [c.header?.origin === 'subagent' ? vscode.l10n.t('subagent') : vscode.l10n.t('fork'), formatAgo(c.mtimeMs)].join(' · '),
-        detail: c.id,
-        entry: c,
-      })), { title: vscode.l10n.t('Open a child session'), matchOnDetail: true });
+      const picked = await vscode.window.showQuickPick(
+        children.map((c) => ({
+          label: c.title ?? c.id,
+          description: [c.header?.origin === 'subagent' ? vscode.l10n.t('subagent') : vscode.l10n.t('fork'), formatAgo(c.mtimeMs)].join(
+            ' · ',
+          ),
+          detail: c.id,
+          entry: c,
+        })),
+        { title: vscode.l10n.t('Open a child session'), matchOnDetail: true },
+      );
       if (picked) await open(picked.entry.file);
     }),
   );
@@ -78,7 +92,7 @@ export function registerLineageCommands(context: vscode.ExtensionContext, catalo
     childCount: async (uri) => {
       await catalog.whenListed;
       const s = subject(uri, catalog, provider);
-      return s?.id ? catalog.lineage.children.get(s.id)?.length ?? 0 : 0;
+      return s?.id ? (catalog.lineage.children.get(s.id)?.length ?? 0) : 0;
     },
     open: async (uri, to) => {
       const s = subject(uri, catalog, provider);
@@ -87,5 +101,9 @@ export function registerLineageCommands(context: vscode.ExtensionContext, catalo
       return true;
     },
   };
-  context.subscriptions.push({ dispose: () => { provider.lineage = undefined; } });
+  context.subscriptions.push({
+    dispose: () => {
+      provider.lineage = undefined;
+    },
+  });
 }

@@ -70,10 +70,13 @@ export class SessionCatalog implements vscode.Disposable {
         this.entries.push(...batch.map(withParent));
         this.lineageCache = undefined;
         // Draw the first sessions at once, then at most a few times a second.
-        pendingFire ??= setTimeout(() => {
-          pendingFire = undefined;
-          if (!stale()) this.changed.fire();
-        }, this.entries.length <= batch.length ? 0 : 250);
+        pendingFire ??= setTimeout(
+          () => {
+            pendingFire = undefined;
+            if (!stale()) this.changed.fire();
+          },
+          this.entries.length <= batch.length ? 0 : 250,
+        );
       },
     });
     if (stale()) return;

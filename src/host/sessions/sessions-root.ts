@@ -46,7 +46,10 @@ export async function folderExists(uri: vscode.Uri): Promise<boolean> {
 export const workspaceCatalogFs: CatalogFs<vscode.Uri> = {
   async list(dir) {
     try {
-      return (await vscode.workspace.fs.readDirectory(dir)).map(([name, type]) => ({ name, isDirectory: (type & vscode.FileType.Directory) !== 0 }));
+      return (await vscode.workspace.fs.readDirectory(dir)).map(([name, type]) => ({
+        name,
+        isDirectory: (type & vscode.FileType.Directory) !== 0,
+      }));
     } catch {
       return [];
     }

@@ -23,7 +23,11 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   constructor(private readonly catalog: SessionCatalog) {
     this.view = vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.subscriptions.push(this.view, this.changed, catalog.onDidChange(() => this.update()));
+    this.subscriptions.push(
+      this.view,
+      this.changed,
+      catalog.onDidChange(() => this.update()),
+    );
     this.update();
   }
 
@@ -32,17 +36,23 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const root = this.catalog.root.uri;
     this.view.description = this.catalog.loading
       ? vscode.l10n.t('reading {0} sessions…', formatCount(this.catalog.all.length))
-      : this.catalog.state === 'listed' ? vscode.l10n.t('{0} sessions', formatCount(this.catalog.all.length)) : undefined;
-    this.view.message = this.catalog.state === 'empty' && root
-      ? vscode.l10n.t('No dsh sessions in {0} yet.', root.scheme === 'file' ? root.fsPath : root.toString(true))
-      : undefined;
+      : this.catalog.state === 'listed'
+        ? vscode.l10n.t('{0} sessions', formatCount(this.catalog.all.length))
+        : undefined;
+    this.view.message =
+      this.catalog.state === 'empty' && root
+        ? vscode.l10n.t('No dsh sessions in {0} yet.', root.scheme === 'file' ? root.fsPath : root.toString(true))
+        : undefined;
     this.changed.fire(undefined);
   }
 
   private groups(): Node[] {
     if (this.catalog.state !== 'listed') return [];
     const groups: Node[] = workspaceGroups().map(({ name, projectDirs }) => ({
-      kind: 'group', id: `folder:${name}`, label: vscode.l10n.t('This folder: {0}', name), projectDirs,
+      kind: 'group',
+      id: `folder:${name}`,
+      label: vscode.l10n.t('This folder: {0}', name),
+      projectDirs,
     }));
     groups.push({ kind: 'group', id: 'all', label: vscode.l10n.t('All folders') });
     return groups;
@@ -67,7 +77,8 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     if (node.kind !== 'session') return undefined;
     const parentId = node.entry.parentSession;
     const parent = parentId !== undefined ? this.catalog.lineage.byId.get(parentId) : undefined;
-    if (parent && this.catalog.lineage.children.get(parent.id)?.includes(node.entry)) return { kind: 'session', entry: parent, group: node.group };
+    if (parent && this.catalog.lineage.children.get(parent.id)?.includes(node.entry))
+      return { kind: 'session', entry: parent, group: node.group };
     return this.groups().find((g) => g.kind === 'group' && g.id === node.group);
   }
 
@@ -86,7 +97,10 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     }
     const e = node.entry;
     const children = this.catalog.lineage.children.get(e.id)?.length ?? 0;
-    const item = new vscode.TreeItem(e.title ?? e.id, children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      e.title ?? e.id,
+      children ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = `${node.group}|${e.file.toString()}`;
     item.resourceUri = e.file;
     const parts = [formatAgo(e.mtimeMs), formatSize(e.size)];

@@ -10,12 +10,17 @@ import type { TornTail } from '../../core/surface/torn-tail';
 import { planCrashRepairWrite } from '../../core/plan/crash-repair-write';
 import { oneLine, typeIcon, typeLabel } from '../../present';
 import {
-  activityWords, closerCodeMeaning, closerLine, closerLinkWords, keptPrefixWords, linesBeyondWords, pendingCallLine,
-  repairMadeLine, tornTailHeading,
+  activityWords,
+  closerCodeMeaning,
+  closerLine,
+  closerLinkWords,
+  keptPrefixWords,
+  linesBeyondWords,
+  pendingCallLine,
+  repairMadeLine,
+  tornTailHeading,
 } from '../../present/repair-words';
-import type {
-  CrashReviewView, GhostRow, HealthEntryView, HealthTarget, OpenTurnView, TornTailView,
-} from '../../protocol/crash';
+import type { CrashReviewView, GhostRow, HealthEntryView, HealthTarget, OpenTurnView, TornTailView } from '../../protocol/crash';
 
 export interface CrashViewInput {
   log: SessionLog;
@@ -63,7 +68,13 @@ function openTurnView(review: OpenTurnReview, input: CrashViewInput): OpenTurnVi
     activityText: oneLine(activityWords(activity, input.msSinceChange), 300),
     pendingCalls: review.pendingCalls.map((call) => {
       const jumpSeq = call.callSeq ?? call.messageSeq;
-      return { callId: oneLine(call.callId, 200), code: call.code, text: oneLine(pendingCallLine(call), 400), closerSeq: call.closerSeq, ...(jumpSeq !== undefined ? { jumpSeq } : {}) };
+      return {
+        callId: oneLine(call.callId, 200),
+        code: call.code,
+        text: oneLine(pendingCallLine(call), 400),
+        closerSeq: call.closerSeq,
+        ...(jumpSeq !== undefined ? { jumpSeq } : {}),
+      };
     }),
     ghosts: review.closers.map((closer) => ghostRow(closer, review)),
   };
@@ -89,7 +100,9 @@ function ghostRow(closer: CloserReview, review: OpenTurnReview): GhostRow {
   const linkSeq = closer.callSeq ?? closer.messageSeq ?? (closer.type === 'step/end' ? review.stepStartSeq : review.turnStartSeq);
   if (linkSeq !== undefined) {
     row.linkSeq = linkSeq;
-    row.linkText = closerLinkWords(closer) ?? (closer.type === 'step/end' ? `closes the step opened at seq ${linkSeq}` : `ends the turn opened at seq ${linkSeq}`);
+    row.linkText =
+      closerLinkWords(closer) ??
+      (closer.type === 'step/end' ? `closes the step opened at seq ${linkSeq}` : `ends the turn opened at seq ${linkSeq}`);
   }
   return row;
 }

@@ -1,11 +1,18 @@
 // The inspector's view of one event and the provenance links of an event, both directions.
 import { provenanceIndex, type Diagnostic, type Edge, type SessionLog } from '../../core';
 import {
-  boundedJson, boundedText, eventSummary, oneLine, readUsage, sourceSummary, typeIcon, typeLabel, valueText, type Formatter,
+  boundedJson,
+  boundedText,
+  eventSummary,
+  oneLine,
+  readUsage,
+  sourceSummary,
+  typeIcon,
+  typeLabel,
+  valueText,
+  type Formatter,
 } from '../../present';
-import type {
-  ContentBlockView, EventDetail, LinkRelation, ProblemView, ProvenanceLink, ProvenanceView,
-} from '../../protocol/timeline';
+import type { ContentBlockView, EventDetail, LinkRelation, ProblemView, ProvenanceLink, ProvenanceView } from '../../protocol/timeline';
 import { eventTime } from './rows';
 import type { TimelineIndex } from './timeline-index';
 
@@ -34,23 +41,47 @@ function argumentsText(args: unknown) {
 }
 
 function blockView(block: unknown, depth = 0): ContentBlockView {
-  if (!isLoose(block)) return { kind: 'other', blockType: typeof block, json: boundedText(boundedJson(block, { indent: 2, maxChars: TEXT_MAX }).text, TEXT_MAX + 1) };
+  if (!isLoose(block))
+    return {
+      kind: 'other',
+      blockType: typeof block,
+      json: boundedText(boundedJson(block, { indent: 2, maxChars: TEXT_MAX }).text, TEXT_MAX + 1),
+    };
   switch (block.type) {
     case 'text':
       return { kind: 'text', text: boundedText(str(block.text), TEXT_MAX) };
     case 'reasoning':
       return { kind: 'reasoning', text: boundedText(str(block.text), TEXT_MAX) };
     case 'tool-call':
-      return { kind: 'toolCall', name: oneLine(str(block.name), 200), callId: oneLine(str(block.id), 200), arguments: argumentsText(block.arguments) };
+      return {
+        kind: 'toolCall',
+        name: oneLine(str(block.name), 200),
+        callId: oneLine(str(block.id), 200),
+        arguments: argumentsText(block.arguments),
+      };
     case 'tool-result': {
       const content = Array.isArray(block.content) ? block.content : [];
-      const parts = depth < 3
-        ? content.slice(0, MAX_BLOCKS).map((b) => {
-          const v = blockView(b, depth + 1);
-          return v.kind === 'text' || v.kind === 'reasoning' ? v.text.text : v.kind === 'image' ? `[image ${v.mediaType}]` : v.kind === 'toolResult' ? v.content.text : v.kind === 'toolCall' ? v.arguments.text : v.json.text;
-        })
-        : [];
-      return { kind: 'toolResult', callId: oneLine(str(block.toolCallId), 200), isError: block.isError === true, content: boundedText(parts.join('\n'), TEXT_MAX) };
+      const parts =
+        depth < 3
+          ? content.slice(0, MAX_BLOCKS).map((b) => {
+              const v = blockView(b, depth + 1);
+              return v.kind === 'text' || v.kind === 'reasoning'
+                ? v.text.text
+                : v.kind === 'image'
+                  ? `[image ${v.mediaType}]`
+                  : v.kind === 'toolResult'
+                    ? v.content.text
+                    : v.kind === 'toolCall'
+                      ? v.arguments.text
+                      : v.json.text;
+            })
+          : [];
+      return {
+        kind: 'toolResult',
+        callId: oneLine(str(block.toolCallId), 200),
+        isError: block.isError === true,
+        content: boundedText(parts.join('\n'), TEXT_MAX),
+      };
     }
     case 'image': {
       const a = isLoose(block.attachment) ? block.attachment : {};
@@ -66,7 +97,11 @@ function blockView(block: unknown, depth = 0): ContentBlockView {
       return view;
     }
     default:
-      return { kind: 'other', blockType: oneLine(str(block.type), 80), json: boundedText(boundedJson(block, { indent: 2, maxChars: TEXT_MAX }).text, TEXT_MAX + 1) };
+      return {
+        kind: 'other',
+        blockType: oneLine(str(block.type), 80),
+        json: boundedText(boundedJson(block, { indent: 2, maxChars: TEXT_MAX }).text, TEXT_MAX + 1),
+      };
   }
 }
 
@@ -81,7 +116,15 @@ function contentBlocks(type: string, data: unknown): ContentBlockView[] {
   const message = messageOf(type, data);
   if (isLoose(message)) return Array.isArray(message.content) ? message.content.slice(0, MAX_BLOCKS).map((b) => blockView(b)) : [];
   if (!isLoose(data)) return [];
-  if (type === 'tool/call') return [{ kind: 'toolCall', name: oneLine(str(data.name), 200), callId: oneLine(str(data.callId), 200), arguments: argumentsText(data.arguments) }];
+  if (type === 'tool/call')
+    return [
+      {
+        kind: 'toolCall',
+        name: oneLine(str(data.name), 200),
+        callId: oneLine(str(data.callId), 200),
+        arguments: argumentsText(data.arguments),
+      },
+    ];
   if (type === 'compaction/summary' && Array.isArray(data.summary)) return data.summary.slice(0, MAX_BLOCKS).map((b) => blockView(b));
   if (type === 'assistant/chunk' && isLoose(data.chunk)) {
     const c = data.chunk;
@@ -106,10 +149,20 @@ function otherFields(type: string, data: unknown): { name: string; value: string
 }
 
 const SOURCE_RELATION: Record<Edge['kind'], LinkRelation> = {
-  stream: 'chunk', call: 'requestedBy', result: 'answers', replace: 'shadowed', cite: 'source', price: 'source',
+  stream: 'chunk',
+  call: 'requestedBy',
+  result: 'answers',
+  replace: 'shadowed',
+  cite: 'source',
+  price: 'source',
 };
 const DERIVED_RELATION: Record<Edge['kind'], LinkRelation> = {
-  stream: 'message', call: 'call', result: 'result', replace: 'shadowedBy', cite: 'derived', price: 'derived',
+  stream: 'message',
+  call: 'call',
+  result: 'result',
+  replace: 'shadowedBy',
+  cite: 'derived',
+  price: 'derived',
 };
 
 export function provenanceLinks(log: SessionLog, seq: number): ProvenanceLink[] {
@@ -168,8 +221,11 @@ export function eventDetail(
   const data = event?.data;
   const time = eventTime(event);
   const message = messageOf(type, data);
-  const usage = readUsage(isLoose(data) ? data.usage : undefined)
-    ?? (type === 'assistant/chunk' && isLoose(data) && isLoose(data.chunk) && data.chunk.type === 'usage' ? readUsage(data.chunk.usage) : undefined);
+  const usage =
+    readUsage(isLoose(data) ? data.usage : undefined) ??
+    (type === 'assistant/chunk' && isLoose(data) && isLoose(data.chunk) && data.chunk.type === 'usage'
+      ? readUsage(data.chunk.usage)
+      : undefined);
   const raw = log.lineText(seq) ?? boundedJson(event, { maxChars: RAW_MAX }).text;
   const detail: EventDetail = {
     seq,

@@ -8,12 +8,7 @@ import type { TimelineIndex } from './timeline-index';
 /** Most marks of one kind; the first per bucket is kept. */
 const MAX_MARKS_PER_KIND = 500;
 
-export function overview(
-  log: SessionLog,
-  index: TimelineIndex,
-  buckets: number,
-  problemSeqs: ReadonlyMap<number, SeverityMark>,
-): Overview {
+export function overview(log: SessionLog, index: TimelineIndex, buckets: number, problemSeqs: ReadonlyMap<number, SeverityMark>): Overview {
   const events = log.eventCount;
   const bucketSize = Math.max(1, Math.ceil(events / Math.max(1, buckets)));
   const n = Math.ceil(events / bucketSize);

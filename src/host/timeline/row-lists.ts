@@ -50,7 +50,12 @@ class FilteredLogList implements RowList {
   private readonly collapse: boolean;
   private readonly expanded: ReadonlySet<number>;
 
-  constructor(private readonly log: SessionLog, private readonly source: IntList | undefined, filter: RowFilter, private readonly accept?: SeqTest) {
+  constructor(
+    private readonly log: SessionLog,
+    private readonly source: IntList | undefined,
+    filter: RowFilter,
+    private readonly accept?: SeqTest,
+  ) {
     this.types = filter.types && filter.types.length > 0 ? new Set(filter.types) : undefined;
     this.collapse = filter.collapseChunkRuns === true;
     this.expanded = new Set(filter.expandedRuns ?? []);
@@ -149,7 +154,11 @@ export class RowLists {
   private readonly cache = new Map<string, RowList>();
   private readonly identity: IdentityList;
 
-  constructor(private readonly log: SessionLog, private readonly index: TimelineIndex, private readonly isRepair: SeqTest = () => false) {
+  constructor(
+    private readonly log: SessionLog,
+    private readonly index: TimelineIndex,
+    private readonly isRepair: SeqTest = () => false,
+  ) {
     this.identity = new IdentityList(log);
   }
 
@@ -162,15 +171,22 @@ export class RowLists {
     const repairsOnly = filter.repairsOnly === true;
     const plain = !filter.types?.length && !filter.collapseChunkRuns && !repairsOnly;
     if (order === 'log' && plain) return this.identity;
-    const key = JSON.stringify([order, filter.types ?? [], filter.collapseChunkRuns === true, filter.collapseChunkRuns ? filter.expandedRuns ?? [] : [], repairsOnly]);
+    const key = JSON.stringify([
+      order,
+      filter.types ?? [],
+      filter.collapseChunkRuns === true,
+      filter.collapseChunkRuns ? (filter.expandedRuns ?? []) : [],
+      repairsOnly,
+    ]);
     let list = this.cache.get(key);
     if (!list) {
       if (this.cache.size >= 16) this.cache.delete(this.cache.keys().next().value!);
       const types = filter.types?.length ? new Set(filter.types) : undefined;
       const accept = repairsOnly ? this.isRepair : undefined;
-      list = order === 'surface'
-        ? new ModelList(this.log, this.index, types, accept)
-        : new FilteredLogList(this.log, order === 'transcript' ? this.index.transcript : undefined, filter, accept);
+      list =
+        order === 'surface'
+          ? new ModelList(this.log, this.index, types, accept)
+          : new FilteredLogList(this.log, order === 'transcript' ? this.index.transcript : undefined, filter, accept);
       this.cache.set(key, list);
     } else if (list instanceof FilteredLogList) {
       list.extend();

@@ -92,7 +92,9 @@ export class SearchService {
       if (rowIndex !== undefined) matches.push({ matchIndex: 0, seq: f.seq, rowIndex, excerpt: f.excerpt });
     }
     matches.sort((a, b) => a.rowIndex - b.rowIndex || a.seq - b.seq);
-    matches.forEach((m, i) => { m.matchIndex = i; });
+    matches.forEach((m, i) => {
+      m.matchIndex = i;
+    });
     state.matches = matches;
     progress({ searchId: state.id, scanned: seq, total, matchCount: matches.length });
     return { searchId: state.id, matchCount: matches.length, complete: !state.cancelled, first: matches.slice(0, FIRST_MATCHES) };

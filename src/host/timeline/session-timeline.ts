@@ -4,7 +4,13 @@
 import type { Diagnostic, LoadedFile, SessionLog } from '../../core';
 import { logDiagnostics, type Formatter } from '../../present';
 import {
-  isRequestMessage, PARAMS, type Method, type Params, type RequestMessage, type ResponseMessage, type Result,
+  isRequestMessage,
+  PARAMS,
+  type Method,
+  type Params,
+  type RequestMessage,
+  type ResponseMessage,
+  type Result,
 } from '../../protocol/requests';
 import type { SessionSummary } from '../../protocol/summary';
 import type { SeverityMark } from '../../protocol/timeline';
@@ -40,7 +46,10 @@ export interface TimelineHost {
 }
 
 export class RequestError extends Error {
-  constructor(readonly code: 'badRequest' | 'notLoaded' | 'outOfRange' | 'unknownSearch' | 'cancelled' | 'failed', message: string) {
+  constructor(
+    readonly code: 'badRequest' | 'notLoaded' | 'outOfRange' | 'unknownSearch' | 'cancelled' | 'failed',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -168,14 +177,23 @@ export class SessionTimeline {
   }
 
   summary(): SessionSummary {
-    return buildSummary(this.log, { ...this.host.summaryContext(), generation: this.generation, diagnostics: this.diagnostics().list }, this.fmt);
+    return buildSummary(
+      this.log,
+      { ...this.host.summaryContext(), generation: this.generation, diagnostics: this.diagnostics().list },
+      this.fmt,
+    );
   }
 
   private rowContext(): RowContext {
     const worst = this.lastDiagnosticState().worstBySeq;
     const repairs = this.repairMarks();
     return {
-      log: this.log, index: this.index, lists: this.lists, fmt: this.fmt, severityOf: (seq) => worst.get(seq), repairOf: (seq) => repairs.get(seq),
+      log: this.log,
+      index: this.index,
+      lists: this.lists,
+      fmt: this.fmt,
+      severityOf: (seq) => worst.get(seq),
+      repairOf: (seq) => repairs.get(seq),
       seedLength: this.log.header?.seedLength ?? 0,
     };
   }
@@ -194,7 +212,13 @@ export class SessionTimeline {
     if (!isRequestMessage(request)) {
       const r = request as Partial<RequestMessage>;
       if (typeof r?.id !== 'number' || typeof r.method !== 'string' || !(r.method in PARAMS)) return undefined;
-      return { type: 'response', id: r.id, method: r.method as Method, ok: false, error: { code: 'badRequest', message: `bad params for ${r.method}` } };
+      return {
+        type: 'response',
+        id: r.id,
+        method: r.method as Method,
+        ok: false,
+        error: { code: 'badRequest', message: `bad params for ${r.method}` },
+      };
     }
     try {
       const result = await this.answer(request.method, request.params, progress);
@@ -238,7 +262,11 @@ export class SessionTimeline {
       case 'provenance': {
         const { seq } = p as Params<'provenance'>;
         this.checkSeq(seq);
-        return provenanceView(log, seq, (this.lastDiagnosticState().bySeq.get(seq) ?? []).filter((d) => d.rule.startsWith('provenance')));
+        return provenanceView(
+          log,
+          seq,
+          (this.lastDiagnosticState().bySeq.get(seq) ?? []).filter((d) => d.rule.startsWith('provenance')),
+        );
       }
       case 'search': {
         const q = p as Params<'search'>;

@@ -65,7 +65,9 @@ export class SpanIndex {
         return;
       }
       case 'turn/end':
-        return this.close(this.openTurn?.span, seq, () => { this.openTurn = undefined; });
+        return this.close(this.openTurn?.span, seq, () => {
+          this.openTurn = undefined;
+        });
       case 'step/start': {
         const t = this.time(seq);
         if (t === undefined) return;
@@ -79,7 +81,9 @@ export class SpanIndex {
         return;
       }
       case 'step/end':
-        return this.close(this.openStep?.span, seq, () => { this.openStep = undefined; });
+        return this.close(this.openStep?.span, seq, () => {
+          this.openStep = undefined;
+        });
       case 'assistant/chunk': {
         const s = this.openStep;
         if (s && s.firstChunkAt === undefined) s.firstChunkAt = this.time(seq);
@@ -94,7 +98,16 @@ export class SpanIndex {
         if (this.openTurn) add(this.openTurn.usage.usage, usage);
         add(this.sum, usage);
         if (t === undefined || !s) return;
-        const span: TimeSpan = { kind: 'assistant', seq: s.span.seq, endSeq: seq, start: s.span.start, duration: t - s.span.start, label: `Model ${s.span.label.toLowerCase()}`, turn: s.span.turn, step: s.span.step };
+        const span: TimeSpan = {
+          kind: 'assistant',
+          seq: s.span.seq,
+          endSeq: seq,
+          start: s.span.start,
+          duration: t - s.span.start,
+          label: `Model ${s.span.label.toLowerCase()}`,
+          turn: s.span.turn,
+          step: s.span.step,
+        };
         if (s.firstChunkAt !== undefined) span.firstTokenMs = s.firstChunkAt - s.span.start;
         this.spans.push(span);
         return;
@@ -115,7 +128,7 @@ export class SpanIndex {
       case 'tool/result': {
         if (this.log.surfaceRole(seq) === 2) return; // a rewrite of an older result, not an answer
         const t = this.time(seq);
-        const callId = ((this.log.event(seq)?.data as { message?: { source?: { callId?: unknown } } } | undefined)?.message?.source?.callId);
+        const callId = (this.log.event(seq)?.data as { message?: { source?: { callId?: unknown } } } | undefined)?.message?.source?.callId;
         const span = typeof callId === 'string' ? this.openCalls.get(callId) : undefined;
         if (!span || t === undefined) return;
         span.endSeq = seq;
@@ -145,7 +158,10 @@ export class SpanIndex {
     let truncated = false;
     if (hits.length > maxSpans) {
       truncated = true;
-      hits = [...hits].sort((a, b) => (b.duration ?? 0) - (a.duration ?? 0)).slice(0, maxSpans).sort((a, b) => a.start - b.start || a.seq - b.seq);
+      hits = [...hits]
+        .sort((a, b) => (b.duration ?? 0) - (a.duration ?? 0))
+        .slice(0, maxSpans)
+        .sort((a, b) => a.start - b.start || a.seq - b.seq);
     }
     const out: TimeSpans = { spans: hits, truncated };
     if (this.first !== undefined) out.first = this.first;

@@ -1,7 +1,16 @@
 // The "Session health" summary of a loaded log, worded by the presentation layer.
 import type { Diagnostic, SessionLog, ZstdSummary } from '../../core';
 import {
-  countDiagnostics, field, type FollowWord, Formatter, headerFields, liveState, liveText, sessionTitle, stillReadable, verdictWords,
+  countDiagnostics,
+  field,
+  type FollowWord,
+  Formatter,
+  headerFields,
+  liveState,
+  liveText,
+  sessionTitle,
+  stillReadable,
+  verdictWords,
 } from '../../present';
 import type { LineageSummary } from '../../protocol/lineage';
 import type { FieldView, FileStatus, SessionSummary, SummaryCounts } from '../../protocol/summary';

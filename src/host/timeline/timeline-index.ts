@@ -104,7 +104,10 @@ export class TimelineIndex {
   private messagesGeneration = -1;
   private messagesFromNode = 0;
 
-  constructor(private readonly log: SessionLog, readonly load: number) {
+  constructor(
+    private readonly log: SessionLog,
+    readonly load: number,
+  ) {
     this.extend();
   }
 

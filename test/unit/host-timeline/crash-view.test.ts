@@ -6,7 +6,14 @@ import { strict as assert } from 'node:assert';
 import { loadSessionFile, planRepair } from '../../../src/core';
 import { SessionTimeline, type TimelineHost } from '../../../src/host/timeline/session-timeline';
 import { Formatter } from '../../../src/present';
-import { isHostNotification, isHostToWebview, isWebviewToHost, type CrashReviewView, type RepairAction, type RowWindow } from '../../../src/protocol/messages';
+import {
+  isHostNotification,
+  isHostToWebview,
+  isWebviewToHost,
+  type CrashReviewView,
+  type RepairAction,
+  type RowWindow,
+} from '../../../src/protocol/messages';
 import { richLog } from '../../support/build-log';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
@@ -14,11 +21,23 @@ const enc = new TextEncoder();
 
 function timelineOf(bytes: Uint8Array, options: { mtimeMs?: number; actions?: RepairAction[] } = {}): SessionTimeline {
   const host: TimelineHost = {
-    summaryContext: () => ({ fileName: 's.jsonl', filePath: '/tmp/s.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: options.mtimeMs ?? 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
+    summaryContext: () => ({
+      fileName: 's.jsonl',
+      filePath: '/tmp/s.jsonl',
+      turns: 0,
+      file: { state: 'following', size: bytes.length, mtimeMs: options.mtimeMs ?? 0 },
+      followLiveLogs: true,
+      fileBytes: bytes.length,
+      restrictedMode: false,
+      loadMs: 1,
+    }),
     reveal: async () => true,
     reload: () => {},
     readFileBytes: async () => bytes,
-    runRepairAction: async (action) => { options.actions?.push(action); return true; },
+    runRepairAction: async (action) => {
+      options.actions?.push(action);
+      return true;
+    },
   };
   return new SessionTimeline(loadSessionFile(bytes), 1, fmt, host);
 }
@@ -39,12 +58,22 @@ describe('host timeline: crash review', () => {
     const review = await result<CrashReviewView>(t, 'crashReview', {});
     const open = review.openTurn!;
     const callSeq = b.events.findIndex((e) => e.type === 'tool/call' && (e.data as any).callId === 'call-d');
-    assert.deepEqual(open.ghosts.map((g) => [g.seq, g.type, g.code]), [[b.events.length, 'tool/result', 'TOOL_OUTCOME_UNKNOWN'], [b.events.length + 1, 'step/end', undefined], [b.events.length + 2, 'turn/end', undefined]]);
+    assert.deepEqual(
+      open.ghosts.map((g) => [g.seq, g.type, g.code]),
+      [
+        [b.events.length, 'tool/result', 'TOOL_OUTCOME_UNKNOWN'],
+        [b.events.length + 1, 'step/end', undefined],
+        [b.events.length + 2, 'turn/end', undefined],
+      ],
+    );
     assert.equal(open.ghosts[0].linkSeq, callSeq);
     assert.match(open.ghosts[0].linkText!, new RegExp(`answers tool/call seq ${callSeq}`));
     assert.match(open.ghosts[0].meaning!, /recorded as started, but its result never was/);
     assert.match(open.ghosts[2].summary, /turn\/end ending turn \d+ as interrupted/);
-    assert.deepEqual(open.ghosts.map((g) => g.onSurface), [true, false, false]);
+    assert.deepEqual(
+      open.ghosts.map((g) => g.onSurface),
+      [true, false, false],
+    );
     assert.equal(open.pendingCalls[0].code, 'TOOL_OUTCOME_UNKNOWN');
     assert.equal(open.pendingCalls[0].jumpSeq, callSeq);
     assert.equal(open.activity, 'still', 'a file unchanged since 1970 looks crashed');
@@ -94,12 +123,35 @@ describe('host timeline: crash review', () => {
     assert.deepEqual([review.repairs[0].firstSeq, review.repairs[0].turnEndSeq], [first, first + 2]);
     assert.match(review.repairs[0].text, /closed by crash repair .*TOOL_OUTCOME_UNKNOWN/);
     const all = await result<RowWindow>(t, 'rows', { order: 'log', start: 0, count: 2000 });
-    assert.deepEqual(all.rows.filter((r) => r.repair).map((r) => [r.seq, r.repair]), [[first, 'closer'], [first + 1, 'closer'], [first + 2, 'closer']]);
-    const only = await result<RowWindow>(t, 'rows', { order: 'log', start: 0, count: 2000, filter: { repairsOnly: true, collapseChunkRuns: true } });
-    assert.deepEqual(only.rows.map((r) => r.seq), [first, first + 1, first + 2]);
+    assert.deepEqual(
+      all.rows.filter((r) => r.repair).map((r) => [r.seq, r.repair]),
+      [
+        [first, 'closer'],
+        [first + 1, 'closer'],
+        [first + 2, 'closer'],
+      ],
+    );
+    const only = await result<RowWindow>(t, 'rows', {
+      order: 'log',
+      start: 0,
+      count: 2000,
+      filter: { repairsOnly: true, collapseChunkRuns: true },
+    });
+    assert.deepEqual(
+      only.rows.map((r) => r.seq),
+      [first, first + 1, first + 2],
+    );
     const model = await result<RowWindow>(t, 'rows', { order: 'surface', start: 0, count: 2000, filter: { repairsOnly: true } });
-    assert.deepEqual(model.rows.map((r) => r.type), ['tool/result'], 'of the closers only the tool result is a message');
-    const at = await result<{ index?: number }>(t, 'rowOf', { order: 'log', seq: first + 2, filter: { repairsOnly: true, collapseChunkRuns: true } });
+    assert.deepEqual(
+      model.rows.map((r) => r.type),
+      ['tool/result'],
+      'of the closers only the tool result is a message',
+    );
+    const at = await result<{ index?: number }>(t, 'rowOf', {
+      order: 'log',
+      seq: first + 2,
+      filter: { repairsOnly: true, collapseChunkRuns: true },
+    });
     assert.equal(at.index, 2);
   });
 
@@ -116,13 +168,46 @@ describe('host timeline: crash review', () => {
 
   it('the webview refuses a review whose ghost row has an unknown code or type', () => {
     const generation = { events: 1, replaceGeneration: 0, load: 1 };
-    const ghost = { seq: 5, type: 'tool/result', label: 'Tool result', icon: 'tools', summary: 's', code: 'TOOL_OUTCOME_UNKNOWN', onSurface: true };
-    const review = (g: unknown) => ({ type: 'response', id: 1, method: 'crashReview', ok: true, generation,
-      result: { repairs: [], health: [], healthOmitted: 0, openTurn: { activity: 'still', activityText: 'x', pendingCalls: [], ghosts: [g] } } });
+    const ghost = {
+      seq: 5,
+      type: 'tool/result',
+      label: 'Tool result',
+      icon: 'tools',
+      summary: 's',
+      code: 'TOOL_OUTCOME_UNKNOWN',
+      onSurface: true,
+    };
+    const review = (g: unknown) => ({
+      type: 'response',
+      id: 1,
+      method: 'crashReview',
+      ok: true,
+      generation,
+      result: {
+        repairs: [],
+        health: [],
+        healthOmitted: 0,
+        openTurn: { activity: 'still', activityText: 'x', pendingCalls: [], ghosts: [g] },
+      },
+    });
     assert.ok(isHostToWebview(review(ghost)));
     assert.equal(isHostToWebview(review({ ...ghost, code: 'MAYBE' })), false);
     assert.equal(isHostToWebview(review({ ...ghost, type: 'user/message' })), false);
-    assert.equal(isHostToWebview({ type: 'response', id: 1, method: 'crashReview', ok: true, generation, result: { repairs: [], health: [{ kind: 'x', severity: 'error', message: 'm', target: { kind: 'line', line: 0 } }], healthOmitted: 0 } }), false);
+    assert.equal(
+      isHostToWebview({
+        type: 'response',
+        id: 1,
+        method: 'crashReview',
+        ok: true,
+        generation,
+        result: {
+          repairs: [],
+          health: [{ kind: 'x', severity: 'error', message: 'm', target: { kind: 'line', line: 0 } }],
+          healthOmitted: 0,
+        },
+      }),
+      false,
+    );
   });
 
   it('the strings table the webview words its labels with holds only strings', () => {

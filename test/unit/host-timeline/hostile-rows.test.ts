@@ -19,17 +19,33 @@ describe('host timeline: the hostile-content sample', () => {
   // The sample is generated (a 1 MB line is not committed), by the same code the end-to-end test uses.
   const dir = mkdtempSync(join(tmpdir(), 'hostile-rows-'));
   const samples = pathToFileURL(join(repoRoot(), 'e2e', 'timeline-samples.mjs')).href;
-  execFileSync(process.execPath, ['--input-type=module', '-e', `import(${JSON.stringify(samples)}).then((m) => m.writeTimelineSamples(${JSON.stringify(dir)}, ['session-hostile.jsonl']))`]);
+  execFileSync(process.execPath, [
+    '--input-type=module',
+    '-e',
+    `import(${JSON.stringify(samples)}).then((m) => m.writeTimelineSamples(${JSON.stringify(dir)}, ['session-hostile.jsonl']))`,
+  ]);
   const bytes = readFileSync(join(dir, 'session-hostile.jsonl'));
   const t = new SessionTimeline(loadSessionFile(bytes), 1, fmt, {
-    summaryContext: () => ({ fileName: 'h.jsonl', filePath: '/tmp/h.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, fileBytes: bytes.length, restrictedMode: false, loadMs: 1, followLiveLogs: true }),
+    summaryContext: () => ({
+      fileName: 'h.jsonl',
+      filePath: '/tmp/h.jsonl',
+      turns: 0,
+      file: { state: 'following', size: bytes.length, mtimeMs: 0 },
+      fileBytes: bytes.length,
+      restrictedMode: false,
+      loadMs: 1,
+      followLiveLogs: true,
+    }),
     reveal: async () => true,
     reload: () => {},
   });
 
   for (const order of ['log', 'surface', 'transcript']) {
     it(`${order}: every window validates`, async () => {
-      for (const params of [{ order, start: 0, count: 200, filter: { collapseChunkRuns: true, expandedRuns: [] } }, { order, start: 0, count: 50 }]) {
+      for (const params of [
+        { order, start: 0, count: 200, filter: { collapseChunkRuns: true, expandedRuns: [] } },
+        { order, start: 0, count: 50 },
+      ]) {
         const response = await t.handle({ type: 'request', id: 1, method: 'rows', params }, () => {});
         assert.ok(response?.ok, JSON.stringify(response).slice(0, 300));
         assert.ok(isHostToWebview(response), `refused by the webview's validator: ${JSON.stringify(response).slice(0, 400)}`);

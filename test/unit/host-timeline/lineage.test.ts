@@ -23,7 +23,16 @@ function childLog(header: ConstructorParameters<typeof LogBuilder>[0]): Uint8Arr
 
 function timelineOf(bytes: Uint8Array, extra: Partial<TimelineHost> = {}): SessionTimeline {
   return new SessionTimeline(loadSessionFile(bytes), 1, fmt, {
-    summaryContext: () => ({ fileName: 'c.jsonl', filePath: '/tmp/c.jsonl', turns: 2, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
+    summaryContext: () => ({
+      fileName: 'c.jsonl',
+      filePath: '/tmp/c.jsonl',
+      turns: 2,
+      file: { state: 'following', size: bytes.length, mtimeMs: 0 },
+      followLiveLogs: true,
+      fileBytes: bytes.length,
+      restrictedMode: false,
+      loadMs: 1,
+    }),
     reveal: async () => true,
     reload: () => {},
     ...extra,
@@ -61,7 +70,13 @@ describe('host timeline: lineage of a child session', () => {
 
   it('asks the editor for children and opens the parent or a child through it', async () => {
     const opened: LineageTarget[] = [];
-    const t = timelineOf(childLog(header), { childSessions: async () => 3, openLineage: async (to) => { opened.push(to); return true; } });
+    const t = timelineOf(childLog(header), {
+      childSessions: async () => 3,
+      openLineage: async (to) => {
+        opened.push(to);
+        return true;
+      },
+    });
     assert.deepEqual(await result(t, 'lineage', {}), { children: 3 });
     assert.deepEqual(await result(t, 'openLineage', { to: 'parent' }), { opened: true });
     assert.deepEqual(await result(t, 'openLineage', { to: 'children' }), { opened: true });

@@ -13,7 +13,16 @@ const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
 function timelineOf(bytes: Uint8Array, load = 1): SessionTimeline {
   const source: LoadedFile = loadSessionFile(bytes);
   return new SessionTimeline(source, load, fmt, {
-    summaryContext: () => ({ fileName: 's.jsonl', filePath: '/tmp/s.jsonl', turns: 0, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs: true, fileBytes: bytes.length, restrictedMode: false, loadMs: 1 }),
+    summaryContext: () => ({
+      fileName: 's.jsonl',
+      filePath: '/tmp/s.jsonl',
+      turns: 0,
+      file: { state: 'following', size: bytes.length, mtimeMs: 0 },
+      followLiveLogs: true,
+      fileBytes: bytes.length,
+      restrictedMode: false,
+      loadMs: 1,
+    }),
     reveal: async () => true,
     reload: () => {},
   });
@@ -47,11 +56,20 @@ describe('host timeline: requests over a loaded log', () => {
       assert.equal(row.type, log.eventType(i));
     });
     const shadowed = w.rows.filter((r: any) => r.surface === 'shadowed');
-    const expected = log.replacements().flatMap((r) => r.shadowedSeqs).filter((s) => !log.surface().includes(s));
-    assert.deepEqual(shadowed.map((r: any) => r.seq).sort((a: number, c: number) => a - c), [...new Set(expected)].sort((a, c) => a - c));
+    const expected = log
+      .replacements()
+      .flatMap((r) => r.shadowedSeqs)
+      .filter((s) => !log.surface().includes(s));
+    assert.deepEqual(
+      shadowed.map((r: any) => r.seq).sort((a: number, c: number) => a - c),
+      [...new Set(expected)].sort((a, c) => a - c),
+    );
     for (const r of shadowed) assert.ok(r.shadowedBy !== undefined);
     const window = await result<any>(t, 'rows', { order: 'log', start: 5, count: 3 });
-    assert.deepEqual(window.rows.map((r: any) => r.seq), [5, 6, 7]);
+    assert.deepEqual(
+      window.rows.map((r: any) => r.seq),
+      [5, 6, 7],
+    );
   });
 
   it('Model view rows are exactly the derived messages, in order', async () => {
@@ -70,7 +88,10 @@ describe('host timeline: requests over a loaded log', () => {
 
   it('the transcript order is the core transcript; a type filter narrows every order', async () => {
     const w = await result<any>(t, 'rows', { order: 'transcript', start: 0, count: 2000 });
-    assert.deepEqual(w.rows.map((r: any) => r.seq), log.transcript());
+    assert.deepEqual(
+      w.rows.map((r: any) => r.seq),
+      log.transcript(),
+    );
     const calls = await result<any>(t, 'rows', { order: 'log', start: 0, count: 2000, filter: { types: ['tool/call'] } });
     assert.ok(calls.total > 0);
     for (const r of calls.rows) assert.equal(r.type, 'tool/call');
@@ -86,23 +107,39 @@ describe('host timeline: requests over a loaded log', () => {
     const hidden = runs.reduce((n: number, r: any) => n + r.runLength - 1, 0);
     assert.equal(collapsed.total, all.total - hidden);
     for (const r of runs) for (let s = r.seq; s <= r.lastSeq; s++) assert.equal(log.eventType(s), 'assistant/chunk');
-    const expanded = await result<any>(t, 'rows', { order: 'log', start: 0, count: 2000, filter: { collapseChunkRuns: true, expandedRuns: [runs[0].seq] } });
+    const expanded = await result<any>(t, 'rows', {
+      order: 'log',
+      start: 0,
+      count: 2000,
+      filter: { collapseChunkRuns: true, expandedRuns: [runs[0].seq] },
+    });
     assert.equal(expanded.total, collapsed.total + runs[0].runLength - 1);
   });
 
   it('details: readable content, bounded raw line, provenance links both ways', async () => {
-    const message = [...Array(log.eventCount).keys()].find((s) => log.eventType(s) === 'assistant/message' && log.event(s)!.data.message.content.some((c: any) => c.type === 'tool-call'))!;
+    const message = [...Array(log.eventCount).keys()].find(
+      (s) => log.eventType(s) === 'assistant/message' && log.event(s)!.data.message.content.some((c: any) => c.type === 'tool-call'),
+    )!;
     const d = await result<any>(t, 'eventDetail', { seq: message });
     assert.ok(d.blocks.some((x: any) => x.kind === 'toolCall'));
     assert.equal(d.raw.text, log.lineText(message));
-    assert.ok(d.links.some((l: any) => l.relation === 'call'), 'a message links to the calls it asked for');
+    assert.ok(
+      d.links.some((l: any) => l.relation === 'call'),
+      'a message links to the calls it asked for',
+    );
     const call = d.links.find((l: any) => l.relation === 'call').target;
     const p = await result<any>(t, 'provenance', { seq: call });
     assert.ok(p.links.some((l: any) => l.relation === 'requestedBy' && l.target === message));
     assert.ok(p.links.some((l: any) => l.relation === 'result'));
     const replacement = log.replacements()[0];
     const r = await result<any>(t, 'provenance', { seq: replacement.seq });
-    assert.deepEqual(r.links.filter((l: any) => l.relation === 'shadowed').map((l: any) => l.target).sort((a: number, c: number) => a - c), [...replacement.shadowedSeqs].sort((a, c) => a - c));
+    assert.deepEqual(
+      r.links
+        .filter((l: any) => l.relation === 'shadowed')
+        .map((l: any) => l.target)
+        .sort((a: number, c: number) => a - c),
+      [...replacement.shadowedSeqs].sort((a, c) => a - c),
+    );
     const brackets = await result<any>(t, 'shadowBrackets', {});
     assert.equal(brackets.brackets.length, log.replacements().length);
     assert.equal(brackets.brackets[0].shadowedCount, replacement.shadowedSeqs.length);
@@ -125,11 +162,17 @@ describe('host timeline: requests over a loaded log', () => {
     assert.ok(!after.nodes.some((n: any) => replacement.shadowedSeqs.includes(n.seq)));
     assert.ok(after.nodes.some((n: any) => n.seq === replacement.seq));
     const end = await result<any>(t, 'surfaceAsOf', { seq: log.eventCount - 1, start: 0, count: 2000 });
-    assert.deepEqual(end.nodes.map((n: any) => n.seq), [...log.surface()]);
+    assert.deepEqual(
+      end.nodes.map((n: any) => n.seq),
+      [...log.surface()],
+    );
     assert.equal(end.messageCount, log.deriveMessages().length);
     const diff = await result<any>(t, 'diffAsOf', { fromSeq: replacement.seq - 1, toSeq: replacement.seq });
     assert.equal(diff.added, 1);
-    assert.equal(diff.removed, replacement.shadowedSeqs.filter((s) => before.nodes.some((n: any) => n.seq === s && n.messageIndex !== undefined)).length);
+    assert.equal(
+      diff.removed,
+      replacement.shadowedSeqs.filter((s) => before.nodes.some((n: any) => n.seq === s && n.messageIndex !== undefined)).length,
+    );
     assert.equal(diff.toCount, diff.fromCount - diff.removed + diff.added);
   });
 
@@ -146,7 +189,10 @@ describe('host timeline: requests over a loaded log', () => {
     const prev = await result<any>(t, 'searchStep', { searchId: calls.searchId, fromRow: calls.first[0].rowIndex, direction: 'previous' });
     assert.equal(prev.match.matchIndex, calls.matchCount - 1, 'previous from the first match wraps to the last');
     const page = await result<any>(t, 'searchMatches', { searchId: calls.searchId, start: 1, count: 2 });
-    assert.deepEqual(page.matches.map((m: any) => m.matchIndex), [1, 2]);
+    assert.deepEqual(
+      page.matches.map((m: any) => m.matchIndex),
+      [1, 2],
+    );
     const gone = await ask(t, 'searchMatches', { searchId: 9999, start: 0, count: 1 });
     assert.equal(!gone.ok && gone.error.code, 'unknownSearch');
   });
@@ -154,7 +200,10 @@ describe('host timeline: requests over a loaded log', () => {
   it('overview, time spans and usage are small and consistent', async () => {
     const o = await result<any>(t, 'overview', { buckets: 10 });
     assert.ok(o.surface.length <= 10);
-    assert.equal(o.surface.reduce((a: number, c: number) => a + c, 0), log.surface().length);
+    assert.equal(
+      o.surface.reduce((a: number, c: number) => a + c, 0),
+      log.surface().length,
+    );
     assert.ok(o.marks.some((m: any) => m.kind === 'compaction'));
     assert.ok(o.marks.some((m: any) => m.kind === 'prune'));
     const spans = await result<any>(t, 'timeSpans', { maxSpans: 1000 });

@@ -13,11 +13,23 @@ const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
 
 function summaryOf(bytes: Uint8Array, turns: number, followLiveLogs = true) {
   const source = loadSessionFile(bytes);
-  const summary = buildSummary(source.log, {
-    fileName: 'x.jsonl', filePath: '/tmp/x.jsonl', turns, file: { state: 'following', size: bytes.length, mtimeMs: 0 }, followLiveLogs,
-    fileBytes: bytes.length, zstd: source.zstd, restrictedMode: false, loadMs: 12,
-    generation: { events: source.log.eventCount, replaceGeneration: 0, load: 1 }, diagnostics: source.log.diagnostics,
-  }, fmt);
+  const summary = buildSummary(
+    source.log,
+    {
+      fileName: 'x.jsonl',
+      filePath: '/tmp/x.jsonl',
+      turns,
+      file: { state: 'following', size: bytes.length, mtimeMs: 0 },
+      followLiveLogs,
+      fileBytes: bytes.length,
+      zstd: source.zstd,
+      restrictedMode: false,
+      loadMs: 12,
+      generation: { events: source.log.eventCount, replaceGeneration: 0, load: 1 },
+      diagnostics: source.log.diagnostics,
+    },
+    fmt,
+  );
   assert.ok(isSessionSummary(summary), 'the summary validates');
   return summary;
 }

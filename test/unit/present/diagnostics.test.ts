@@ -9,9 +9,11 @@ import { loadSession } from '../../../src/core';
 import { diagnosticLine, logDiagnostics } from '../../../src/present';
 import { LogBuilder, richLog } from '../../support/build-log';
 
-describe('present: the one list of a log\'s diagnostics', () => {
+describe("present: the one list of a log's diagnostics", () => {
   let dir: string;
-  before(() => { dir = mkdtempSync(join(tmpdir(), 'present-diag-')); });
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'present-diag-'));
+  });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('includes invariant and provenance warnings, and check prints exactly that list', async () => {
@@ -24,12 +26,21 @@ describe('present: the one list of a log\'s diagnostics', () => {
     const log = loadSession(b.bytes());
     const list = logDiagnostics(log);
     assert.equal(log.verdict.ok, true);
-    assert.ok(list.some((d) => d.rule.startsWith('invariant.')), 'relational warnings are part of the list');
+    assert.ok(
+      list.some((d) => d.rule.startsWith('invariant.')),
+      'relational warnings are part of the list',
+    );
     const out: string[] = [];
     await runCli(['check', file], { out: (l) => out.push(l), err: () => {} });
-    assert.deepEqual(out, list.map((d) => diagnosticLine(file, d)));
+    assert.deepEqual(
+      out,
+      list.map((d) => diagnosticLine(file, d)),
+    );
     const lines = list.map((d) => d.line ?? 0);
-    assert.deepEqual(lines, [...lines].sort((x, y) => x - y));
+    assert.deepEqual(
+      lines,
+      [...lines].sort((x, y) => x - y),
+    );
   });
 
   it('words a seq gap as a broken seq order, not as a damaged line', () => {

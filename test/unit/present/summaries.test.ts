@@ -3,8 +3,19 @@
 import { strict as assert } from 'node:assert';
 import { loadSession } from '../../../src/core';
 import {
-  eventSummary, eventUsage, Formatter, headerFields, liveState, liveText, messageSummary, quoteDsh, sessionTitle, SUMMARY_WIDTH,
-  typeIcon, typeLabel, verdictWords,
+  eventSummary,
+  eventUsage,
+  Formatter,
+  headerFields,
+  liveState,
+  liveText,
+  messageSummary,
+  quoteDsh,
+  sessionTitle,
+  SUMMARY_WIDTH,
+  typeIcon,
+  typeLabel,
+  verdictWords,
 } from '../../../src/present';
 import { headerLine, LogBuilder, richLog } from '../../support/build-log';
 
@@ -39,9 +50,15 @@ describe('present: event summaries', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 5000; i++) deep = { deep };
     const hostile = [
-      { type: 'user/message', data: { content: [{ type: 'text', text: `<script>alert(1)</script>${'a'.repeat(1_000_000)}` }], source: { kind: 'user' } } },
+      {
+        type: 'user/message',
+        data: { content: [{ type: 'text', text: `<script>alert(1)</script>${'a'.repeat(1_000_000)}` }], source: { kind: 'user' } },
+      },
       { type: 'tool/call', data: { name: deep, arguments: deep, callId: deep } },
-      { type: 'assistant/message', data: { message: { content: [{ type: 'tool-result', content: [{ type: 'tool-result', content: [deep] }] }], source: deep } } },
+      {
+        type: 'assistant/message',
+        data: { message: { content: [{ type: 'tool-result', content: [{ type: 'tool-result', content: [deep] }] }], source: deep } },
+      },
       { type: 'constructor', data: deep },
       { type: '__proto__', data: { toString: 1 } },
       { type: 'session/title', data: { title: 'report\u202Efdp.exe' } },
@@ -91,13 +108,20 @@ describe('present: header and verdict words', () => {
     assert.equal(liveText('closed', 'off'), 'Every turn is closed; following appends is turned off');
     assert.equal(liveText('live', 'off'), 'Live — the last turn is still open; following appends is turned off');
     assert.equal(liveText('refused', 'off'), 'Refused by dsh; following the file is turned off');
-    for (const state of ['live', 'closed', 'noTurns', 'refused', 'unknown'] as const) assert.doesNotMatch(liveText(state, 'off'), /following appends$|still followed/);
+    for (const state of ['live', 'closed', 'noTurns', 'refused', 'unknown'] as const)
+      assert.doesNotMatch(liveText(state, 'off'), /following appends$|still followed/);
   });
 
   it('says whose line numbers a quoted dsh message uses', () => {
     assert.match(quoteDsh('corrupt session log: unparsable committed event at line 42'), /dsh counts lines after the header/);
     assert.doesNotMatch(quoteDsh('event seq 3 is bad'), /counts lines/);
-    const words = verdictWords({ ok: false, stage: 'parse', rule: 'jsonl.damaged-line', line: 43, dshError: 'corrupt session log: unparsable committed event at line 42' });
+    const words = verdictWords({
+      ok: false,
+      stage: 'parse',
+      rule: 'jsonl.damaged-line',
+      line: 43,
+      dshError: 'corrupt session log: unparsable committed event at line 42',
+    });
     assert.equal(words.text, 'dsh refuses this log at the parse step: line 43 breaks jsonl.damaged-line.');
     assert.match(words.dshText!, /line N is file line N \+ 1/);
   });

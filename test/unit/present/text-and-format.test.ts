@@ -45,19 +45,27 @@ describe('present: depth-safe bounded JSON', () => {
   });
 
   it('matches JSON.stringify on ordinary values, compact and indented', () => {
-    const value = { a: [1, 'two', null, true], b: { c: {} , d: [] }, e: 'q"uote' };
+    const value = { a: [1, 'two', null, true], b: { c: {}, d: [] }, e: 'q"uote' };
     assert.equal(boundedJson(value).text, JSON.stringify(value));
     assert.equal(boundedJson(value, { indent: 2 }).text, JSON.stringify(value, null, 2));
   });
 
   it('stops writing at the length bound and survives cycles and throwing getters', () => {
-    const big = boundedJson(Array.from({ length: 100_000 }, (_, i) => i), { maxChars: 100 });
+    const big = boundedJson(
+      Array.from({ length: 100_000 }, (_, i) => i),
+      { maxChars: 100 },
+    );
     assert.equal(big.truncated, true);
     assert.ok(big.text.length <= 101);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     assert.ok(boundedJson(cyclic, { maxDepth: 5 }).truncated);
-    const hostile = Object.defineProperty({}, 'boom', { enumerable: true, get() { throw new Error('no'); } });
+    const hostile = Object.defineProperty({}, 'boom', {
+      enumerable: true,
+      get() {
+        throw new Error('no');
+      },
+    });
     assert.equal(boundedJson(hostile).text, '{"boom":"(unreadable)"}');
     assert.equal(valueText('plain'), 'plain');
   });

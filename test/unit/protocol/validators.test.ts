@@ -2,19 +2,41 @@
 // is untrusted input for the host, a host message is checked by the webview before it draws.
 import { strict as assert } from 'node:assert';
 import {
-  isHostToWebview, isWebviewToHost, MAX_WINDOW, PARAMS, sameGeneration, type ResponseMessage, type RowWindow,
+  isHostToWebview,
+  isWebviewToHost,
+  MAX_WINDOW,
+  PARAMS,
+  sameGeneration,
+  type ResponseMessage,
+  type RowWindow,
 } from '../../../src/protocol/messages';
 
 const generation = { events: 10, replaceGeneration: 1, load: 1 };
 const row: RowWindow['rows'][number] = {
-  kind: 'event', index: 0, seq: 0, type: 'user/message', label: 'User message', icon: 'account', line: 2,
-  summary: '[user] "hi"', surface: 'node', surfaceIndex: 0, messageIndex: 0,
+  kind: 'event',
+  index: 0,
+  seq: 0,
+  type: 'user/message',
+  label: 'User message',
+  icon: 'account',
+  line: 2,
+  summary: '[user] "hi"',
+  surface: 'node',
+  surfaceIndex: 0,
+  messageIndex: 0,
 };
 
 describe('protocol validators', () => {
   it('accepts well-formed requests and refuses bad params', () => {
     assert.ok(isWebviewToHost({ type: 'request', id: 1, method: 'rows', params: { order: 'log', start: 0, count: 100 } }));
-    assert.ok(isWebviewToHost({ type: 'request', id: 2, method: 'rows', params: { order: 'surface', start: 5, count: 10, filter: { types: ['tool/call'], collapseChunkRuns: true } } }));
+    assert.ok(
+      isWebviewToHost({
+        type: 'request',
+        id: 2,
+        method: 'rows',
+        params: { order: 'surface', start: 5, count: 10, filter: { types: ['tool/call'], collapseChunkRuns: true } },
+      }),
+    );
     assert.ok(isWebviewToHost({ type: 'request', id: 3, method: 'summary', params: {} }));
     assert.ok(isWebviewToHost({ type: 'request', id: 4, method: 'revealInTextEditor', params: { seq: 3 } }));
     const bad = [
@@ -41,7 +63,14 @@ describe('protocol validators', () => {
   });
 
   it('accepts a typed response or a typed error, and refuses a result of the wrong shape', () => {
-    const ok: ResponseMessage<'rows'> = { type: 'response', id: 1, method: 'rows', ok: true, generation, result: { order: 'log', start: 0, total: 1, rows: [row] } };
+    const ok: ResponseMessage<'rows'> = {
+      type: 'response',
+      id: 1,
+      method: 'rows',
+      ok: true,
+      generation,
+      result: { order: 'log', start: 0, total: 1, rows: [row] },
+    };
     assert.ok(isHostToWebview(ok));
     assert.ok(isHostToWebview({ type: 'response', id: 1, method: 'rows', ok: false, error: { code: 'outOfRange', message: 'beyond' } }));
     assert.equal(isHostToWebview({ ...ok, generation: { events: 1 } }), false);
@@ -51,11 +80,18 @@ describe('protocol validators', () => {
   });
 
   it('checks notifications: appended, search progress, loading', () => {
-    assert.ok(isHostToWebview({
-      type: 'appended', generation, added: 1, surfaceChanged: true, live: 'live', liveText: 'Live',
-      counts: { events: 10, turns: 1, packedRows: 0, errors: 0, warnings: 0, infos: 0, linesBeyondDamage: 0 },
-      file: { state: 'following', size: 100, mtimeMs: 1 },
-    }));
+    assert.ok(
+      isHostToWebview({
+        type: 'appended',
+        generation,
+        added: 1,
+        surfaceChanged: true,
+        live: 'live',
+        liveText: 'Live',
+        counts: { events: 10, turns: 1, packedRows: 0, errors: 0, warnings: 0, infos: 0, linesBeyondDamage: 0 },
+        file: { state: 'following', size: 100, mtimeMs: 1 },
+      }),
+    );
     assert.equal(isHostToWebview({ type: 'appended', generation, added: 1 }), false);
     assert.ok(isHostToWebview({ type: 'searchProgress', searchId: 1, scanned: 10, total: 100, matchCount: 2 }));
     assert.ok(isHostToWebview({ type: 'loading', fileName: 'a.jsonl', totalBytes: 10, phase: 'parsing', fraction: 0.5 }));

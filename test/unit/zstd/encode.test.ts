@@ -2,15 +2,21 @@
 // dsh layout (header frame, then batch frames). Each output is read back by the structural walk and the
 // decoder.
 import { strict as assert } from 'node:assert';
-import {
-  decodeZstdLog, encodeDshZstdLog, encodeRawZstdFrame, encodeZstdFrame, scanFrame, xxh64Low32,
-} from '../../../src/core/zstd';
+import { decodeZstdLog, encodeDshZstdLog, encodeRawZstdFrame, encodeZstdFrame, scanFrame, xxh64Low32 } from '../../../src/core/zstd';
 import { HEADER, dec, enc, eventLines, text } from '../../support/zstd-data';
 import { zlibZstd } from '../../../src/node/zlib-zstd';
 
 describe('zstd: encoders', () => {
   it('writes stored frames of every content-size field width', () => {
-    for (const [n, descriptor] of [[0, 0x24], [1, 0x24], [255, 0x24], [256, 0x64], [65_791, 0x64], [65_792, 0xa4], [300_000, 0xa4]] as const) {
+    for (const [n, descriptor] of [
+      [0, 0x24],
+      [1, 0x24],
+      [255, 0x24],
+      [256, 0x64],
+      [65_791, 0x64],
+      [65_792, 0xa4],
+      [300_000, 0xa4],
+    ] as const) {
       const content = new Uint8Array(n);
       for (let i = 0; i < n; i++) content[i] = (i * 31 + (i >> 7)) & 0xff;
       const frame = encodeRawZstdFrame(content);
@@ -23,7 +29,8 @@ describe('zstd: encoders', () => {
       assert.equal(scan.contentSize, n);
       assert.equal(scan.blocks, Math.max(1, Math.ceil(n / 131_072)));
       // checksum = low 32 bits of XXH64, little-endian, last 4 bytes
-      const stored = frame[frame.length - 4] | (frame[frame.length - 3] << 8) | (frame[frame.length - 2] << 16) | (frame[frame.length - 1] << 24);
+      const stored =
+        frame[frame.length - 4] | (frame[frame.length - 3] << 8) | (frame[frame.length - 2] << 16) | (frame[frame.length - 1] << 24);
       assert.equal(stored >>> 0, xxh64Low32(content));
       const r = decodeZstdLog(frame, { expectHeaderFrame: false, backend: 'fzstd' });
       assert.equal(r.error?.rule ?? 'ok', n > 0 && content[n - 1] !== 10 ? 'zstd.torn-record' : 'ok');
@@ -44,7 +51,7 @@ describe('zstd: encoders', () => {
 
   it('encodeZstdFrame writes a content size and a checksum with every encoder', () => {
     const content = enc.encode(text(eventLines(0, 50)));
-    const encoders = zlibZstd() ? ['auto', 'raw'] as const : ['raw'] as const;
+    const encoders = zlibZstd() ? (['auto', 'raw'] as const) : (['raw'] as const);
     for (const encoder of encoders) {
       const frame = encodeZstdFrame(content, { encoder, codec: zlibZstd() });
       const scan = scanFrame(frame, 0);
@@ -63,6 +70,9 @@ describe('zstd: encoders', () => {
     assert.equal(dec.decode(whole.text), text(lines));
     const batched = decodeZstdLog(encodeDshZstdLog(lines, { linesPerFrame: 3 }));
     assert.equal(batched.frames, 1 + 3);
-    assert.deepEqual(batched.frameEnds.map((end) => dec.decode(batched.text.subarray(0, end)).split('\n').length - 1), [1, 4, 7, 8]);
+    assert.deepEqual(
+      batched.frameEnds.map((end) => dec.decode(batched.text.subarray(0, end)).split('\n').length - 1),
+      [1, 4, 7, 8],
+    );
   });
 });

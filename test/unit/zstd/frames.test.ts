@@ -7,7 +7,21 @@ describe('zstd: scanFrame', () => {
   it('walks a stored frame and a compressed frame to their exact end', () => {
     const raw = rawFrame('hello\nworld\n', { blockSize: 5 });
     const a = scanFrame(raw, 0);
-    assert.deepEqual(a, { kind: 'zstd', start: 0, end: raw.length, complete: true, contentSize: 12, hasChecksum: true, maxContent: 12, blocksStart: 6, completeBlocksEnd: raw.length - 4, blocks: 3, windowSize: 12, minContent: 12, lastBlockStart: 22 });
+    assert.deepEqual(a, {
+      kind: 'zstd',
+      start: 0,
+      end: raw.length,
+      complete: true,
+      contentSize: 12,
+      hasChecksum: true,
+      maxContent: 12,
+      blocksStart: 6,
+      completeBlocksEnd: raw.length - 4,
+      blocks: 3,
+      windowSize: 12,
+      minContent: 12,
+      lastBlockStart: 22,
+    });
     const b = scanFrame(COMPRESSED_FRAME, 0);
     assert.equal(b.kind, 'zstd');
     if (b.kind !== 'zstd') return;

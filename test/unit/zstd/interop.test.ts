@@ -39,7 +39,10 @@ describe('zstd: interop with the zstd CLI', function () {
 
   const bigText = (): string => {
     const lines: string[] = [];
-    for (let i = 0; i < 6000; i++) lines.push(`{"type":"assistant/chunk","seq":${i},"time":${1786000000000 + i * 37},"data":{"turn":${1 + (i >> 6)},"step":1,"chunk":{"type":"text-delta","index":0,"text":"token ${(i * 7919) % 1000} of ${i}"}}}`);
+    for (let i = 0; i < 6000; i++)
+      lines.push(
+        `{"type":"assistant/chunk","seq":${i},"time":${1786000000000 + i * 37},"data":{"turn":${1 + (i >> 6)},"step":1,"chunk":{"type":"text-delta","index":0,"text":"token ${(i * 7919) % 1000} of ${i}"}}}`,
+      );
     return text(lines);
   };
 
@@ -78,7 +81,7 @@ describe('zstd: interop with the zstd CLI', function () {
 
   it('writes logs the CLI verifies and decodes to the same text', () => {
     const lines = [HEADER, ...eventLines(0, 40)];
-    const encoders = zlibZstd() ? ['auto', 'raw'] as const : ['raw'] as const;
+    const encoders = zlibZstd() ? (['auto', 'raw'] as const) : (['raw'] as const);
     for (const encoder of encoders) {
       const path = join(dir, `log-${encoder}.jsonl.zstd`);
       writeFileSync(path, encodeDshZstdLog(lines, { linesPerFrame: 7, encoder, codec: zlibZstd() }));

@@ -4,7 +4,11 @@ import { strict as assert } from 'node:assert';
 import { xxh64Hex, xxh64Low32 } from '../../../src/core/zstd';
 
 const M = (1n << 64n) - 1n;
-const P1 = 0x9e3779b185ebca87n, P2 = 0xc2b2ae3d27d4eb4fn, P3 = 0x165667b19e3779f9n, P4 = 0x85ebca77c2b2ae63n, P5 = 0x27d4eb2f165667c5n;
+const P1 = 0x9e3779b185ebca87n,
+  P2 = 0xc2b2ae3d27d4eb4fn,
+  P3 = 0x165667b19e3779f9n,
+  P4 = 0x85ebca77c2b2ae63n,
+  P5 = 0x27d4eb2f165667c5n;
 const rotl = (x: bigint, r: bigint): bigint => ((x << r) | (x >> (64n - r))) & M;
 const round = (acc: bigint, input: bigint): bigint => (rotl((acc + input * P2) & M, 31n) * P1) & M;
 const readLE = (b: Uint8Array, p: number, n: number): bigint => {
@@ -19,7 +23,10 @@ function referenceXxh64(b: Uint8Array): bigint {
   let p = 0;
   let h: bigint;
   if (n >= 32) {
-    let v1 = (P1 + P2) & M, v2 = P2, v3 = 0n, v4 = -P1 & M;
+    let v1 = (P1 + P2) & M,
+      v2 = P2,
+      v3 = 0n,
+      v4 = -P1 & M;
     for (; p + 32 <= n; p += 32) {
       v1 = round(v1, readLE(b, p, 8));
       v2 = round(v2, readLE(b, p + 8, 8));
@@ -51,7 +58,9 @@ function bytes(n: number, seed: number): Uint8Array {
   const out = new Uint8Array(n);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < n; i++) {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     out[i] = x & 0xff;
   }
   return out;
@@ -80,7 +89,12 @@ describe('zstd: XXH64', () => {
 
   it('matches the reference on large aligned and unaligned inputs (word and byte loops)', () => {
     const big = bytes(70_001, 99);
-    for (const [start, end] of [[0, 70_000], [1, 70_001], [2, 65_539], [4, 4 + 32 * 40]]) {
+    for (const [start, end] of [
+      [0, 70_000],
+      [1, 70_001],
+      [2, 65_539],
+      [4, 4 + 32 * 40],
+    ]) {
       const view = big.subarray(start, end);
       assert.equal(xxh64Hex(view), referenceXxh64(view).toString(16).padStart(16, '0'), `bytes ${start}..${end}`);
     }
