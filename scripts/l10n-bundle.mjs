@@ -19,13 +19,18 @@ function files(dir) {
   });
 }
 
+/** The text of a JavaScript string literal's body ('…', "…" or `…`), escapes resolved. */
+function literalText(body) {
+  return JSON.parse('"' + body.replace(/\\'/g, "'").replace(/\\"/g, '"').replace(/"/g, '\\"').replace(/\\`/g, '`') + '"');
+}
+
 /** The string literal arguments of l10n.t(…) calls ('…', "…" or `…` without ${}). */
 function sourceStrings(text) {
   const found = [];
   const call = /l10n\.t\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
   for (let m; (m = call.exec(text));) {
     if (m[1] === '`' && m[2].includes('${')) continue;
-    found.push(JSON.parse('"' + m[2].replace(/\\'/g, "'").replace(/"/g, '\\"').replace(/\\`/g, '`') + '"'));
+    found.push(literalText(m[2]));
   }
   return found;
 }
@@ -37,8 +42,8 @@ const table = join(repo, 'src', 'protocol', 'webview-strings.ts');
 if (existsSync(table)) {
   const text = readFileSync(table, 'utf8');
   const body = text.slice(text.indexOf('['), text.lastIndexOf(']'));
-  for (const m of body.matchAll(/'((?:\\.|[^'\\])*)'/g))
-    strings.add(JSON.parse('"' + m[1].replace(/\\'/g, "'").replace(/"/g, '\\"') + '"'));
+  // Single-quoted, or double-quoted where the text holds an apostrophe (the formatter's choice).
+  for (const m of body.matchAll(/(['"])((?:\\.|(?!\1)[^\\])*)\1/g)) strings.add(literalText(m[2]));
 }
 
 const sorted = [...strings].sort();
