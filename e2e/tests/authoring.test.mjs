@@ -349,6 +349,7 @@ test("a range chosen with Shift+click in the timeline is compacted from the rows
   await row(second).click({ button: 'right' });
   // The menu can swallow a click that lands while it is still opening: click until it closes.
   const item = page.locator('.context-view .action-label', { hasText: 'Compact Range…' }).first();
+  await item.waitFor({ timeout: 15_000 });
   await until(
     async () => {
       if (!(await item.isVisible())) return true;
