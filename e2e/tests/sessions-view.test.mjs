@@ -118,7 +118,10 @@ test('clicking a session opens it in the session editor; the child leads to its 
   // The seed (seqs 0–3, inherited from the parent) is marked on its rows and named in the header.
   const child = sessionView(page);
   await child.locator('#seed-note').waitFor({ timeout: 30_000 });
-  assert.match(await child.locator('#seed-note').textContent(), /Inherited from the parent session \(seed\): seqs 0–3/);
+  assert.match(
+    (await child.locator('#seed-note').innerText()).replace(/\s+/g, ' '),
+    /Inherited from the parent session \(seed\): seqs 0–3/,
+  );
   assert.match(await child.locator('#lineage').textContent(), /parent-0001/);
   await child.locator('#order-log').click();
   await until(async () => (await child.locator('.row[data-seq="4"]').count()) > 0, 30_000, 'the Full log rows are drawn');
