@@ -97,6 +97,12 @@ async function save() {
   await runCommand(page, 'File: Save');
 }
 
+/** The seqs of a log's surface nodes, in surface order, as `session-surface surface` lists them. */
+function surfaceSeqs(file) {
+  const surface = execFileSync(process.execPath, [CLI, 'surface', file], { encoding: 'utf8' });
+  return [...surface.matchAll(/#\d+ seq (\d+)/g)].map((m) => Number(m[1]));
+}
+
 function check(file) {
   return spawnSync(process.execPath, [CLI, 'check', file], { encoding: 'utf8' });
 }
@@ -196,8 +202,7 @@ test(
 test('the same on a .jsonl.zstd log: one new frame', { timeout: 300_000 }, async () => {
   const file = join(suite.workspace, 'session-small.jsonl.zstd');
   const original = readFileSync(file);
-  const surface = execFileSync(process.execPath, [CLI, 'surface', file], { encoding: 'utf8' });
-  const first = Number(/#0 seq (\d+)/.exec(surface)[1]);
+  const [first] = surfaceSeqs(file);
   await closeAllEditors(page);
   await openViaCommand(page, file);
   await compactThroughUi(first, first, 'A greeting.');
@@ -277,8 +282,7 @@ async function pressUntil(key, name, dirty) {
 test('Undo before Save takes the compaction back: the tab is clean and the file untouched', { timeout: 300_000 }, async () => {
   const file = join(suite.workspace, 'session-small.jsonl');
   const original = readFileSync(file);
-  const surface = execFileSync(process.execPath, [CLI, 'surface', file], { encoding: 'utf8' });
-  const first = Number(/#0 seq (\d+)/.exec(surface)[1]);
+  const [first] = surfaceSeqs(file);
   await closeAllEditors(page);
   await openViaCommand(page, file);
   await compactThroughUi(first, first, 'Taken back before saving.');
@@ -336,9 +340,8 @@ test("a range chosen with Shift+click in the timeline is compacted from the rows
   const file = join(suite.workspace, name);
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), file);
   const original = readFileSync(file);
-  const surface = execFileSync(process.execPath, [CLI, 'surface', file], { encoding: 'utf8' });
   // The first three surface nodes: the user's message, the answer with its tool call, the call's result.
-  const [first, , second] = [...surface.matchAll(/#\d+ seq (\d+)/g)].slice(0, 3).map((m) => Number(m[1]));
+  const [first, , second] = surfaceSeqs(file);
   await closeAllEditors(page);
   await openViaCommand(page, file);
   const row = (seq) => sessionView(page).locator(`#timeline-list .row[data-seq="${seq}"]`).first();
