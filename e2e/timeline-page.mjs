@@ -38,10 +38,37 @@ export async function webviewContentFrame(page, timeout = 30_000) {
   }
 }
 
-/** Selects an event by seq through the search-free route a user has: jumps via the list's keyboard. */
-export async function selectSeq(page, seq) {
+/**
+ * Scrolls the list as a user drags its scroll bar, a viewport at a time from the top, until the row of
+ * `seq` is drawn: the list draws only the rows near its viewport.
+ */
+export async function revealRow(page, seq, timeout = 20_000) {
   const row = rowBySeq(page, seq);
-  await row.scrollIntoViewIfNeeded().catch(() => {});
+  const scroller = sessionView(page).locator('#timeline-list virtual-rows');
+  const deadline = Date.now() + timeout;
+  for (let step = 0; !(await row.count()); step++) {
+    if (Date.now() > deadline) throw new Error(`the row of seq ${seq} was never drawn while scrolling the list`);
+    const atEnd = await scroller.evaluate((el, fromTop) => {
+      if (fromTop) el.scrollTop = 0;
+      else if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return true;
+      else el.scrollTop += Math.round(el.clientHeight * 0.8);
+      return false;
+    }, step === 0);
+    if (atEnd) throw new Error(`the list has no row of seq ${seq}`);
+    // The rows of a new window arrive from the host a moment after the scroll.
+    await sessionView(page)
+      .locator('#timeline-list .row.placeholder')
+      .first()
+      .waitFor({ state: 'detached', timeout: 10_000 })
+      .catch(() => {});
+  }
+  await row.scrollIntoViewIfNeeded();
+}
+
+/** Selects an event by seq as a user does: scrolls the list to its row and clicks it. */
+export async function selectSeq(page, seq) {
+  await revealRow(page, seq);
+  const row = rowBySeq(page, seq);
   await row.click();
   await inspector(page)
     .locator('#inspector-title', { hasText: new RegExp(`^seq ${seq} `) })

@@ -19,6 +19,7 @@ import {
   focusedId,
   inspector,
   listTotal,
+  revealRow,
   rowBySeq,
   selectSeq,
   setOrder,
@@ -77,13 +78,17 @@ test('the compaction log shows its shadowed bracket, the replacement and the sha
   await open('session-compaction.jsonl');
   await setOrder(page, 'log');
   const bracket = sessionView(page).getByRole('group', { name: 'Shadowed by seq 38 (8 events)' });
+  await revealRow(page, 38);
   await bracket.waitFor({ timeout: 15_000 });
   assert.equal(await rowBySeq(page, 38).getAttribute('data-type'), 'user/message');
   for (const seq of [2, 4, 6, 9, 14, 16, 18, 21]) {
+    await revealRow(page, seq);
     assert.equal(await rowBySeq(page, seq).getAttribute('data-surface'), 'shadowed', `seq ${seq} is shadowed`);
     assert.equal(await rowBySeq(page, seq).getAttribute('data-shadowed-by'), '38');
   }
+  await revealRow(page, 28);
   assert.equal(await rowBySeq(page, 28).getAttribute('data-surface'), 'node');
+  await revealRow(page, 38);
   await bracket.locator('.bracket-head').click();
   await until(async () => (await bracket.locator('.bracket-row').count()) === 8, 15_000, 'the bracket lists its 8 shadowed nodes');
   assert.deepEqual(

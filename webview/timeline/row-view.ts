@@ -141,8 +141,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     ${row.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
     ${row.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
   </div>`;
-  if (!bracket) return html`<div class="item">${main}</div>`;
-  return html`<div class="item">${main}${renderBracket(bracket, ctx, on)}</div>`;
+  return bracket ? html`${main}${renderBracket(bracket, ctx, on)}` : main;
 }
 
 function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {

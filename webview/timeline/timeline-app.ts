@@ -2,9 +2,8 @@
 // view state (order, filter, selection, what is expanded); rows, details and provenance are asked of
 // the host by window, and dropped when the host's generation moves on.
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import '@lit-labs/virtualizer';
-import type { LitVirtualizer } from '@lit-labs/virtualizer/LitVirtualizer.js';
-import { RangeChangedEvent, VisibilityChangedEvent } from '@lit-labs/virtualizer/events.js';
+import './virtual-rows';
+import type { RowsRangeEvent, ScrollBlock, VirtualRows } from './virtual-rows';
 import type {
   AppendedMessage,
   EventDetail,
@@ -51,7 +50,6 @@ export class TimelineApp extends LitElement {
   private failed: string | undefined;
   private summary: SessionSummary | undefined;
   private total = 0;
-  private items: number[] = [];
   private cache: RowCache<TimelineRow> = this.newCache();
   private activeIndex = 0;
   private detail: EventDetail | undefined;
@@ -190,9 +188,10 @@ export class TimelineApp extends LitElement {
     // starts from its end instead, which needs the total first.
     if (this.view.following) void this.refreshTotal();
     else this.cache.ensure(0, 0);
-    // When the total does not change (a reload of the same file), the virtualizer reports no new
-    // range, so the rows on screen must be asked for here or they stay placeholders.
+    // When the total does not change (a reload of the same file), the list reports no new range, so
+    // the rows on screen must be asked for here or they stay placeholders.
     this.cache.ensure(this.lastVisible.first, this.lastVisible.last);
+    this.list?.forgetSizes();
   }
 
   private async refreshTotal(): Promise<void> {
@@ -209,13 +208,8 @@ export class TimelineApp extends LitElement {
 
   private setTotal(total: number): void {
     this.total = total;
-    // The virtualizer wants an array; it holds indexes only, never rows.
-    if (this.items.length > total) this.items = this.items.slice(0, total);
-    else {
-      const next = this.items.slice();
-      for (let i = this.items.length; i < total; i++) next.push(i);
-      this.items = next;
-    }
+    // The list learns the count now, not at the next redraw: a scroll to the new last row may follow.
+    if (this.list) this.list.count = total;
     this.activeIndex = Math.min(this.activeIndex, Math.max(0, total - 1));
     this.requestUpdate();
   }
@@ -256,11 +250,13 @@ export class TimelineApp extends LitElement {
     if (this.view.following) this.scrollToIndex(this.total - 1, 'end');
   }
 
-  private onRange(e: RangeChangedEvent): void {
-    this.cache.ensure(e.first, e.last + 20);
+  private onRange(e: RowsRangeEvent): void {
+    const { first, last, visibleFirst, visibleLast } = e.range;
+    this.cache.ensure(first, last + 20);
+    this.onVisibility({ first: visibleFirst, last: visibleLast });
   }
 
-  private onVisibility(e: VisibilityChangedEvent): void {
+  private onVisibility(e: { first: number; last: number }): void {
     this.lastVisible = { first: e.first, last: e.last };
     // Following the tail means the last row is in view; scrolling up stops it, scrolling back resumes it.
     const atEnd = this.total > 0 && e.last >= this.total - 1;
@@ -278,21 +274,16 @@ export class TimelineApp extends LitElement {
     this.afterRowsArrive();
   }
 
-  private get virtualizer(): LitVirtualizer | null {
-    return this.querySelector('lit-virtualizer');
+  private get list(): VirtualRows | null {
+    return this.querySelector('virtual-rows');
   }
 
-  scrollToIndex(index: number, block: ScrollLogicalPosition = 'nearest', retry = true): void {
+  scrollToIndex(index: number, block: ScrollBlock = 'nearest'): void {
     if (index < 0 || index >= this.total) return;
-    const v = this.virtualizer;
-    if (!v) return;
-    try {
-      v.element(index)?.scrollIntoView({ block });
-    } catch {
-      // The virtualizer throws when the index is in its range but its child is not drawn yet; the
-      // next frame has it.
-      if (retry) requestAnimationFrame(() => this.scrollToIndex(index, block, false));
-    }
+    const list = this.list;
+    if (list && list.count > index) list.scrollToIndex(index, block);
+    // The list is drawn, or learns its new count, at the next redraw.
+    else void this.updateComplete.then(() => this.list?.scrollToIndex(index, block));
   }
 
   // ---- selection, inspector, provenance --------------------------------------------------------
@@ -699,16 +690,14 @@ export class TimelineApp extends LitElement {
                   ? html`<p class="muted empty">
                       ${!this.rowsArrived ? t('Loading rows…') : this.view.filter.length ? t('No events of this type.') : t('No events.')}
                     </p>`
-                  : html` <lit-virtualizer
-                      scroller
-                      .items=${this.items}
+                  : html` <virtual-rows
+                      .count=${this.total}
                       .renderItem=${(i: number) => {
                         const row = this.cache.get(i);
                         return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID);
                       }}
-                      @rangeChanged=${(e: RangeChangedEvent) => this.onRange(e)}
-                      @visibilityChanged=${(e: VisibilityChangedEvent) => this.onVisibility(e)}
-                    ></lit-virtualizer>`
+                      @rows-range=${(e: RowsRangeEvent) => this.onRange(e)}
+                    ></virtual-rows>`
               }
             </div>
             ${
