@@ -2,6 +2,10 @@
 // VS Code, under the same Content-Security-Policy shape as the session editor, with `acquireVsCodeApi`
 // wired to a Node function that plays the host: every message the webview posts goes to `onMessage`,
 // and `post(message)` delivers a message to the webview as VS Code's postMessage would.
+// Messages travel over this server (POST one way, an event stream the other), not through the
+// browser's DevTools protocol, so a message costs about what it does between VS Code and a webview and
+// the page's frames are not held up by the automation channel. That needs `connect-src` to this
+// server, the one difference from the editor's policy.
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
@@ -25,6 +29,7 @@ function page(origin, nonce, theme) {
     `style-src ${origin} 'nonce-${nonce}'`,
     `font-src ${origin}`,
     `script-src 'nonce-${nonce}'`,
+    `connect-src ${origin}`,
   ].join('; ');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -34,8 +39,10 @@ function page(origin, nonce, theme) {
 <script nonce="${nonce}">
   window.__posted = [];
   window.__state = undefined;
+  new EventSource('${origin}/from-host').onmessage = (e) =>
+    window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(e.data) }));
   window.acquireVsCodeApi = () => ({
-    postMessage: (m) => window.__toHost(JSON.stringify(m)),
+    postMessage: (m) => void fetch('${origin}/to-host', { method: 'POST', body: JSON.stringify(m) }),
     getState: () => window.__state,
     setState: (s) => { window.__state = s; },
   });
@@ -69,8 +76,30 @@ const DARK = [
 
 export async function startWebview({ repo, onMessage, viewport = { width: 1400, height: 900 }, extraArgs = [], bundle }) {
   const nonce = randomBytes(12).toString('base64');
+  let toPage;
+  let pageListening;
+  const listening = new Promise((r) => {
+    pageListening = r;
+  });
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/from-host') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
+      res.flushHeaders();
+      toPage = res;
+      pageListening();
+      return;
+    }
+    if (url.pathname === '/to-host' && req.method === 'POST') {
+      const parts = [];
+      req.on('data', (c) => parts.push(c));
+      req.on('end', () => {
+        res.writeHead(204);
+        res.end();
+        onMessage(JSON.parse(Buffer.concat(parts).toString('utf8')));
+      });
+      return;
+    }
     if (url.pathname === '/') {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(page(origin, nonce, DARK));
@@ -100,8 +129,10 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
     if (/Content.Security.Policy|Refused to/i.test(m.text())) violations.push(m.text());
   });
   p.on('pageerror', (e) => console.error(`# webview error: ${e.message}`));
-  await p.exposeFunction('__toHost', (json) => onMessage(JSON.parse(json)));
-  const post = (message) => p.evaluate((m) => window.dispatchEvent(new MessageEvent('message', { data: m })), message);
+  const post = async (message) => {
+    await listening;
+    toPage.write(`data: ${JSON.stringify(message)}\n\n`);
+  };
   await p.goto(`${origin}/`);
   return {
     page: p,

@@ -7,7 +7,7 @@
 // The host side is the extension's own request handler (SessionTimeline) over the core; messages cross
 // the page boundary as JSON, as they do between the extension host and a webview.
 //   node bench/webview-timeline.mjs [--events 300000] [--log path.jsonl]
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -52,7 +52,7 @@ await esbuild.build({
   entryPoints: [join(REPO, 'webview', 'main.ts')],
   outfile: join(OUT, 'webview.js'),
   bundle: true,
-  minify: true,
+  minify: !arg('cpu-profile', ''),
   platform: 'browser',
   format: 'iife',
   target: 'es2022',
@@ -91,18 +91,47 @@ console.log(`core load: ${ms(host.loadMs)} for ${host.events.toLocaleString('en-
 
 // 1. load finished -> first rows painted (wall clock, measured in the page from the summary's arrival).
 const sentAt = Date.now();
-await post({ type: 'summary', summary: host.timeline.summary() });
+const summary = host.timeline.summary();
+const summaryMs = Date.now() - sentAt;
+await post({ type: 'summary', summary });
 await page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { polling: 'raf', timeout: 60_000 });
 const wall = Date.now() - sentAt;
 const inPage = await page.evaluate(() => window.__timelineFirstRows - window.__timelineLoadDone);
 console.log(
-  `first rows painted: ${ms(wall)} after the summary was sent (in the page: ${ms(inPage)} from the summary's arrival) — target ≤ 300 ms`,
+  `first rows painted: ${ms(wall)} after the load finished (the host's summary ${ms(summaryMs)}; in the page ${ms(inPage)} from the summary's arrival) — target ≤ 300 ms`,
 );
 
+// `--trace file.json` records a chromium trace and `--cpu-profile file.cpuprofile` a JS profile of the
+// phase named by `--phase scroll|jumps` (default scroll), to see where a frame's time goes.
+const tracePath = arg('trace', '');
+const profilePath = arg('cpu-profile', '');
+const recordedPhase = arg('phase', 'scroll');
+let profiler;
+async function startRecording(phase) {
+  if (phase !== recordedPhase) return;
+  if (profilePath) {
+    profiler = await page.context().newCDPSession(page);
+    await profiler.send('Profiler.enable');
+    await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+    await profiler.send('Profiler.start');
+  }
+  if (tracePath)
+    await page
+      .context()
+      .browser()
+      .startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'blink', 'v8.execute'] });
+}
+async function stopRecording(phase) {
+  if (phase !== recordedPhase) return;
+  if (tracePath) await page.context().browser().stopTracing();
+  if (profiler) writeFileSync(profilePath, JSON.stringify((await profiler.send('Profiler.stop')).profile));
+}
+
 // 2. scroll end to end, recording every frame.
+await startRecording('scroll');
 const scrollFrames = await page.evaluate(
   async (STEPS) => {
-    const scroller = document.querySelector('lit-virtualizer');
+    const scroller = document.querySelector('virtual-rows');
     const frames = [];
     let last = performance.now();
     const total = scroller.scrollHeight - scroller.clientHeight;
@@ -118,13 +147,21 @@ const scrollFrames = await page.evaluate(
   },
   Number(arg('steps', '1500')),
 );
+await stopRecording('scroll');
 console.log(`scrolling end to end: ${frameFigures(scrollFrames)} — target p95 < 16 ms`);
 const blank = await page.evaluate(() => document.querySelectorAll('#timeline-list .row.placeholder').length);
 console.log(`  rows still loading at the end of the scroll: ${blank}`);
+const drawn = await page.evaluate(() => ({
+  children: document.querySelectorAll('virtual-rows .item').length,
+  elements: document.querySelectorAll('*').length,
+  height: document.querySelector('virtual-rows').clientHeight,
+}));
+console.log(`  list: ${drawn.children} children drawn in a ${drawn.height} px viewport; ${drawn.elements} elements in the page`);
 
 // 3. jumps along provenance links: tool/call -> its tool/result -> back, across the whole log.
 const calls = [];
 for (let turn = 0; turn < 60; turn++) calls.push(Math.floor((turn / 60) * (host.events / 12)) * 12 + 5);
+await startRecording('jumps');
 const jump = await page.evaluate(async (seqs) => {
   const app = document.querySelector('timeline-app');
   const frames = [];
@@ -150,6 +187,7 @@ const jump = await page.evaluate(async (seqs) => {
   running = false;
   return { frames: frames.slice(1), perJump };
 }, calls);
+await stopRecording('jumps');
 console.log(`provenance jumps (${calls.length} × call -> result -> back): ${frameFigures(jump.frames)} — target p95 < 16 ms`);
 console.log(`  one round trip of three jumps: median ${ms(pct(jump.perJump, 50))}, p95 ${ms(pct(jump.perJump, 95))}`);
 
@@ -161,5 +199,6 @@ console.log(
   `webview JS heap: ${(heap.usedSize / 1024 / 1024).toFixed(1)} MiB used (${(heap.totalSize / 1024 / 1024).toFixed(1)} MiB allocated) — target ≤ 60 MB`,
 );
 console.log(`CSP violations: ${webview.violations.length}`);
+for (const v of webview.violations) console.log(`  ${v}`);
 await webview.stop();
 host.timeline.dispose?.();
