@@ -661,12 +661,15 @@ export class TimelineApp extends LitElement {
       return html`${this.loading ? renderLoading(this.loading) : html`<p class="muted">${t('Starting…')}</p>`}${this.announcer.render()}`;
     const ctx = this.rowContext();
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
-    return html` ${renderHealth(this.summary, this.childSessions, {
-        reload: () => void this.client.request('reload', {}),
-        reveal: (line) => void this.reveal(line),
-        openLineage: (to) => void this.client.request('openLineage', { to }),
-      })}
-      ${this.crash.renderHealthLists()} ${this.crash.renderBanner()} ${this.renderToolbar()}
+    return html`<div class="session-top">
+        ${renderHealth(this.summary, this.childSessions, {
+          reload: () => void this.client.request('reload', {}),
+          reveal: (line) => void this.reveal(line),
+          openLineage: (to) => void this.client.request('openLineage', { to }),
+        })}
+        ${this.crash.renderHealthLists()} ${this.crash.renderBanner()}
+      </div>
+      ${this.renderToolbar()}
       <div class="timeline-body ${this.view.inspectorOpen ? 'with-inspector' : ''}">
         <div class="list-column">
           <div class="list-head" aria-hidden="true">
