@@ -16,6 +16,7 @@ import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './
 import type { SessionDocument } from './session-document';
 import type { SessionEditorProvider } from './session-editor-provider';
 import { affects, passesThreshold, problemsThreshold, readLimits } from './settings';
+import { hostFormatter } from './words';
 
 const SOURCE = 'session log';
 const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {
@@ -84,6 +85,7 @@ export class SessionProblems implements vscode.Disposable {
           fileName: path.posix.basename(document.uri.path),
           limits: readLimits(),
         }),
+        hostFormatter(),
       );
     } catch (err) {
       this.fromText.add(key);

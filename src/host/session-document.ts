@@ -22,6 +22,7 @@ import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from '../files/file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
+import { translate } from './words';
 import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
 import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
@@ -90,7 +91,7 @@ export class SessionDocument implements vscode.CustomDocument {
     readonly uri: vscode.Uri,
     private readonly options: DocumentOptions,
   ) {
-    this.formatter = new Formatter({ locale: options.locale });
+    this.formatter = new Formatter({ locale: options.locale, translate });
     this.whenLoaded = this.load();
     // The live state says whether appends are followed, so turning the setting over re-words it at
     // once; turned on, the follower catches up with what was appended meanwhile.
@@ -360,7 +361,7 @@ export class SessionDocument implements vscode.CustomDocument {
       // Diagnostic counts are those last gathered; `summary` follows when they are gathered again.
       counts: summaryCounts(log, l.timeline.index.turns, l.timeline.lastDiagnostics()),
       live,
-      liveText: liveText(live, followWord(l.file, followLiveLogs())),
+      liveText: liveText(live, followWord(l.file, followLiveLogs()), this.formatter),
       file: l.file,
     };
   }
