@@ -92,7 +92,7 @@ export class SessionProblems implements vscode.Disposable {
       this.collection.set(document.uri, [
         new vscode.Diagnostic(
           new vscode.Range(0, 0, 0, 0),
-          `Could not read this session log: ${err instanceof Error ? err.message : String(err)}`,
+          vscode.l10n.t('Could not read this session log: {0}', err instanceof Error ? err.message : String(err)),
           vscode.DiagnosticSeverity.Error,
         ),
       ]);
