@@ -353,7 +353,11 @@ function reviewDetail(review: OpenTurnReview, activity: string, closers: number,
   const lines = [open, ''];
   if (review.pendingCalls.length === 0) lines.push(vscode.l10n.t('No tool call is pending.'));
   for (const call of review.pendingCalls)
-    lines.push(`• ${pendingCallLine(call, hostFormatter())}`, `  ${closerCodeMeaning(call.code, hostFormatter())}.`);
+    lines.push(
+      `• ${pendingCallLine(call, hostFormatter())}`,
+      // The meaning ends a sentence here; the full stop is the display language's.
+      `  ${vscode.l10n.t('{0}.', closerCodeMeaning(call.code, hostFormatter()))}`,
+    );
   lines.push(
     '',
     container === 'zstd'
