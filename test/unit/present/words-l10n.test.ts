@@ -150,21 +150,33 @@ describe('present: words in the display language', () => {
     assert.match(stillReadable(refused, zh, 1000), /^仍可读取的内容：会话头，\d+ 个事件，/);
   });
 
-  it('words the diagnostics it words itself in Chinese, and check’s list stays English', () => {
-    const log = loadSession(refusedLog());
-    const zhRefusal = logDiagnostics(log, zh).find((d) => d.refusing);
-    const enRefusal = logDiagnostics(log, en).find((d) => d.refusing);
-    assert.ok(zhRefusal && enRefusal);
-    if (enRefusal.message.startsWith('dsh refuses the log.')) assert.match(zhRefusal.message, /^dsh 拒绝此日志。dsh 自己的消息/);
-    const b = new LogBuilder();
-    b.chatTurn('one');
-    b.rawLine(JSON.stringify({ type: 'turn/start', seq: 999, time: 1_786_000_000_000, data: { turn: 2 } }));
-    const gap = loadSession(b.bytes());
-    const zhOrder = logDiagnostics(gap, zh).filter((d) => d.rule === 'seq.contiguity' && /seq 顺序/.test(d.message));
-    const enOrder = logDiagnostics(gap, en).filter(
-      (d) => d.rule === 'seq.contiguity' && /seq order breaks|breaks the seq order/.test(d.message),
+  it('words the diagnostics it words itself in Chinese; the core’s own stay English', () => {
+    const seqGap = (closed: boolean) => {
+      const b = new LogBuilder();
+      b.chatTurn('one');
+      b.rawLine(JSON.stringify({ type: 'turn/start', seq: 999, time: 1_786_000_000_000, data: { turn: 2 } }));
+      if (closed)
+        b.rawLine(
+          JSON.stringify({ type: 'turn/end', seq: 1000, time: 1_786_000_000_000, data: { turn: 2, reason: { kind: 'completed' } } }),
+        );
+      return loadSession(b.bytes());
+    };
+    // Refused: dsh's message quoted, and the damage reworded as a broken seq order.
+    const refused = seqGap(true);
+    const zhList = logDiagnostics(refused, zh).map((d) => d.message);
+    const enList = logDiagnostics(refused, en).map((d) => d.message);
+    assert.equal(zhList.length, enList.length);
+    assert.ok(enList.includes('line 10 breaks the seq order, but line 11 closes a turn after it: the damage is inside committed history'));
+    assert.ok(zhList.includes('第 10 行打破了 seq 顺序，但其后的第 11 行结束了一个轮次：损坏位于已提交的历史中'));
+    assert.ok(enList.some((m) => m.startsWith("dsh refuses the log. dsh's own message (dsh counts lines after the header")));
+    assert.ok(zhList.some((m) => m.startsWith('dsh 拒绝此日志。dsh 自己的消息（dsh 从会话头之后开始计行')));
+    assert.ok(zhList.includes('line 10 has seq 999 where seq 10 was expected'), 'the core words its own diagnostics');
+    // Loaded up to the gap: what dsh keeps.
+    const kept = logDiagnostics(seqGap(false), zh).map((d) => d.message);
+    assert.ok(
+      kept.some((m) => /^dsh 只保留第 10 行之前的事件，seq 顺序在该行中断；以可写方式打开会在第 \d+ 字节处截断文件$/.test(m)),
+      kept.join('\n'),
     );
-    assert.equal(zhOrder.length, enOrder.length);
   });
 
   it('the host sends a summary and rows worded in Chinese', async () => {
