@@ -91,7 +91,7 @@ for (let i = 0; i < appends; i++) {
     surfaceChanged,
     counts: m.summaryCounts(log, timeline.index.turns, timeline.lastDiagnostics()),
     live,
-    liveText: m.liveText(live, true),
+    liveText: m.liveText(live, 'following', fmt),
   };
   const t1 = performance.now();
   const total = log.eventCount;

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Keeps the host's string bundles in step with the code:
-//   node scripts/l10n-bundle.mjs          writes l10n/bundle.l10n.json (every vscode.l10n.t source string
-//                                         of src/ and the webview strings table) and reports strings that
+//   node scripts/l10n-bundle.mjs          writes l10n/bundle.l10n.json (every source string of src/ and
+//                                         the webview strings table) and reports strings that
 //                                         l10n/bundle.l10n.zh-cn.json lacks or no longer uses
 //   node scripts/l10n-bundle.mjs --check  writes nothing; exits 1 when either bundle is out of step
+// Source strings are the literal messages of vscode.l10n.t(…) and of the presentation layer's
+// Formatter (fmt.t(…), and both forms of fmt.plural(n, one, other) / fmt.counted(…)), and the
+// strings marked with phrase(…) for tables.
 // Also checks that package.nls.zh-cn.json has exactly the keys of package.nls.json.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,13 +27,52 @@ function literalText(body) {
   return JSON.parse('"' + body.replace(/\\'/g, "'").replace(/\\"/g, '"').replace(/"/g, '\\"').replace(/\\`/g, '`') + '"');
 }
 
-/** The string literal arguments of l10n.t(…) calls ('…', "…" or `…` without ${}). */
+/** Which arguments of a call are messages: `.t(message, …)`, `.plural(n, one, other, …)`, `phrase(message)`. */
+const MESSAGE_ARGS = { t: [0], plural: [1, 2], counted: [1, 2], phrase: [0] };
+const CALL = /(?:\.(t|plural|counted)|\b(phrase))\(/g;
+
+/** The top-level arguments of the call whose "(" is at `open`, as source text. */
+function callArguments(text, open) {
+  const args = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'" || c === '"' || c === '`') {
+      // Skips the literal (a template's ${…} may hold quotes and braces: followed by depth).
+      for (i++; i < text.length && text[i] !== c; i++) {
+        if (text[i] === '\\') i++;
+        else if (c === '`' && text[i] === '$' && text[i + 1] === '{') {
+          let braces = 1;
+          for (i += 2; i < text.length && braces > 0; i++) braces += text[i] === '{' ? 1 : text[i] === '}' ? -1 : 0;
+          i--;
+        }
+      }
+    } else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) {
+        args.push(text.slice(start, i));
+        return args;
+      }
+      depth--;
+    } else if (c === ',' && depth === 0) {
+      args.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return args;
+}
+
+/** The messages of a file: the literal ('…', "…" or `…` without ${}) message arguments of its calls. */
 function sourceStrings(text) {
   const found = [];
-  const call = /l10n\.t\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
-  for (let m; (m = call.exec(text));) {
-    if (m[1] === '`' && m[2].includes('${')) continue;
-    found.push(literalText(m[2]));
+  for (const m of text.matchAll(CALL)) {
+    const args = callArguments(text, m.index + m[0].length - 1);
+    for (const i of MESSAGE_ARGS[m[1] ?? m[2]]) {
+      const literal = /^\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1\s*$/.exec(args[i] ?? '');
+      if (!literal || (literal[1] === '`' && literal[2].includes('${'))) continue;
+      found.push(literalText(literal[2]));
+    }
   }
   return found;
 }

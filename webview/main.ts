@@ -5,7 +5,7 @@ import { VscodeBadge } from '@vscode-elements/elements/dist/vscode-badge/index.j
 import { VscodeButton } from '@vscode-elements/elements/dist/vscode-button/index.js';
 import { VscodeProgressBar } from '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import { isHostNotification, isHostToWebview, PROTOCOL_VERSION } from '../src/protocol/messages';
-import { setStrings } from './timeline/strings';
+import { setNumberLocale, setStrings } from './timeline/strings';
 import { TimelineApp } from './timeline/timeline-app';
 import { send } from './vscodeApi';
 
@@ -43,6 +43,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       break;
     case 'summary':
       root.setAttribute('aria-busy', 'false');
+      setNumberLocale(m.summary.locale);
       app.onSummary(m.summary);
       requestAnimationFrame(() => send({ type: 'rendered', events: m.summary.counts.events, hasHeader: !!m.summary.headerFields }));
       break;

@@ -1,6 +1,7 @@
 // The Chinese UI of the extension's own contributions under `code-server --locale zh-cn`: the Sessions
 // view's container and welcome text (package.nls.zh-cn.json), host strings from l10n/bundle.l10n.zh-cn.json
-// (the status bar verdict), command titles in the palette, and the webview's lang attribute.
+// (the status bar verdict), command titles in the palette, the webview's lang attribute, and the words
+// the presentation layer builds in the host (verdict sentence, header labels, row summaries).
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -89,4 +90,24 @@ test('the timeline speaks Chinese: toolbar, list and the health header', { timeo
   await frame.locator('#inspector').waitFor({ state: 'attached', timeout: 30_000 });
   assert.equal(await frame.locator('#inspector').getAttribute('aria-label'), '事件检查器');
   await suite.shot(page, 'timeline-zh');
+});
+
+test('the host words the verdict, what a refused log still shows and the rows in Chinese', { timeout: 300_000 }, async () => {
+  const frame = webviewFrame(page);
+  // dsh's verdict as a sentence (the stage and the rule keep dsh's names), and what could still be read.
+  assert.match(await frame.locator('#refusal-message').textContent(), /dsh 在 \S+ 阶段拒绝此日志：第 \d+ 行/);
+  assert.match(await frame.locator('#still-readable').textContent(), /^仍可读取的内容：会话头，\d+ 个事件，/);
+  await frame.locator('#health-details > summary').click();
+  const headerLabels = await frame.locator('#header-fields dt').allTextContents();
+  assert.ok(headerLabels.includes('会话 ID') && headerLabels.includes('创建时间'), `header labels in Chinese: ${headerLabels.join(', ')}`);
+  // A row summary: the turn a turn/start opens.
+  await frame.locator('#order-log').click();
+  await frame.locator('#timeline-list[data-order="log"]').waitFor({ timeout: 30_000 });
+  const turnStart = frame.locator('#timeline-list .row[data-type="turn/start"]').first();
+  await turnStart.waitFor({ timeout: 30_000 });
+  assert.match(await turnStart.locator('.summary').textContent(), /^第 \d+ 轮/);
+  assert.equal((await turnStart.locator('.label').textContent()).trim(), '轮次开始');
+  await turnStart.click();
+  await frame.locator('#inspector-title', { hasText: /turn\/start/ }).waitFor({ timeout: 30_000 });
+  await suite.shot(page, 'present-words-zh');
 });

@@ -4,6 +4,7 @@
 import type { ReadLimits } from '../core/api';
 import type { Diagnostic } from '../core/types';
 import { diagnosticLine, logDiagnostics } from '../present';
+import { english } from './english';
 import { FileReadError, openLog } from './open-log';
 
 export interface ProblemLine {
@@ -33,7 +34,12 @@ export type FileVerdict =
 export function checkFile(file: string, limits: Partial<ReadLimits> = {}): FileVerdict {
   try {
     const { log } = openLog(file, { limits });
-    const problems = logDiagnostics(log).map((d) => ({ line: d.line ?? 0, rule: d.rule, severity: d.severity, message: d.message }));
+    const problems = logDiagnostics(log, english).map((d) => ({
+      line: d.line ?? 0,
+      rule: d.rule,
+      severity: d.severity,
+      message: d.message,
+    }));
     const verdict = log.verdict;
     if (verdict.ok) return { file, status: 'loads', events: log.eventCount, lastTurnOpen: log.lastTurnOpen, problems };
     return {

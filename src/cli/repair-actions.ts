@@ -20,6 +20,7 @@ import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { saveEdits } from '../save/append-save';
 import { editableFromBytes } from '../files/editable';
 import { PendingEdits } from '../core/plan/pending-edits';
+import { english } from './english';
 import {
   activityWords,
   bytesWords,
@@ -115,27 +116,27 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
     return r.write.ok;
   }
   io.out(`${opened.file}: ${log.verdict.ok ? `loads (${log.eventCount} events)` : `REFUSED by dsh: ${log.verdict.error}`}`);
-  for (const repair of r.repairs) io.out(`  already repaired: ${repairMadeLine(repair)}`);
+  for (const repair of r.repairs) io.out(`  already repaired: ${repairMadeLine(repair, english)}`);
   if (r.openTurn) {
     const t = r.openTurn;
     io.out(
       `  turn ${t.turn ?? '?'} is open${t.turnStartSeq !== undefined ? ` (turn/start at seq ${t.turnStartSeq})` : ''}${t.openStep !== undefined ? `, step ${t.openStep} open` : ''}; last event seq ${t.lastSeq}`,
     );
-    io.out(`  ${activityWords(r.activity, opened.msSinceChange)}`);
+    io.out(`  ${activityWords(r.activity, opened.msSinceChange, english)}`);
     if (t.pendingCalls.length === 0) io.out('  no tool call is pending');
     for (const call of t.pendingCalls) {
-      io.out(`  pending: ${pendingCallLine(call)}`);
-      io.out(`    ${call.code}: ${closerCodeMeaning(call.code)}`);
+      io.out(`  pending: ${pendingCallLine(call, english)}`);
+      io.out(`    ${call.code}: ${closerCodeMeaning(call.code, english)}`);
     }
   } else {
     io.out('  the last turn is closed: there is nothing to repair');
   }
   if (r.tornTail) {
     const tail = r.tornTail;
-    io.out(`  ${tornTailHeading(tail)}`);
+    io.out(`  ${tornTailHeading(tail, english)}`);
     io.out(`    why: ${tail.why}`);
     io.out(`    preview: ${tail.preview}${tail.previewTruncated ? ' …' : ''}`);
-    for (const line of linesBeyondWords(tail)) io.out(`    ${line}`);
+    for (const line of linesBeyondWords(tail, english)) io.out(`    ${line}`);
   }
   if (!r.write.ok) {
     for (const reason of r.write.reasons) io.out(`  cannot apply: ${reason.rule}: ${reason.message}`);
@@ -145,9 +146,9 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   }
   if (r.write.lines.length === 0) return true;
   io.out(
-    `  --apply would append ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length)}${r.write.container === 'zstd' ? ' as one new zstd frame' : ''}):`,
+    `  --apply would append ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length, english)}${r.write.container === 'zstd' ? ' as one new zstd frame' : ''}):`,
   );
-  for (const closer of r.openTurn?.closers ?? []) io.out(`    ${closerLine(closer, r.openTurn!)}`);
+  for (const closer of r.openTurn?.closers ?? []) io.out(`    ${closerLine(closer, r.openTurn!, english)}`);
   io.out('  lines:');
   for (const line of r.write.lines) io.out(line);
   return true;
@@ -171,7 +172,7 @@ async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): 
     return true;
   }
   if (r.activity === 'growing' && !force) {
-    const why = `${activityWords(r.activity, opened.msSinceChange)}; wait until it is still for ${STILL_AFTER_MS / 1000} s, or pass --force`;
+    const why = `${activityWords(r.activity, opened.msSinceChange, english)}; wait until it is still for ${STILL_AFTER_MS / 1000} s, or pass --force`;
     report({ applied: false, reasons: [{ rule: 'repair.live', message: why }] }, [`${opened.file}: not repaired`, `  repair.live: ${why}`]);
     return false;
   }
@@ -205,8 +206,8 @@ async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): 
       lastTurnOpen: reloaded.lastTurnOpen,
     },
     [
-      `${opened.file}: appended ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length)}${r.write.container === 'zstd' ? ', one zstd frame' : ''})`,
-      ...(r.openTurn?.closers ?? []).map((c) => `  ${closerLine(c, r.openTurn!)}`),
+      `${opened.file}: appended ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length, english)}${r.write.container === 'zstd' ? ', one zstd frame' : ''})`,
+      ...(r.openTurn?.closers ?? []).map((c) => `  ${closerLine(c, r.openTurn!, english)}`),
       good
         ? '  the file now loads with the last turn closed'
         : `  CHECK FAILED after writing: ${same ? '' : 'the file differs from the prediction; '}${reloaded.verdict.ok ? (reloaded.lastTurnOpen ? 'the last turn is still open' : '') : reloaded.verdict.error}`,
@@ -250,10 +251,10 @@ function removeTornTail(opened: Opened, json: boolean, io: CliIo): boolean {
       }),
     );
   } else {
-    io.out(`${opened.file}: removed ${tail ? tornTailHeading(tail).toLowerCase() : 'the torn tail'}`);
+    io.out(`${opened.file}: removed ${tail ? tornTailHeading(tail, english).toLowerCase() : 'the torn tail'}`);
     io.out(`  backup: ${done.backupPath} (its bytes equal the original file, ${opened.bytes.length} bytes)`);
     io.out(
-      `  the file was cut from ${opened.bytes.length} to ${plan.cutAt} bytes${plan.reappend.length ? `, then the ${bytesWords(plan.rewrittenTextBytes)} of complete lines of the cut frame were appended again as one frame (${done.size} bytes now)` : ''}`,
+      `  the file was cut from ${opened.bytes.length} to ${plan.cutAt} bytes${plan.reappend.length ? `, then the ${bytesWords(plan.rewrittenTextBytes, english)} of complete lines of the cut frame were appended again as one frame (${done.size} bytes now)` : ''}`,
     );
   }
   return true;

@@ -2,6 +2,7 @@
 // surface (dsh's deriveMessages): a summary line per message and block, or the full messages as JSON.
 import { defineView, type ViewContext } from './view-common';
 import { blockSummary, sourceSummary } from '../present';
+import { english } from './english';
 
 function messages({ log, flags }: ViewContext) {
   return log.deriveMessages(flags.has('--repaired') ? log.repairedSurface() : log.surface());
@@ -19,7 +20,7 @@ export const deriveView = defineView({
       const m = message as Record<string, any>;
       const blocks: unknown[] = Array.isArray(m.content) ? m.content : [];
       out(`  [${index}] ${m.role} ${m.id} [${sourceSummary(m.source)}]`);
-      for (const block of blocks) out(`      ${blockSummary(block)}`);
+      for (const block of blocks) out(`      ${blockSummary(block, english)}`);
     });
   },
   json(context) {

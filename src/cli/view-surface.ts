@@ -4,6 +4,7 @@ import { defineView, type ViewContext } from './view-common';
 import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 import { messageSummary } from '../present';
 import { SurfaceRole } from '../core/read/session-log';
+import { english } from './english';
 
 function nodesOf({ log, flags }: ViewContext): readonly number[] {
   return flags.has('--repaired') ? log.repairedSurface() : log.surface();
@@ -19,7 +20,7 @@ function nodeRow(context: ViewContext, seq: number) {
   const type = log.eventType(seq) ?? '?';
   const message = type === 'user/message' ? event?.data : event?.data?.message;
   const role = seq >= log.eventCount ? 'closer' : log.surfaceRole(seq) === SurfaceRole.Replace ? 'replace' : 'append';
-  return { seq, line: log.place(seq)?.line ?? null, type, role, summary: messageSummary(message) };
+  return { seq, line: log.place(seq)?.line ?? null, type, role, summary: messageSummary(message, english) };
 }
 
 export const surfaceView = defineView({

@@ -18,6 +18,7 @@ import { PendingEdits } from '../core/plan/pending-edits';
 import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { activityWords, bytesWords, closerCodeMeaning, closerLine, pendingCallLine, tornTailHeading } from '../present/repair-words';
 import type { SessionEditorProvider } from './session-editor-provider';
+import { hostFormatter } from './words';
 
 export const CRASH_REPAIR_COMMANDS = {
   apply: 'sessionSurface.applyCrashRepair',
@@ -147,7 +148,7 @@ export function registerCrashRepairCommands(
           modal: true,
           detail: reviewDetail(
             review,
-            activityWords(activity, opened.msSinceChange),
+            activityWords(activity, opened.msSinceChange, hostFormatter()),
             write.lines.length,
             write.bytes.length,
             write.container,
@@ -274,11 +275,11 @@ export function registerCrashRepairCommands(
       const detail: string[] = [];
       if (tail)
         detail.push(
-          tornTailHeading(tail),
+          tornTailHeading(tail, hostFormatter()),
           vscode.l10n.t('Why: {0}.', tail.why),
           vscode.l10n.t('Preview: {0}', `${tail.preview}${tail.previewTruncated ? ' …' : ''}`),
         );
-      else detail.push(vscode.l10n.t('{0} after the last complete record.', bytesWords(plan.removedBytes)));
+      else detail.push(vscode.l10n.t('{0} after the last complete record.', bytesWords(plan.removedBytes, hostFormatter())));
       detail.push(
         '',
         plan.reappend.length
@@ -286,7 +287,7 @@ export function registerCrashRepairCommands(
               'A backup copy of the whole file is written beside it first and checked byte for byte. Then the file is cut from {0} to {1} bytes, and the {2} of complete lines of the cut frame are appended again as one frame. Every event the session holds stays.',
               opened.bytes.length,
               plan.cutAt,
-              bytesWords(plan.rewrittenTextBytes),
+              bytesWords(plan.rewrittenTextBytes, hostFormatter()),
             )
           : vscode.l10n.t(
               'A backup copy of the whole file is written beside it first and checked byte for byte. Then the file is cut from {0} to {1} bytes. Every event the session holds stays.',
@@ -321,7 +322,12 @@ export function registerCrashRepairCommands(
             file: opened.file,
             done: true,
             backupPath: done.backupPath,
-            message: vscode.l10n.t('Removed the torn tail of {0} ({1}). Backup: {2}', name, bytesWords(plan.removedBytes), done.backupPath),
+            message: vscode.l10n.t(
+              'Removed the torn tail of {0} ({1}). Backup: {2}',
+              name,
+              bytesWords(plan.removedBytes, hostFormatter()),
+              done.backupPath,
+            ),
           },
           where,
           true,
@@ -346,18 +352,27 @@ function reviewDetail(review: OpenTurnReview, activity: string, closers: number,
       : vscode.l10n.t('Turn {0} is open: {1}.', turn, activity);
   const lines = [open, ''];
   if (review.pendingCalls.length === 0) lines.push(vscode.l10n.t('No tool call is pending.'));
-  for (const call of review.pendingCalls) lines.push(`• ${pendingCallLine(call)}`, `  ${closerCodeMeaning(call.code)}.`);
+  for (const call of review.pendingCalls)
+    lines.push(
+      `• ${pendingCallLine(call, hostFormatter())}`,
+      // The meaning ends a sentence here; the full stop is the display language's.
+      `  ${vscode.l10n.t('{0}.', closerCodeMeaning(call.code, hostFormatter()))}`,
+    );
   lines.push(
     '',
     container === 'zstd'
       ? vscode.l10n.t(
           'Appends {0} closers ({1}, one zstd frame) after checking that the file still holds what was reviewed:',
           closers,
-          bytesWords(bytes),
+          bytesWords(bytes, hostFormatter()),
         )
-      : vscode.l10n.t('Appends {0} closers ({1}) after checking that the file still holds what was reviewed:', closers, bytesWords(bytes)),
+      : vscode.l10n.t(
+          'Appends {0} closers ({1}) after checking that the file still holds what was reviewed:',
+          closers,
+          bytesWords(bytes, hostFormatter()),
+        ),
   );
-  for (const closer of review.closers) lines.push(`• ${closerLine(closer, review)}`);
+  for (const closer of review.closers) lines.push(`• ${closerLine(closer, review, hostFormatter())}`);
   lines.push(
     '',
     vscode.l10n.t('An open turn whose file still changes (within {0} s) is more likely a live agent than a crash.', STILL_AFTER_MS / 1000),

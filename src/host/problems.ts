@@ -16,6 +16,7 @@ import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './
 import type { SessionDocument } from './session-document';
 import type { SessionEditorProvider } from './session-editor-provider';
 import { affects, passesThreshold, problemsThreshold, readLimits } from './settings';
+import { hostFormatter } from './words';
 
 const SOURCE = 'session log';
 const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {
@@ -84,13 +85,14 @@ export class SessionProblems implements vscode.Disposable {
           fileName: path.posix.basename(document.uri.path),
           limits: readLimits(),
         }),
+        hostFormatter(),
       );
     } catch (err) {
       this.fromText.add(key);
       this.collection.set(document.uri, [
         new vscode.Diagnostic(
           new vscode.Range(0, 0, 0, 0),
-          `Could not read this session log: ${err instanceof Error ? err.message : String(err)}`,
+          vscode.l10n.t('Could not read this session log: {0}', err instanceof Error ? err.message : String(err)),
           vscode.DiagnosticSeverity.Error,
         ),
       ]);

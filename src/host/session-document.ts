@@ -22,6 +22,7 @@ import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from '../files/file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
+import { translate } from './words';
 import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
 import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
@@ -90,7 +91,7 @@ export class SessionDocument implements vscode.CustomDocument {
     readonly uri: vscode.Uri,
     private readonly options: DocumentOptions,
   ) {
-    this.formatter = new Formatter({ locale: options.locale });
+    this.formatter = new Formatter({ locale: options.locale, translate });
     this.whenLoaded = this.load();
     // The live state says whether appends are followed, so turning the setting over re-words it at
     // once; turned on, the follower catches up with what was appended meanwhile.
@@ -231,7 +232,7 @@ export class SessionDocument implements vscode.CustomDocument {
       // A large log takes seconds: the workbench shows the progress too (a notification for large
       // files, the status bar for small ones), whether or not a view is up yet.
       const location = stat.size >= NOTIFY_PROGRESS_BYTES ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window;
-      const title = `Opening ${this.fileName} (${this.formatter.bytes(stat.size)})`;
+      const title = vscode.l10n.t('Opening {0} ({1})', this.fileName, this.formatter.bytes(stat.size));
       const result = await vscode.window.withProgress({ location, title }, async (progress) => {
         let shown = 0;
         const report = (phase: 'reading' | 'parsing', fraction: number, totalBytes: number) => {
@@ -239,7 +240,7 @@ export class SessionDocument implements vscode.CustomDocument {
           if (overall - shown < 0.04 && fraction < 1) return; // a few dozen updates at most
           progress.report({
             increment: (overall - shown) * 100,
-            message: phase === 'reading' ? 'reading the file' : "checking dsh's rules",
+            message: phase === 'reading' ? vscode.l10n.t('reading the file') : vscode.l10n.t("checking dsh's rules"),
           });
           shown = overall;
           if (!stale()) progressTo(phase, fraction, totalBytes);
@@ -332,7 +333,12 @@ export class SessionDocument implements vscode.CustomDocument {
           return;
         }
         default:
-          l.file = { ...l.file, state: change.kind, explanation: change.explanation, size: stat?.size ?? 0 };
+          l.file = {
+            ...l.file,
+            state: change.kind,
+            explanation: changeExplanation(change.kind, stat?.size ?? 0, identity.size),
+            size: stat?.size ?? 0,
+          };
           this.setState({ kind: 'loaded' });
           this.notify({ type: 'summary', summary: l.timeline.summary() });
       }
@@ -341,7 +347,10 @@ export class SessionDocument implements vscode.CustomDocument {
       l.file = {
         ...l.file,
         state: 'stopped',
-        explanation: `Following the file stopped: ${err instanceof Error ? err.message : String(err)}. Reload to read it again.`,
+        explanation: vscode.l10n.t(
+          'Following the file stopped: {0}. Reload to read it again.',
+          err instanceof Error ? err.message : String(err),
+        ),
       };
       this.setState({ kind: 'loaded' });
       this.notify({ type: 'summary', summary: l.timeline.summary() });
@@ -360,7 +369,7 @@ export class SessionDocument implements vscode.CustomDocument {
       // Diagnostic counts are those last gathered; `summary` follows when they are gathered again.
       counts: summaryCounts(log, l.timeline.index.turns, l.timeline.lastDiagnostics()),
       live,
-      liveText: liveText(live, followWord(l.file, followLiveLogs())),
+      liveText: liveText(live, followWord(l.file, followLiveLogs()), this.formatter),
       file: l.file,
     };
   }
@@ -395,6 +404,20 @@ export class SessionDocument implements vscode.CustomDocument {
     this.notified.dispose();
     this.diagnosticsChanged.dispose();
   }
+}
+
+/** Why the file is no longer followed: `classifyChange`'s explanation in the display language. */
+function changeExplanation(kind: 'truncated' | 'rewritten' | 'deleted', sizeNow: number, sizeRead: number): string {
+  if (kind === 'deleted') return vscode.l10n.t('It was deleted or moved. The editor still shows what it had read.');
+  if (kind === 'truncated')
+    return vscode.l10n.t(
+      'It now has {0} bytes, fewer than the {1} bytes already read. A session log only grows, so something other than the agent changed it. Nothing was written by this editor.',
+      sizeNow,
+      sizeRead,
+    );
+  return vscode.l10n.t(
+    'Bytes already read have changed, so the file was not appended to. The editor still shows the old content. Nothing was written by this editor.',
+  );
 }
 
 /** The header fields of a plain log's first line, before the core has read the rest. */

@@ -7,6 +7,7 @@ import { SessionDocument } from './session-document';
 import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
 import { AuthoringRegistry } from './authoring/authoring-registry';
 import { typeIcon, typeLabel } from '../present/event-labels';
+import { hostFormatter } from './words';
 import type { LineageLinks } from './lineage-links';
 
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
@@ -95,7 +96,7 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
         },
       },
       {
-        rows: () => authoring.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type), icon: typeIcon(e.type) })),
+        rows: () => authoring.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type, hostFormatter()), icon: typeIcon(e.type) })),
         onDidChange: authoring.onDidChangePending,
       },
     );

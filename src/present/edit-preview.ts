@@ -2,6 +2,7 @@
 // the exact lines, the shadowed nodes, the derived messages before and after, and estimated tokens.
 // Pure (no vscode, no DOM): the editor shows it, tests read it.
 import { estimateTokensOfSeqs, type Diagnostic, type PendingEdit, type PendingPlan, type SessionLog } from '../core';
+import type { Formatter } from './format';
 import { clip, messageSummary } from './message-summary';
 
 export interface EditPreview {
@@ -20,35 +21,51 @@ export interface EditPreview {
 }
 
 /** A short name for an edit ("Compact seqs 3–10", "Prune tool/result seq 7"). */
-export function editTitle(edit: PendingEdit): string {
-  if (edit.kind === 'prune') return `Prune tool/result seq ${edit.seq}`;
-  if (edit.kind === 'repair') return 'Apply crash repair';
-  return edit.input.start === edit.input.end ? `Compact seq ${edit.input.start}` : `Compact seqs ${edit.input.start}–${edit.input.end}`;
+export function editTitle(edit: PendingEdit, fmt: Formatter): string {
+  if (edit.kind === 'prune') return fmt.t('Prune tool/result seq {0}', edit.seq);
+  if (edit.kind === 'repair') return fmt.t('Apply crash repair');
+  return edit.input.start === edit.input.end
+    ? fmt.t('Compact seq {0}', edit.input.start)
+    : fmt.t('Compact seqs {0}–{1}', edit.input.start, edit.input.end);
+}
+
+function bodyOf(event: { type: string; data?: unknown }, fmt: Formatter): string {
+  const data = event.data as Record<string, any> | undefined;
+  const message = event.type === 'assistant/message' ? data?.message : event.type === 'user/message' ? data : data?.message;
+  return message && typeof message === 'object' && Array.isArray(message.content)
+    ? messageSummary(message, fmt)
+    : clip(JSON.stringify(data ?? null), 100);
+}
+
+/** What an event says, in one line (its message, or its data); undefined when the seq is not in the log. */
+export function eventBody(log: SessionLog, seq: number, fmt: Formatter): string | undefined {
+  const event = log.event(seq);
+  return event ? bodyOf(event, fmt) : undefined;
 }
 
 /** One line per event: seq, type and what it says. */
-export function eventSummary(log: SessionLog, seq: number): string {
+export function eventSummary(log: SessionLog, seq: number, fmt: Formatter): string {
   const event = log.event(seq);
-  if (!event) return `seq ${seq} (not in the log)`;
-  const data = event.data as Record<string, any> | undefined;
-  const message = event.type === 'assistant/message' ? data?.message : event.type === 'user/message' ? data : data?.message;
-  const body =
-    message && typeof message === 'object' && Array.isArray(message.content)
-      ? messageSummary(message)
-      : clip(JSON.stringify(data ?? null), 100);
-  return `seq ${seq} ${event.type}: ${body}`;
+  return event ? `seq ${seq} ${event.type}: ${bodyOf(event, fmt)}` : fmt.t('seq {0} (not in the log)', seq);
 }
 
-function reasonLine(r: Diagnostic): string {
-  return `  • ${r.message} [${r.rule}${r.line !== undefined ? `, line ${r.line}` : ''}]`;
+function reasonLine(r: Diagnostic, fmt: Formatter): string {
+  const text = r.line !== undefined ? fmt.t('{0} [{1}, line {2}]', r.message, r.rule, r.line) : `${r.message} [${r.rule}]`;
+  return `  • ${text}`;
 }
 
 /**
  * The preview of `edit`, planned (with the edits before it) as `plan`, on `log`; `after` is a copy of
  * the log with the planned events appended (undefined when the plan is refused).
  */
-export function previewEdit(log: SessionLog, edit: PendingEdit, plan: PendingPlan, after: SessionLog | undefined): EditPreview {
-  const title = editTitle(edit);
+export function previewEdit(
+  log: SessionLog,
+  edit: PendingEdit,
+  plan: PendingPlan,
+  after: SessionLog | undefined,
+  fmt: Formatter,
+): EditPreview {
+  const title = editTitle(edit, fmt);
   const lastStep = plan.ok ? plan.steps[plan.steps.length - 1] : undefined;
   const lines = lastStep?.plan.lines ?? [];
   const reasons = plan.ok ? [] : plan.reasons;
@@ -58,23 +75,33 @@ export function previewEdit(log: SessionLog, edit: PendingEdit, plan: PendingPla
   const before = log.deriveMessages();
   const afterMessages = after?.deriveMessages();
   const out: string[] = [];
-  out.push(`${title} — ${plan.ok ? 'the plan holds' : `refused (${reasons.length} reason${reasons.length === 1 ? '' : 's'})`}`);
+  out.push(
+    plan.ok
+      ? fmt.t('{0} — the plan holds', title)
+      : fmt.counted(reasons.length, '{1} — refused ({0} reason)', '{1} — refused ({0} reasons)', title),
+  );
   out.push('');
   if (!plan.ok) {
-    out.push('Why it cannot be applied:', ...reasons.map(reasonLine), '');
+    out.push(fmt.t('Why it cannot be applied:'), ...reasons.map((r) => reasonLine(r, fmt)), '');
   } else {
-    for (const note of lastStep?.plan.notes ?? []) out.push(`Note: ${note.message}`);
+    for (const note of lastStep?.plan.notes ?? []) out.push(fmt.t('Note: {0}', note.message));
     const first = lastStep ? lastStep.plan.events[0].seq : plan.firstSeq;
-    out.push(`Lines to append (seqs ${first}–${first + lines.length - 1}), exactly as dsh writes them:`, ...lines.map((l) => `  ${l}`), '');
+    out.push(
+      fmt.t('Lines to append (seqs {0}–{1}), exactly as dsh writes them:', first, first + lines.length - 1),
+      ...lines.map((l) => `  ${l}`),
+      '',
+    );
   }
-  out.push(`Shadowed surface nodes (${shadowed.length}):`, ...shadowed.map((s) => `  ${eventSummary(log, s)}`), '');
+  out.push(fmt.t('Shadowed surface nodes ({0}):', shadowed.length), ...shadowed.map((s) => `  ${eventSummary(log, s, fmt)}`), '');
   out.push(
-    `Estimated tokens on the surface (4 bytes per token): ${tokensBefore.toLocaleString('en-US')}${tokensAfter !== undefined ? ` → ${tokensAfter.toLocaleString('en-US')}` : ''}`,
+    tokensAfter === undefined
+      ? fmt.t('Estimated tokens on the surface (4 bytes per token): {0}', fmt.count(tokensBefore))
+      : fmt.t('Estimated tokens on the surface (4 bytes per token): {0} → {1}', fmt.count(tokensBefore), fmt.count(tokensAfter)),
     '',
   );
-  out.push(`Derived messages before (${before.length}):`, ...before.map((m, i) => `  ${i + 1}. ${messageSummary(m)}`), '');
-  if (afterMessages)
-    out.push(`Derived messages after (${afterMessages.length}):`, ...afterMessages.map((m, i) => `  ${i + 1}. ${messageSummary(m)}`), '');
+  const numbered = (m: unknown, i: number) => `  ${i + 1}. ${messageSummary(m, fmt)}`;
+  out.push(fmt.t('Derived messages before ({0}):', before.length), ...before.map(numbered), '');
+  if (afterMessages) out.push(fmt.t('Derived messages after ({0}):', afterMessages.length), ...afterMessages.map(numbered), '');
   return {
     title,
     ok: plan.ok,

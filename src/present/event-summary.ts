@@ -1,8 +1,10 @@
 // One-line summaries of events, messages and content blocks: enough to recognise an event in a list
 // without printing a whole tool result or system reminder. Log values are untrusted: any field may
 // have any type or nest deeply, so every value goes through `valueText` (depth-safe, bounded) and the
-// result through `oneLine` (single line, bounded, controls and bidi neutralised).
+// result through `oneLine` (single line, bounded, controls and bidi neutralised). dsh's own names
+// (block, chunk and source kinds, reasons) are shown as written; the words around them are translated.
 import { valueText } from './bounded-json';
+import type { Formatter } from './format';
 import { oneLine } from './text';
 
 /** The widest a summary gets, in UTF-16 units. */
@@ -16,13 +18,13 @@ const text = (v: unknown, max = 400): string => (v === undefined ? '' : valueTex
 const quoted = (v: unknown, max = 120): string => JSON.stringify(oneLine(text(v, max * 4), max));
 
 /** A content block as a short phrase: text "…", reasoning (N chars), tool-call name(args), … */
-export function blockSummary(block: unknown, depth = 0): string {
+export function blockSummary(block: unknown, fmt: Formatter, depth = 0): string {
   if (!isLoose(block)) return oneLine(text(block), 60);
   switch (block.type) {
     case 'text':
       return quoted(block.text);
     case 'reasoning':
-      return `reasoning (${typeof block.text === 'string' ? block.text.length : 0} chars)`;
+      return fmt.t('reasoning ({0} chars)', typeof block.text === 'string' ? block.text.length : 0);
     case 'tool-call':
       return `tool-call ${oneLine(text(block.name), 40)}(${oneLine(text(block.arguments), 40)}) id ${oneLine(text(block.id), 40)}`;
     case 'tool-result': {
@@ -31,17 +33,20 @@ export function blockSummary(block: unknown, depth = 0): string {
         depth < 2 && Array.isArray(content)
           ? content
               .slice(0, 8)
-              .map((b) => blockSummary(b, depth + 1))
+              .map((b) => blockSummary(b, fmt, depth + 1))
               .join(' ')
           : '';
-      return `tool-result for ${oneLine(text(block.toolCallId), 40)}${block.isError === true ? ' (error)' : ''}: ${oneLine(inner, 56)}`;
+      const callId = oneLine(text(block.toolCallId), 40);
+      return block.isError === true
+        ? fmt.t('tool-result for {0} (error): {1}', callId, oneLine(inner, 56))
+        : fmt.t('tool-result for {0}: {1}', callId, oneLine(inner, 56));
     }
     case 'image': {
       const a = block.attachment;
       return `image ${oneLine(text(field(a, 'mediaType')), 30)} ${oneLine(text(field(a, 'width') ?? '?'), 8)}×${oneLine(text(field(a, 'height') ?? '?'), 8)}`;
     }
     default:
-      return `${oneLine(text(block.type), 40)} block`;
+      return fmt.t('{0} block', oneLine(text(block.type), 40));
   }
 }
 
@@ -59,15 +64,15 @@ export function sourceSummary(source: unknown): string {
 }
 
 /** A message (as the model sees it) in one line: source, then its blocks. */
-export function messageSummary(message: unknown, width = SUMMARY_WIDTH): string {
-  if (!isLoose(message)) return '(no message)';
+export function messageSummary(message: unknown, fmt: Formatter, width = SUMMARY_WIDTH): string {
+  if (!isLoose(message)) return fmt.t('(no message)');
   const blocks = Array.isArray(message.content) ? message.content : [];
   const body =
     blocks.length === 0
-      ? '(empty)'
+      ? fmt.t('(empty)')
       : blocks
           .slice(0, 12)
-          .map((b) => blockSummary(b))
+          .map((b) => blockSummary(b, fmt))
           .join(' + ');
   return oneLine(`[${sourceSummary(message.source)}] ${body}`, width);
 }
@@ -106,7 +111,7 @@ export function eventUsage(type: string, data: unknown): TokenUsage | undefined 
   return undefined;
 }
 
-function chunkSummary(chunk: unknown): string {
+function chunkSummary(chunk: unknown, fmt: Formatter): string {
   if (!isLoose(chunk)) return oneLine(text(chunk), 60);
   switch (chunk.type) {
     case 'text-delta':
@@ -118,7 +123,7 @@ function chunkSummary(chunk: unknown): string {
     case 'block-start':
       return `block-start ${oneLine(text(chunk.blockType), 30)} #${oneLine(text(chunk.index), 8)}`;
     case 'block-end':
-      return `block-end #${oneLine(text(chunk.index), 8)}: ${blockSummary(chunk.block)}`;
+      return `block-end #${oneLine(text(chunk.index), 8)}: ${blockSummary(chunk.block, fmt)}`;
     case 'usage':
       return 'usage';
     case 'finish':
@@ -128,33 +133,36 @@ function chunkSummary(chunk: unknown): string {
   }
 }
 
-const turnStep = (data: unknown) => {
-  const turn = field(data, 'turn');
+const turnStep = (data: unknown, fmt: Formatter) => {
+  const turn = oneLine(text(field(data, 'turn')), 12);
   const step = field(data, 'step');
-  return `turn ${oneLine(text(turn), 12)}${step === undefined ? '' : ` step ${oneLine(text(step), 12)}`}`;
+  return step === undefined ? fmt.t('turn {0}', turn) : fmt.t('turn {0} step {1}', turn, oneLine(text(step), 12));
 };
 
 /**
  * One line describing an event of any type (the body after the type label in a row). Never throws;
  * bounded by `width`.
  */
-export function eventSummary(event: { type: string; data?: unknown }, width = SUMMARY_WIDTH): string {
+export function eventSummary(event: { type: string; data?: unknown }, fmt: Formatter, width = SUMMARY_WIDTH): string {
   const data = event.data;
   let line: string;
   switch (event.type) {
     case 'user/message':
-      line = messageSummary(data, width);
+      line = messageSummary(data, fmt, width);
       break;
-    case 'assistant/message':
-      line = `${field(data, 'interrupted') === true ? '(interrupted) ' : ''}${messageSummary(field(data, 'message'), width)}`;
+    case 'assistant/message': {
+      const message = messageSummary(field(data, 'message'), fmt, width);
+      line = field(data, 'interrupted') === true ? fmt.t('(interrupted) {0}', message) : message;
       break;
-    case 'tool/result':
-      line =
-        messageSummary(field(data, 'message'), width) +
-        (field(data, 'error') !== undefined ? ` error ${oneLine(text(field(field(data, 'error'), 'code')), 40)}` : '');
+    }
+    case 'tool/result': {
+      const message = messageSummary(field(data, 'message'), fmt, width);
+      const error = field(data, 'error');
+      line = error === undefined ? message : fmt.t('{0} error {1}', message, oneLine(text(field(error, 'code')), 40));
       break;
+    }
     case 'assistant/chunk':
-      line = chunkSummary(field(data, 'chunk'));
+      line = chunkSummary(field(data, 'chunk'), fmt);
       break;
     case 'tool/call':
       line = `${oneLine(text(field(data, 'name')), 40)}(${oneLine(text(field(data, 'arguments')), 80)}) id ${oneLine(text(field(data, 'callId')), 40)}`;
@@ -162,21 +170,27 @@ export function eventSummary(event: { type: string; data?: unknown }, width = SU
     case 'turn/start':
     case 'step/start':
     case 'step/end':
-      line = turnStep(data);
+      line = turnStep(data, fmt);
       break;
-    case 'turn/end':
-      line = `${turnStep(data)}: ${oneLine(text(field(field(data, 'reason'), 'kind')), 30)}`;
+    case 'turn/end': {
+      const turn = oneLine(text(field(data, 'turn')), 12);
+      const step = field(data, 'step');
+      const reason = oneLine(text(field(field(data, 'reason'), 'kind')), 30);
+      line =
+        step === undefined ? fmt.t('turn {0}: {1}', turn, reason) : fmt.t('turn {0} step {1}: {2}', turn, oneLine(text(step), 12), reason);
       break;
+    }
     case 'compaction/summary': {
       const summary = field(data, 'summary');
       const blocks = Array.isArray(summary)
         ? summary
             .slice(0, 4)
-            .map((b) => blockSummary(b))
+            .map((b) => blockSummary(b, fmt))
             .join(' + ')
         : '';
       const shadowed = field(data, 'shadowedSeqs');
-      line = `${oneLine(text(field(data, 'compactionId')), 40)}: ${Array.isArray(shadowed) ? `shadows ${shadowed.length} node(s); ` : ''}${blocks}`;
+      const id = oneLine(text(field(data, 'compactionId')), 40);
+      line = Array.isArray(shadowed) ? fmt.t('{0}: shadows {1} node(s); {2}', id, shadowed.length, blocks) : `${id}: ${blocks}`;
       break;
     }
     case 'compaction/start':
@@ -187,7 +201,7 @@ export function eventSummary(event: { type: string; data?: unknown }, width = SU
       const todos = field(data, 'todos');
       const list = Array.isArray(todos) ? todos : [];
       const done = list.filter((t) => field(t, 'status') === 'completed').length;
-      line = `${list.length} item(s), ${done} completed`;
+      line = fmt.t('{0} item(s), {1} completed', list.length, done);
       break;
     }
     case 'request/header': {

@@ -1,17 +1,40 @@
-// Numbers, sizes, dates and durations in one format for one display language. The host passes VS
-// Code's display language (`vscode.env.language`), the CLI its own locale; tests pass a time zone so
-// their expectations do not depend on the machine.
+// Numbers, sizes, dates and durations in one format for one display language, and the words of the
+// presentation layer in that language. The host passes VS Code's display language
+// (`vscode.env.language`) and `vscode.l10n.t` as the translator; the CLI keeps the English default.
+// Tests pass a time zone so their expectations do not depend on the machine.
+//
+// Every message is an English template with {0}, {1}… placeholders, the convention of vscode.l10n.t,
+// so the English text is the key of l10n/bundle.l10n*.json. scripts/l10n-bundle.mjs collects the
+// literal templates of `.t(`, `.counted(`, `.plural(` and `phrase(` calls.
 
 /** Times before 2000-01-01 are not plausible timestamps of a dsh log: shown as the number written. */
 const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
 /** …and neither are times after 2200. */
 const LATEST_PLAUSIBLE_MS = Date.UTC(2200, 0, 1);
 
+/** Translates an English template and fills its {0}, {1}… (vscode.l10n.t has this shape). */
+export type Translate = (message: string, ...args: (string | number)[]) => string;
+
 export interface FormatOptions {
   /** A BCP 47 tag; unknown or malformed tags fall back to `en`. */
   locale?: string;
   /** An IANA time zone; the machine's own when absent. */
   timeZone?: string;
+  /** The display language's words; English (the template itself) when absent. */
+  translate?: Translate;
+}
+
+/** Fills {0}, {1}… of a template; a placeholder without an argument stays as written. */
+export function fillTemplate(message: string, args: readonly (string | number)[]): string {
+  return message.replace(/\{(\d+)\}/g, (whole, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : whole));
+}
+
+/**
+ * Marks an English message kept in a table and translated where it is shown (`Formatter.t`), so
+ * that scripts/l10n-bundle.mjs finds it.
+ */
+export function phrase<T extends string>(english: T): T {
+  return english;
 }
 
 function supportedLocale(locale: string | undefined): string {
@@ -30,9 +53,11 @@ export class Formatter {
   private readonly dateTime: Intl.DateTimeFormat;
   private readonly time: Intl.DateTimeFormat;
   private readonly percentFormat: Intl.NumberFormat;
+  private readonly translate: Translate | undefined;
 
   constructor(options: FormatOptions = {}) {
     this.locale = supportedLocale(options.locale);
+    this.translate = options.translate;
     const timeZone = options.timeZone;
     this.integer = new Intl.NumberFormat(this.locale, { maximumFractionDigits: 0 });
     this.decimal1 = new Intl.NumberFormat(this.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -51,13 +76,27 @@ export class Formatter {
     this.time = new Intl.DateTimeFormat(this.locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone });
   }
 
-  count(n: number): string {
-    return Number.isFinite(n) ? this.integer.format(n) : String(n);
+  /** `message` (an English template) in the display language, with {0}, {1}… filled in. */
+  t(message: string, ...args: (string | number)[]): string {
+    return this.translate ? this.translate(message, ...args) : fillTemplate(message, args);
   }
 
-  /** A count with its noun: "1 event", "2,854 events". */
-  counted(n: number, singular: string, plural = `${singular}s`): string {
-    return `${this.count(n)} ${n === 1 ? singular : plural}`;
+  /**
+   * A whole message that depends on a count: English has a form for one and a form for any other
+   * count (`one` and `other`, both translated as they stand; a language without plural forms gives
+   * both the same translation). `args` fill {0}, {1}…
+   */
+  plural(n: number, one: string, other: string, ...args: (string | number)[]): string {
+    return this.t(n === 1 ? one : other, ...args);
+  }
+
+  /** `plural` with the count, formatted, as {0} and `args` from {1} on: "1 event", "2,854 events". */
+  counted(n: number, one: string, other: string, ...args: (string | number)[]): string {
+    return this.plural(n, one, other, this.count(n), ...args);
+  }
+
+  count(n: number): string {
+    return Number.isFinite(n) ? this.integer.format(n) : String(n);
   }
 
   percent(fraction: number): string {
@@ -89,7 +128,7 @@ export class Formatter {
    */
   date(ms: unknown): string {
     if (this.isPlausibleTime(ms)) return this.dateTime.format(ms);
-    return `${typeof ms === 'number' ? this.count(ms) : String(ms)} (not a date)`;
+    return this.t('{0} (not a date)', typeof ms === 'number' ? this.count(ms) : String(ms));
   }
 
   /** The time of day only, for rows of one session. */
@@ -101,17 +140,17 @@ export class Formatter {
   duration(ms: number): string {
     if (!Number.isFinite(ms)) return String(ms);
     if (ms < 0) return `-${this.duration(-ms)}`;
-    if (ms < 1000) return `${this.integer.format(ms)} ms`;
-    if (ms < 60_000) return `${this.decimal1.format(ms / 1000)} s`;
+    if (ms < 1000) return this.t('{0} ms', this.integer.format(ms));
+    if (ms < 60_000) return this.t('{0} s', this.decimal1.format(ms / 1000));
     const s = Math.round(ms / 1000);
-    if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
-    return `${this.count(Math.floor(s / 3600))} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+    if (s < 3600) return this.t('{0} min {1} s', Math.floor(s / 60), String(s % 60).padStart(2, '0'));
+    return this.t('{0} h {1} min', this.count(Math.floor(s / 3600)), String(Math.floor((s % 3600) / 60)).padStart(2, '0'));
   }
 
   /** Tokens, compact above ten thousand: "812 tokens", "12.3k tokens". */
   tokens(n: number): string {
     if (!Number.isFinite(n)) return String(n);
-    if (Math.abs(n) < 10_000) return `${this.count(n)} tokens`;
-    return `${this.decimal1.format(n / 1000)}k tokens`;
+    if (Math.abs(n) < 10_000) return this.t('{0} tokens', this.count(n));
+    return this.t('{0}k tokens', this.decimal1.format(n / 1000));
   }
 }

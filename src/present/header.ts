@@ -1,7 +1,7 @@
 // The session header as labelled fields: bounded single lines (a 200 KB cwd does not run off the
 // edge), bidi controls neutralised, dates in the one format.
 import { valueText } from './bounded-json';
-import type { Formatter } from './format';
+import { phrase, type Formatter } from './format';
 import { oneLine } from './text';
 
 export interface Field {
@@ -19,15 +19,15 @@ const VALUE_WIDTH = 120;
 const FULL_WIDTH = 2000;
 
 const HEADER_FIELDS: [name: string, label: string][] = [
-  ['id', 'Session id'],
-  ['version', 'Format version'],
-  ['createdAt', 'Created'],
-  ['cwd', 'Working directory'],
-  ['parentSession', 'Parent session'],
-  ['seedLength', 'Seed length'],
-  ['origin', 'Origin'],
-  ['delegationDepth', 'Delegation depth'],
-  ['agentPreset', 'Agent preset'],
+  ['id', phrase('Session id')],
+  ['version', phrase('Format version')],
+  ['createdAt', phrase('Created')],
+  ['cwd', phrase('Working directory')],
+  ['parentSession', phrase('Parent session')],
+  ['seedLength', phrase('Seed length')],
+  ['origin', phrase('Origin')],
+  ['delegationDepth', phrase('Delegation depth')],
+  ['agentPreset', phrase('Agent preset')],
 ];
 
 /** A labelled value made safe: one line, at most `width` units, with the longer form when cut. */
@@ -46,10 +46,11 @@ export function headerFields(line: unknown, fmt: Formatter): Field[] | undefined
   const record = line as Record<string, unknown>;
   if (record.type !== 'session') return undefined;
   const out: Field[] = [];
-  for (const [name, label] of HEADER_FIELDS) {
+  for (const [name, english] of HEADER_FIELDS) {
+    const label = fmt.t(english);
     const v = record[name];
     if (v === undefined) {
-      if (name === 'delegationDepth') out.push({ name, label, value: '(missing)' });
+      if (name === 'delegationDepth') out.push({ name, label, value: fmt.t('(missing)') });
       continue;
     }
     const raw = name === 'createdAt' ? fmt.date(v) : typeof v === 'number' ? fmt.count(v) : valueText(v, FULL_WIDTH + 10);
@@ -59,8 +60,8 @@ export function headerFields(line: unknown, fmt: Formatter): Field[] | undefined
 }
 
 /** The session's title: its id (bounded), or a phrase when the header is unreadable. */
-export function sessionTitle(line: unknown): string {
+export function sessionTitle(line: unknown, fmt: Formatter): string {
   const id = typeof line === 'object' && line !== null ? (line as Record<string, unknown>).id : undefined;
   if (typeof id === 'string' && id.trim() !== '') return oneLine(id, 80);
-  return '(no readable header)';
+  return fmt.t('(no readable header)');
 }

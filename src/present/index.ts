@@ -15,7 +15,7 @@ export {
   SUMMARY_WIDTH,
   type TokenUsage,
 } from './event-summary';
-export { Formatter, type FormatOptions } from './format';
+export { fillTemplate, Formatter, phrase, type FormatOptions, type Translate } from './format';
 export { field, headerFields, sessionTitle, type Field } from './header';
 export { boundedText, clipTo, neutraliseBidi, oneLine, type Bounded } from './text';
 export { liveState, liveText, type FollowWord, quoteDsh, stillReadable, verdictWords, type LiveWord, type VerdictWords } from './verdict';

@@ -1,6 +1,7 @@
 // One-line summaries of messages and content blocks for the text views: enough to recognise a node
 // without printing a whole tool result or system reminder.
 import { stringText } from '../core/value-text';
+import type { Formatter } from './format';
 export { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 
 /** A log value as a short word (log values may be anything; see stringText). */
@@ -14,24 +15,26 @@ export function clip(text: string, width = WIDTH): string {
 }
 
 /** A content block as a short phrase: text "…", reasoning (N chars), tool-call name(args), … */
-export function blockSummary(block: unknown): string {
+export function blockSummary(block: unknown, fmt: Formatter): string {
   if (block === null || typeof block !== 'object') return word(block);
   const b = block as Record<string, any>;
   switch (b.type) {
     case 'text':
       return JSON.stringify(clip(stringText(b.text ?? '', 400)));
     case 'reasoning':
-      return `reasoning (${typeof b.text === 'string' ? b.text.length : 0} chars)`;
+      return fmt.t('reasoning ({0} chars)', typeof b.text === 'string' ? b.text.length : 0);
     case 'tool-call':
       return `tool-call ${word(b.name)}(${clip(stringText(b.arguments ?? '', 400), 40)}) id ${word(b.id)}`;
     case 'tool-result': {
-      const inner = Array.isArray(b.content) ? b.content.map(blockSummary).join(' ') : '';
-      return `tool-result for ${word(b.toolCallId)}${b.isError ? ' (error)' : ''}: ${clip(inner, 56)}`;
+      const inner = Array.isArray(b.content) ? b.content.map((c: unknown) => blockSummary(c, fmt)).join(' ') : '';
+      return b.isError
+        ? fmt.t('tool-result for {0} (error): {1}', word(b.toolCallId), clip(inner, 56))
+        : fmt.t('tool-result for {0}: {1}', word(b.toolCallId), clip(inner, 56));
     }
     case 'image':
       return `image ${word(b.attachment?.mediaType ?? '')} ${word(b.attachment?.width ?? '?')}×${word(b.attachment?.height ?? '?')}`;
     default:
-      return `${word(b.type)} block`;
+      return fmt.t('{0} block', word(b.type));
   }
 }
 
@@ -46,10 +49,10 @@ export function sourceSummary(source: unknown): string {
 }
 
 /** A message (as the model sees it) in one line: source, then its blocks. */
-export function messageSummary(message: unknown): string {
-  if (message === null || typeof message !== 'object') return '(no message)';
+export function messageSummary(message: unknown, fmt: Formatter): string {
+  if (message === null || typeof message !== 'object') return fmt.t('(no message)');
   const m = message as Record<string, any>;
   const blocks = Array.isArray(m.content) ? m.content : [];
-  const body = blocks.length === 0 ? '(empty)' : blocks.map(blockSummary).join(' + ');
+  const body = blocks.length === 0 ? fmt.t('(empty)') : blocks.map((b: unknown) => blockSummary(b, fmt)).join(' + ');
   return `[${sourceSummary(m.source)}] ${clip(body, 110)}`;
 }

@@ -14,26 +14,30 @@ export interface VerdictWords {
 /** dsh numbers lines of its event stream from 1 after the header; our lines are lines of the file. */
 const DSH_LINE = /\bline \d+/;
 
-/** dsh's own message, quoted, saying whose numbers they are when it names a line. */
-export function quoteDsh(message: string): string {
-  const quoted = `“${oneLine(message, 400)}”`;
+/** dsh's own message (always English), quoted, saying whose numbers they are when it names a line. */
+export function quoteDsh(message: string, fmt: Formatter): string {
+  const quoted = oneLine(message, 400);
   return DSH_LINE.test(message)
-    ? `dsh's own message (dsh counts lines after the header, so its line N is file line N + 1): ${quoted}`
-    : `dsh's own message: ${quoted}`;
+    ? fmt.t("dsh's own message (dsh counts lines after the header, so its line N is file line N + 1): “{0}”", quoted)
+    : fmt.t("dsh's own message: “{0}”", quoted);
 }
 
-export function verdictWords(verdict: Verdict): VerdictWords {
-  if (verdict.ok) return { text: 'dsh opens this log.' };
+/** dsh's verdict in a sentence; the stage and the rule are dsh's names, shown as written. */
+export function verdictWords(verdict: Verdict, fmt: Formatter): VerdictWords {
+  if (verdict.ok) return { text: fmt.t('dsh opens this log.') };
   const where =
     verdict.line !== undefined
-      ? `line ${verdict.line}${verdict.seq !== undefined ? ` (seq ${verdict.seq})` : ''}`
+      ? verdict.seq !== undefined
+        ? fmt.t('line {0} (seq {1})', verdict.line, verdict.seq)
+        : fmt.t('line {0}', verdict.line)
       : verdict.seq !== undefined
-        ? `seq ${verdict.seq}`
-        : 'the log';
-  const rule = verdict.rule ? ` breaks ${verdict.rule}` : ' is refused';
+        ? fmt.t('seq {0}', verdict.seq)
+        : fmt.t('the log');
   return {
-    text: `dsh refuses this log at the ${verdict.stage} step: ${where}${rule}.`,
-    dshText: verdict.dshError ? quoteDsh(verdict.dshError) : undefined,
+    text: verdict.rule
+      ? fmt.t('dsh refuses this log at the {0} step: {1} breaks {2}.', verdict.stage, where, verdict.rule)
+      : fmt.t('dsh refuses this log at the {0} step: {1} is refused.', verdict.stage, where),
+    dshText: verdict.dshError ? quoteDsh(verdict.dshError, fmt) : undefined,
   };
 }
 
@@ -57,23 +61,35 @@ export function liveState(view: Pick<SessionLogView, 'verdict' | 'header' | 'eve
  */
 export type FollowWord = 'following' | 'off' | 'stopped';
 
-export function liveText(state: LiveWord, follow: FollowWord): string {
-  const tail = follow === 'following' ? '; following appends' : follow === 'off' ? '; following appends is turned off' : '';
+/** The live state and whether appends are followed, each combination one whole sentence. */
+export function liveText(state: LiveWord, follow: FollowWord, fmt: Formatter): string {
   switch (state) {
     case 'live':
-      return `Live — the last turn is still open${tail}`;
+      return follow === 'following'
+        ? fmt.t('Live — the last turn is still open; following appends')
+        : follow === 'off'
+          ? fmt.t('Live — the last turn is still open; following appends is turned off')
+          : fmt.t('Live — the last turn is still open');
     case 'closed':
-      return `Every turn is closed${tail}`;
+      return follow === 'following'
+        ? fmt.t('Every turn is closed; following appends')
+        : follow === 'off'
+          ? fmt.t('Every turn is closed; following appends is turned off')
+          : fmt.t('Every turn is closed');
     case 'noTurns':
-      return `No turn yet${tail}`;
+      return follow === 'following'
+        ? fmt.t('No turn yet; following appends')
+        : follow === 'off'
+          ? fmt.t('No turn yet; following appends is turned off')
+          : fmt.t('No turn yet');
     case 'refused':
       return follow === 'following'
-        ? 'Refused by dsh; the file is still followed'
+        ? fmt.t('Refused by dsh; the file is still followed')
         : follow === 'off'
-          ? 'Refused by dsh; following the file is turned off'
-          : 'Refused by dsh';
+          ? fmt.t('Refused by dsh; following the file is turned off')
+          : fmt.t('Refused by dsh');
     case 'unknown':
-      return 'No readable header';
+      return fmt.t('No readable header');
   }
 }
 
@@ -83,14 +99,19 @@ export function stillReadable(
   fmt: Formatter,
   textBytes: number,
 ): string {
-  const parts = [
-    view.header ? 'the header' : 'no header',
-    fmt.counted(view.eventCount, 'event'),
-    `${fmt.bytes(view.scan.committedBytes)} of ${fmt.bytes(textBytes)}`,
-  ];
-  const beyond =
-    view.linesBeyondDamage.count > 0
-      ? ` After the unreadable line, ${fmt.counted(view.linesBeyondDamage.count, 'more line')} still read as events; dsh keeps none of them.`
-      : '';
-  return `What could still be read: ${parts.join(', ')}.${beyond}`;
+  const header = view.header ? fmt.t('the header') : fmt.t('no header');
+  const events = fmt.counted(view.eventCount, '{0} event', '{0} events');
+  const committed = fmt.bytes(view.scan.committedBytes);
+  const whole = fmt.bytes(textBytes);
+  const beyond = view.linesBeyondDamage.count;
+  if (beyond === 0) return fmt.t('What could still be read: {0}, {1}, {2} of {3}.', header, events, committed, whole);
+  return fmt.counted(
+    beyond,
+    'What could still be read: {1}, {2}, {3} of {4}. After the unreadable line, {0} more line still reads as an event; dsh keeps none of them.',
+    'What could still be read: {1}, {2}, {3} of {4}. After the unreadable line, {0} more lines still read as events; dsh keeps none of them.',
+    header,
+    events,
+    committed,
+    whole,
+  );
 }

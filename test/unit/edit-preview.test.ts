@@ -2,6 +2,7 @@
 // derived messages and estimated tokens before and after.
 import { strict as assert } from 'node:assert';
 import { compactionEdit, loadSession, PendingEdits, pruneEdit } from '../../src/core';
+import { Formatter } from '../../src/present';
 import { editTitle, previewEdit } from '../../src/present/edit-preview';
 import { LogBuilder } from '../support/build-log';
 
@@ -12,6 +13,8 @@ function threeTurns(): LogBuilder {
   b.chatTurn('three');
   return b;
 }
+
+const fmt = new Formatter({ locale: 'en-US' });
 
 describe('edit preview', () => {
   it('an accepted compaction: lines, shadowed nodes, fewer messages and tokens after', () => {
@@ -25,7 +28,7 @@ describe('edit preview', () => {
     assert.ok(plan.ok);
     const after = loadSession(b.bytes());
     after.append(plan.events as never);
-    const preview = previewEdit(log, edit, plan, after);
+    const preview = previewEdit(log, edit, plan, after, fmt);
     assert.equal(preview.title, `Compact seqs ${nodes[0]}–${nodes[5]}`);
     assert.equal(preview.ok, true);
     assert.deepEqual(preview.lines, plan.lines);
@@ -48,7 +51,7 @@ describe('edit preview', () => {
     const edits = new PendingEdits(log.eventCount);
     edits.push(edit);
     const plan = edits.plan({ log });
-    const preview = previewEdit(log, edit, plan, undefined);
+    const preview = previewEdit(log, edit, plan, undefined, fmt);
     assert.equal(preview.ok, false);
     assert.deepEqual(preview.lines, []);
     assert.match(preview.text, /refused \(2 reasons\)/);
@@ -62,6 +65,6 @@ describe('edit preview', () => {
   it('titles name what an edit does', () => {
     const log = loadSession(threeTurns().bytes());
     const result = log.surface()[4];
-    assert.equal(editTitle(pruneEdit(log, { seq: result })), `Prune tool/result seq ${result}`);
+    assert.equal(editTitle(pruneEdit(log, { seq: result }), fmt), `Prune tool/result seq ${result}`);
   });
 });

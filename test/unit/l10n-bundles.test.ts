@@ -1,11 +1,13 @@
-// Every user-visible string has its Simplified Chinese translation: the host's vscode.l10n.t strings and
-// the webview strings table (l10n/bundle.l10n*.json), and package.json's %keys% (package.nls*.json).
+// Every user-visible string has its Simplified Chinese translation: the host's vscode.l10n.t strings, the
+// presentation layer's messages and the webview strings table (l10n/bundle.l10n*.json), and
+// package.json's %keys% (package.nls*.json).
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { liveText, typeLabel, type FollowWord, type LiveWord } from '../../src/present';
-import { localize, WEBVIEW_STRINGS } from '../../src/protocol/webview-strings';
+import { Formatter, liveText, typeLabel, type FollowWord, type LiveWord } from '../../src/present';
+import { localize } from '../../src/protocol/webview-strings';
+import { bundleFormatter } from '../support/l10n';
 import { repoRoot } from '../support/paths';
 
 const repo = repoRoot();
@@ -30,8 +32,25 @@ describe('l10n bundles', () => {
     assert.equal(localize({}, 'Verdict'), 'Verdict');
   });
 
-  it('list the host-worded labels the webview looks up: event types and every live state', () => {
-    const listed = new Set<string>(WEBVIEW_STRINGS);
+  it('carry the presentation layer’s messages: .t(…), both forms of .counted(…) and phrase(…) tables', () => {
+    const en = JSON.parse(readFileSync(join(repo, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string>;
+    for (const message of [
+      'dsh refuses this log at the {0} step: {1} breaks {2}.',
+      'Live — the last turn is still open; following appends',
+      '{0} event',
+      '{0} events',
+      '{0} chunk streamed',
+      '{0} chunks streamed',
+      'User message',
+      'Session id',
+      'Events',
+    ])
+      assert.ok(message in en, message);
+  });
+
+  it('translate every event type the views label, and every live state', () => {
+    const zh = bundleFormatter('zh-cn');
+    const en = new Formatter();
     for (const type of [
       'user/message',
       'assistant/message',
@@ -48,10 +67,11 @@ describe('l10n bundles', () => {
       'compaction/prune',
       'session/end-seed',
     ]) {
-      assert.ok(listed.has(typeLabel(type)), type);
+      assert.notEqual(typeLabel(type, zh), typeLabel(type, en), type);
     }
     const states: LiveWord[] = ['live', 'closed', 'noTurns', 'refused', 'unknown'];
     const follows: FollowWord[] = ['following', 'off', 'stopped'];
-    for (const state of states) for (const follow of follows) assert.ok(listed.has(liveText(state, follow)), `${state} ${follow}`);
+    for (const state of states)
+      for (const follow of follows) assert.notEqual(liveText(state, follow, zh), liveText(state, follow, en), `${state} ${follow}`);
   });
 });

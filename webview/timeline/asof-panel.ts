@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MessagesDiff, SurfaceAsOf } from '../../src/protocol/messages';
 import { oneLine } from './safe-text';
-import { label, t } from './strings';
+import { formatNumber, label, t } from './strings';
 import type { WebviewString } from '../../src/protocol/webview-strings';
 import type { TimelineApp } from './timeline-app';
 
@@ -154,7 +154,9 @@ export class AsOfPanel {
 
   private renderAsOf(r: SurfaceAsOf): TemplateResult {
     return html`<div id="asof-result" data-as-of=${r.asOfSeq} data-surface-length=${r.surfaceLength} data-messages=${r.messageCount}>
-      <h3>${t('As of seq {0}: {1} surface nodes, {2} derived messages', r.asOfSeq, r.surfaceLength, r.messageCount)}</h3>
+      <h3>
+        ${t('As of seq {0}: {1} surface nodes, {2} derived messages', r.asOfSeq, formatNumber(r.surfaceLength), formatNumber(r.messageCount))}
+      </h3>
       <ol class="asof-nodes" start=${r.start + 1}>
         ${r.nodes.map(
           (n) =>
@@ -171,18 +173,26 @@ export class AsOfPanel {
             </li>`,
         )}
       </ol>
-      ${r.surfaceLength > r.nodes.length ? html`<p class="muted">${t('First {0} of {1} nodes.', r.nodes.length, r.surfaceLength)}</p>` : nothing}
+      ${r.surfaceLength > r.nodes.length ? html`<p class="muted">${t('First {0} of {1} nodes.', formatNumber(r.nodes.length), formatNumber(r.surfaceLength))}</p>` : nothing}
     </div>`;
   }
 
   private renderDiff(d: MessagesDiff): TemplateResult {
     return html`<div id="diff-result" data-added=${d.added} data-removed=${d.removed}>
       <h3>
-        ${t('Messages at seq {0} ({1}) → seq {2} ({3}): {4} added, {5} removed', d.fromSeq, d.fromCount, d.toSeq, d.toCount, d.added, d.removed)}
+        ${t(
+          'Messages at seq {0} ({1}) → seq {2} ({3}): {4} added, {5} removed',
+          d.fromSeq,
+          formatNumber(d.fromCount),
+          d.toSeq,
+          formatNumber(d.toCount),
+          formatNumber(d.added),
+          formatNumber(d.removed),
+        )}
       </h3>
       <ul class="diff">
         ${d.entries.map((e) => {
-          if (e.kind === 'same') return html`<li class="same muted">${t('{0} unchanged', e.count)}</li>`;
+          if (e.kind === 'same') return html`<li class="same muted">${t('{0} unchanged', formatNumber(e.count))}</li>`;
           const sign = e.kind === 'added' ? '+' : '−';
           return html`<li class=${e.kind} data-seq=${e.seq}>
             <span class="sign" aria-label=${e.kind === 'added' ? t('added') : t('removed')}>${sign}</span>

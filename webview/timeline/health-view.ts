@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { LineageSummary, LineageTarget, LoadingMessage, SessionSummary } from '../../src/protocol/messages';
 import { oneLine } from './safe-text';
-import { label, t } from './strings';
+import { formatNumber, label, t } from './strings';
 
 export interface HealthHandlers {
   reload(): void;
@@ -152,7 +152,7 @@ export function renderLoading(m: LoadingMessage): TemplateResult {
   return html`<section id="loading" aria-live="polite">
     ${id ? html`<h1 id="session-title">${id}</h1>` : nothing}
     <p>
-      ${reading ? t('Reading {0}', name) : t("Checking {0} against dsh's rules", name)}${pct}${m.events ? ` ${t('({0} events)', m.events.toLocaleString())}` : ''}
+      ${reading ? t('Reading {0}', name) : t("Checking {0} against dsh's rules", name)}${pct}${m.events ? ` ${t('({0} events)', formatNumber(m.events))}` : ''}
     </p>
     <vscode-progress-bar
       id="load-progress"

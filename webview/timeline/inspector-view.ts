@@ -4,7 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { BoundedText, ContentBlockView, EventDetail, LinkRelation, ProvenanceLink, UsageView } from '../../src/protocol/timeline';
 import { clampBlock, oneLine } from './safe-text';
 import { safeIcon } from './row-view';
-import { label, t } from './strings';
+import { formatNumber, label, t } from './strings';
 import type { WebviewString } from '../../src/protocol/webview-strings';
 
 export interface InspectorHandlers {
@@ -189,7 +189,7 @@ function renderText(text: BoundedText, kind = ''): TemplateResult {
     ${
       cut
         ? html`<p class="muted clamp-note">
-            ${t('Showing {0} of {1} characters. Reveal in Text Editor shows the whole line.', shown.text.length.toLocaleString(), text.length.toLocaleString())}
+            ${t('Showing {0} of {1} characters. Reveal in Text Editor shows the whole line.', formatNumber(shown.text.length), formatNumber(text.length))}
           </p>`
         : nothing
     }`;
@@ -200,7 +200,7 @@ function renderUsage(u: UsageView): TemplateResult {
     v === undefined
       ? nothing
       : html`<dt>${t(name)}</dt>
-          <dd>${v.toLocaleString()}</dd>`;
+          <dd>${formatNumber(v)}</dd>`;
   return html`<dl class="fields usage">
     ${cell('Input', u.input)}${cell('Cached input', u.cachedInput)}${cell('Output', u.output)}${cell('Reasoning', u.reasoning)}${cell('Total', u.total)}
   </dl>`;

@@ -4,10 +4,29 @@
 import { localize, type WebviewString } from '../../src/protocol/webview-strings';
 
 let table: Record<string, string> | undefined;
+/** Numbers as VS Code's display language writes them; never the browser's own language. */
+let numbers = new Intl.NumberFormat('en');
 
 export function setStrings(strings: Record<string, string>, language: string): void {
   table = strings;
-  if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(language)) document.documentElement.lang = language;
+  if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(language)) {
+    document.documentElement.lang = language;
+    setNumberLocale(language);
+  }
+}
+
+/** The display language for numbers: the strings' language first, then the summary's `locale`. */
+export function setNumberLocale(locale: string): void {
+  try {
+    numbers = new Intl.NumberFormat(locale);
+  } catch {
+    // A tag Intl does not accept keeps the format there was.
+  }
+}
+
+/** A number in VS Code's display language ("2,854"). */
+export function formatNumber(n: number): string {
+  return numbers.format(n);
 }
 
 /** The translation of a string of the table, with {0}, {1}… filled in. */
@@ -16,8 +35,8 @@ export function t(english: WebviewString, ...args: (string | number)[]): string 
 }
 
 /**
- * A label the host worded in English (header fields, counts, the live state): its translation when
- * the table has one, otherwise as sent.
+ * Text the host worded (header fields, counts, the live state): the host words it in the display
+ * language; a string of the table that still arrives in English is translated here.
  */
 export function label(english: string): string {
   return localize(table, english);

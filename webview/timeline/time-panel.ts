@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TimeSpan, TimeSpans, UsageTable } from '../../src/protocol/messages';
 import type { TimelineApp } from './timeline-app';
-import { t } from './strings';
+import { formatNumber, t } from './strings';
 
 const LANES: TimeSpan['kind'][] = ['turn', 'step', 'assistant', 'tool'];
 const LANE_H = 18;
@@ -185,7 +185,7 @@ export class TimePanel {
     g.fillStyle = color('--vscode-foreground', '#888');
     g.font = `11px ${color('--vscode-font-family', 'sans-serif')}`;
     LANES.forEach((l, i) => g.fillText(l, 2, i * LANE_H + 13));
-    g.fillText(t('{0} ms shown', Math.round(this.view.to - this.view.from).toLocaleString()), 2, height - 4);
+    g.fillText(t('{0} ms shown', formatNumber(Math.round(this.view.to - this.view.from))), 2, height - 4);
     if (this.drag) {
       g.fillStyle = color('--vscode-editor-selectionBackground', '#39f');
       g.globalAlpha = 0.35;
@@ -210,7 +210,7 @@ export class TimePanel {
       t('Time view: turns, steps, assistant and tool spans. Plus and minus zoom, Left and Right pan.'),
     );
     const u = this.usage;
-    const n = (v: number | undefined) => (v === undefined ? '' : v.toLocaleString());
+    const n = (v: number | undefined) => (v === undefined ? '' : formatNumber(v));
     return html`<section id="time-panel" class="panel" aria-label=${t('Time and usage')}>
       <p class="muted legend">
         <span class="swatch ttft"></span> ${t('time to first token')} <span class="swatch assistant"></span> ${t('decoding')}

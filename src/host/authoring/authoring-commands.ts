@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { compactionEdit, defaultPrunedContent, pruneEdit, type PendingEdit, type SessionLog } from '../../core';
-import { eventSummary, type EditPreview } from '../../present/edit-preview';
+import { eventBody, type EditPreview } from '../../present/edit-preview';
+import { hostFormatter } from '../words';
 import type { SessionDocument } from '../session-document';
 import type { SessionEditorProvider } from '../session-editor-provider';
 import { restrictedModeExplanation } from './authoring-registry';
@@ -58,7 +59,7 @@ function nodeItem(log: SessionLog, seq: number, extra = ''): vscode.QuickPickIte
   return {
     label: `${seq}`,
     description: `${log.eventType(seq)}${extra}`,
-    detail: eventSummary(log, seq).replace(/^seq \d+ [^:]+: /, ''),
+    detail: eventBody(log, seq, hostFormatter()) ?? '',
     seq,
   };
 }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { loadSessionFile, PendingEdits, type PendingEdit, type PendingPlan, type SessionLog } from '../../core';
 import { saveEdits, type SaveOutcome } from '../../save/append-save';
 import { editTitle, previewEdit, type EditPreview } from '../../present/edit-preview';
+import { hostFormatter } from '../words';
 import { readWholeFile } from '../file-access';
 import type { SessionDocument } from '../session-document';
 
@@ -104,7 +105,7 @@ export class SessionAuthoring implements vscode.Disposable {
       after = before === this.log() ? (await this.forkFactory())() : await this.logWithPending();
       after.append(plan.events as never);
     }
-    return previewEdit(before, edit, plan, after);
+    return previewEdit(before, edit, plan, after, hostFormatter());
   }
 
   /** Adds an edit whose preview held: the document turns dirty and the edit can be undone. */
@@ -114,7 +115,7 @@ export class SessionAuthoring implements vscode.Disposable {
     this.reviewed = { events: this.log().eventCount, bytes: this.document.editable?.identity.size ?? 0 };
     const epoch = this.epoch;
     await this.refresh();
-    const label = editTitle(edit);
+    const label = editTitle(edit, hostFormatter());
     this.fireEdit({
       document: this.document,
       label,
@@ -151,7 +152,9 @@ export class SessionAuthoring implements vscode.Disposable {
     const fork = this.edits.count > 1 ? await this.forkFactory() : undefined;
     const plan = this.model().plan({ log: this.log(), fork });
     const steps = plan.steps;
-    this.plannedEvents = steps.flatMap((s) => s.plan.events.map((e) => ({ seq: e.seq, type: e.type, edit: editTitle(s.edit) })));
+    this.plannedEvents = steps.flatMap((s) =>
+      s.plan.events.map((e) => ({ seq: e.seq, type: e.type, edit: editTitle(s.edit, hostFormatter()) })),
+    );
     this.changed.fire();
     return plan;
   }
@@ -234,7 +237,7 @@ export class SessionAuthoring implements vscode.Disposable {
     if (plan && !plan.ok) {
       return vscode.l10n.t(
         '{0} no longer holds on the file as it is now: {1}',
-        editTitle(plan.edit),
+        editTitle(plan.edit, hostFormatter()),
         plan.reasons.map((r) => r.message).join('; '),
       );
     }

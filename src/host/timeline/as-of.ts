@@ -3,7 +3,7 @@
 // point (appends and replacements), not the whole log.
 import type { SessionLog } from '../../core';
 import { deriveEventMessage } from '../../core/surface/projections';
-import { eventSummary, messageSummary, typeLabel } from '../../present';
+import { eventSummary, messageSummary, typeLabel, type Formatter } from '../../present';
 import type { AsOfNode, DiffEntry, MessagesDiff, SurfaceAsOf } from '../../protocol/timeline';
 import type { TimelineIndex } from './timeline-index';
 
@@ -36,14 +36,14 @@ function messageNodes(index: TimelineIndex, nodes: readonly number[]): number[] 
   return nodes.filter((s) => index.givesMessageAt(s));
 }
 
-function nodeSummary(log: SessionLog, seq: number): string {
+function nodeSummary(log: SessionLog, seq: number, fmt: Formatter): string {
   const event = log.event(seq);
   if (!event) return '';
   const message = deriveEventMessage(event);
-  return message ? messageSummary(message) : eventSummary(event);
+  return message ? messageSummary(message, fmt) : eventSummary(event, fmt);
 }
 
-export function surfaceAsOf(log: SessionLog, index: TimelineIndex, seq: number, start: number, count: number): SurfaceAsOf {
+export function surfaceAsOf(log: SessionLog, index: TimelineIndex, fmt: Formatter, seq: number, start: number, count: number): SurfaceAsOf {
   const nodes = surfaceNodesAsOf(log, index, seq);
   const end = Math.min(nodes.length, start + count);
   // Message indexes need the nodes before the window too; event bodies are parsed once per seq.
@@ -53,7 +53,7 @@ export function surfaceAsOf(log: SessionLog, index: TimelineIndex, seq: number, 
   for (let i = start; i < end; i++) {
     const s = nodes[i];
     const type = log.eventType(s) ?? '';
-    const node: AsOfNode = { surfaceIndex: i, seq: s, type, label: typeLabel(type), summary: nodeSummary(log, s) };
+    const node: AsOfNode = { surfaceIndex: i, seq: s, type, label: typeLabel(type, fmt), summary: nodeSummary(log, s, fmt) };
     if (index.givesMessageAt(s)) node.messageIndex = messageIndex++;
     out.push(node);
   }
@@ -66,7 +66,7 @@ export function surfaceAsOf(log: SessionLog, index: TimelineIndex, seq: number, 
  * Compares the derived messages at two points. Surface ops only append nodes or replace a range by
  * one node, so the nodes both points share keep their relative order: one merge walk finds them.
  */
-export function diffAsOf(log: SessionLog, index: TimelineIndex, fromSeq: number, toSeq: number): MessagesDiff {
+export function diffAsOf(log: SessionLog, index: TimelineIndex, fmt: Formatter, fromSeq: number, toSeq: number): MessagesDiff {
   const from = messageNodes(index, surfaceNodesAsOf(log, index, fromSeq));
   const to = messageNodes(index, surfaceNodesAsOf(log, index, toSeq));
   const inFrom = new Set(from);
@@ -84,11 +84,11 @@ export function diffAsOf(log: SessionLog, index: TimelineIndex, fromSeq: number,
   while (i < from.length || j < to.length) {
     if (i < from.length && !inTo.has(from[i])) {
       removed += 1;
-      push({ kind: 'removed', fromIndex: i, seq: from[i], summary: nodeSummary(log, from[i]) });
+      push({ kind: 'removed', fromIndex: i, seq: from[i], summary: nodeSummary(log, from[i], fmt) });
       i += 1;
     } else if (j < to.length && !inFrom.has(to[j])) {
       added += 1;
-      push({ kind: 'added', toIndex: j, seq: to[j], summary: nodeSummary(log, to[j]) });
+      push({ kind: 'added', toIndex: j, seq: to[j], summary: nodeSummary(log, to[j], fmt) });
       j += 1;
     } else {
       const last = entries[entries.length - 1];

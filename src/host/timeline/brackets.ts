@@ -24,14 +24,14 @@ export function shadowBrackets(log: SessionLog, fmt: Formatter): ShadowBracket[]
       replacementSeq: r.seq,
       replacementType: type,
       replacementLine: log.place(r.seq)?.line ?? 1,
-      excerpt: eventSummary(log.event(r.seq) ?? { type }, 120),
+      excerpt: eventSummary(log.event(r.seq) ?? { type }, fmt, 120),
       rangeStart: r.start,
       rangeEnd: r.end,
       shadowedCount: r.shadowedSeqs.length,
       shadowedSeqs: [...r.shadowedSeqs].sort((a, b) => a - b).slice(0, MAX_SEQS),
     };
     const tokens = recordedTokens(log, r.seq);
-    if (tokens !== undefined) bracket.tokensText = `${fmt.tokens(tokens)} shadowed`;
+    if (tokens !== undefined) bracket.tokensText = fmt.t('{0} shadowed', fmt.tokens(tokens));
     return bracket;
   });
 }

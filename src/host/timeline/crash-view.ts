@@ -8,7 +8,7 @@ import type { CloserReview, OpenTurnReview } from '../../core/surface/crash-revi
 import { openTurnActivity } from '../../core/surface/liveness';
 import type { TornTail } from '../../core/surface/torn-tail';
 import { planCrashRepairWrite } from '../../core/plan/crash-repair-write';
-import { oneLine, typeIcon, typeLabel } from '../../present';
+import { oneLine, typeIcon, typeLabel, type Formatter } from '../../present';
 import {
   activityWords,
   closerCodeMeaning,
@@ -31,6 +31,8 @@ export interface CrashViewInput {
   msSinceChange: number;
   /** The first event on a 1-based file line, for entries that name only a line. */
   seqOfLine(line: number): number | undefined;
+  /** The display language's words. */
+  fmt: Formatter;
 }
 
 /** Health entries sent at most (per kind the core keeps 200; the view lists a summary). */
@@ -42,12 +44,12 @@ export function hasTornTail(log: SessionLog, zstd: ZstdSummary | undefined): boo
 }
 
 export function crashReviewView(input: CrashViewInput): CrashReviewView {
-  const { log, zstd } = input;
+  const { log, zstd, fmt } = input;
   const source = { fileBytes: input.fileBytes ?? new Uint8Array(0), ...(zstd ? { zstd } : {}) };
   const health = sessionHealth(log, source);
   const view: CrashReviewView = {
     repairs: health.repairs.map((r) => ({
-      text: oneLine(repairMadeLine(r), 400),
+      text: oneLine(repairMadeLine(r, fmt), 400),
       firstSeq: r.closerSeqs[0] ?? r.turnEndSeq,
       turnEndSeq: r.turnEndSeq,
       ...(r.endSeedSeq !== undefined ? { endSeedSeq: r.endSeedSeq } : {}),
@@ -56,27 +58,28 @@ export function crashReviewView(input: CrashViewInput): CrashReviewView {
     healthOmitted: Object.values(health.omitted).reduce((a, b) => a + (b ?? 0), 0) + Math.max(0, health.entries.length - MAX_ENTRIES),
   };
   if (health.openTurn) view.openTurn = openTurnView(health.openTurn, input);
-  if (health.tornTail && input.fileBytes) view.tornTail = tornTailView(health.tornTail, log.eventCount);
+  if (health.tornTail && input.fileBytes) view.tornTail = tornTailView(health.tornTail, log.eventCount, fmt);
   return view;
 }
 
 function openTurnView(review: OpenTurnReview, input: CrashViewInput): OpenTurnView {
   const activity = openTurnActivity(input.msSinceChange);
   const write = planCrashRepairWrite(input.log, input.zstd);
+  const fmt = input.fmt;
   const view: OpenTurnView = {
     activity,
-    activityText: oneLine(activityWords(activity, input.msSinceChange), 300),
+    activityText: oneLine(activityWords(activity, input.msSinceChange, fmt), 300),
     pendingCalls: review.pendingCalls.map((call) => {
       const jumpSeq = call.callSeq ?? call.messageSeq;
       return {
         callId: oneLine(call.callId, 200),
         code: call.code,
-        text: oneLine(pendingCallLine(call), 400),
+        text: oneLine(pendingCallLine(call, fmt), 400),
         closerSeq: call.closerSeq,
         ...(jumpSeq !== undefined ? { jumpSeq } : {}),
       };
     }),
-    ghosts: review.closers.map((closer) => ghostRow(closer, review)),
+    ghosts: review.closers.map((closer) => ghostRow(closer, review, fmt)),
   };
   if (review.turn !== undefined) view.turn = review.turn;
   if (review.turnStartSeq !== undefined) view.turnStartSeq = review.turnStartSeq;
@@ -84,41 +87,43 @@ function openTurnView(review: OpenTurnReview, input: CrashViewInput): OpenTurnVi
   return view;
 }
 
-function ghostRow(closer: CloserReview, review: OpenTurnReview): GhostRow {
+function ghostRow(closer: CloserReview, review: OpenTurnReview, fmt: Formatter): GhostRow {
   const row: GhostRow = {
     seq: closer.seq,
     type: closer.type,
-    label: typeLabel(closer.type),
+    label: typeLabel(closer.type, fmt),
     icon: typeIcon(closer.type),
-    summary: oneLine(closerLine(closer, review), 300),
+    summary: oneLine(closerLine(closer, review, fmt), 300),
     onSurface: closer.type === 'tool/result',
   };
   if (closer.code) {
     row.code = closer.code;
-    row.meaning = oneLine(closerCodeMeaning(closer.code), 400);
+    row.meaning = oneLine(closerCodeMeaning(closer.code, fmt), 400);
   }
   const linkSeq = closer.callSeq ?? closer.messageSeq ?? (closer.type === 'step/end' ? review.stepStartSeq : review.turnStartSeq);
   if (linkSeq !== undefined) {
     row.linkSeq = linkSeq;
     row.linkText =
-      closerLinkWords(closer) ??
-      (closer.type === 'step/end' ? `closes the step opened at seq ${linkSeq}` : `ends the turn opened at seq ${linkSeq}`);
+      closerLinkWords(closer, fmt) ??
+      (closer.type === 'step/end'
+        ? fmt.t('closes the step opened at seq {0}', linkSeq)
+        : fmt.t('ends the turn opened at seq {0}', linkSeq));
   }
   return row;
 }
 
-function tornTailView(tail: TornTail, events: number): TornTailView {
+function tornTailView(tail: TornTail, events: number, fmt: Formatter): TornTailView {
   return {
     kind: tail.kind,
-    heading: oneLine(tornTailHeading(tail), 300),
+    heading: oneLine(tornTailHeading(tail, fmt), 300),
     why: oneLine(tail.why, 400),
     droppedBytes: tail.droppedBytes,
     line: tail.line,
-    keptText: keptPrefixWords(tail, events),
+    keptText: keptPrefixWords(tail, events, fmt),
     preview: tail.preview,
     previewTruncated: tail.previewTruncated,
     previewIsHex: tail.kind === 'torn-frame',
-    beyond: linesBeyondWords(tail).map((l) => oneLine(l, 300)),
+    beyond: linesBeyondWords(tail, fmt).map((l) => oneLine(l, 300)),
     refusesLog: tail.refusesLog,
   };
 }

@@ -165,7 +165,7 @@ const DERIVED_RELATION: Record<Edge['kind'], LinkRelation> = {
   price: 'derived',
 };
 
-export function provenanceLinks(log: SessionLog, seq: number): ProvenanceLink[] {
+export function provenanceLinks(log: SessionLog, seq: number, fmt: Formatter): ProvenanceLink[] {
   if (seq >= log.eventCount) return [];
   const index = provenanceIndex(log);
   const link = (edge: Edge, relation: LinkRelation): ProvenanceLink => {
@@ -176,7 +176,7 @@ export function provenanceLinks(log: SessionLog, seq: number): ProvenanceLink[] 
       target: edge.seq,
       targetType: type,
       targetLine: log.place(edge.seq)?.line ?? 1,
-      targetSummary: oneLine(`${typeLabel(type)}: ${eventSummary(event ?? { type }, 120)}`, 160),
+      targetSummary: oneLine(`${typeLabel(type, fmt)}: ${eventSummary(event ?? { type }, fmt, 120)}`, 160),
       how: edge.how,
     };
   };
@@ -204,8 +204,8 @@ export function problemView(d: Diagnostic): ProblemView {
   return view;
 }
 
-export function provenanceView(log: SessionLog, seq: number, problems: readonly Diagnostic[]): ProvenanceView {
-  const links = provenanceLinks(log, seq);
+export function provenanceView(log: SessionLog, seq: number, problems: readonly Diagnostic[], fmt: Formatter): ProvenanceView {
+  const links = provenanceLinks(log, seq, fmt);
   return { seq, links, highlight: [...new Set(links.map((l) => l.target))], problems: problems.map(problemView) };
 }
 
@@ -230,14 +230,14 @@ export function eventDetail(
   const detail: EventDetail = {
     seq,
     type: oneLine(type, 200),
-    label: typeLabel(type),
+    label: typeLabel(type, fmt),
     icon: typeIcon(type),
     line: log.place(seq)?.line ?? 1,
     surface: index.surfaceMark(seq),
     blocks: contentBlocks(type, data),
     fields: otherFields(type, data),
     raw: boundedText(raw, RAW_MAX),
-    links: provenanceLinks(log, seq),
+    links: provenanceLinks(log, seq, fmt),
     problems: problems.map(problemView),
   };
   if (time !== undefined) {

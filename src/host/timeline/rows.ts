@@ -29,7 +29,7 @@ export function eventTime(event: SessionEvent | undefined): number | undefined {
 export function tokensText(fmt: Formatter, type: string, data: unknown): string | undefined {
   const usage = eventUsage(type, data);
   if (!usage) return undefined;
-  if (usage.output !== undefined) return `${fmt.tokens(usage.output)} out`;
+  if (usage.output !== undefined) return fmt.t('{0} out', fmt.tokens(usage.output));
   if (usage.total !== undefined) return fmt.tokens(usage.total);
   return undefined;
 }
@@ -51,10 +51,13 @@ export function buildRow(ctx: RowContext, index: number, seq: number, runEnd: nu
     index,
     seq,
     type,
-    label: typeLabel(type),
+    label: typeLabel(type, fmt),
     icon: typeIcon(type),
     line: place?.line ?? 1,
-    summary: runEnd === undefined ? eventSummary(event ?? { type }) : `${fmt.counted(runEnd - seq + 1, 'chunk')} streamed`,
+    summary:
+      runEnd === undefined
+        ? eventSummary(event ?? { type }, fmt)
+        : fmt.counted(runEnd - seq + 1, '{0} chunk streamed', '{0} chunks streamed'),
     surface: ctx.index.surfaceMark(seq),
   };
   if (runEnd !== undefined) {

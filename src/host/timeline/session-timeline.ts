@@ -101,7 +101,7 @@ export class SessionTimeline {
   diagnostics(): DiagnosticState {
     const log = this.log;
     if (this.diagnosticState?.events === log.eventCount) return this.diagnosticState;
-    const list = logDiagnostics(log);
+    const list = logDiagnostics(log, this.fmt);
     const bySeq = new Map<number, Diagnostic[]>();
     const worstBySeq = new Map<number, SeverityMark>();
     for (const d of list) {
@@ -173,6 +173,7 @@ export class SessionTimeline {
       ...(fileBytes ? { fileBytes } : {}),
       msSinceChange: Date.now() - changedAt,
       seqOfLine: (line) => this.seqOfLine(line),
+      fmt: this.fmt,
     });
   }
 
@@ -266,6 +267,7 @@ export class SessionTimeline {
           log,
           seq,
           (this.lastDiagnosticState().bySeq.get(seq) ?? []).filter((d) => d.rule.startsWith('provenance')),
+          this.fmt,
         );
       }
       case 'search': {
@@ -289,13 +291,13 @@ export class SessionTimeline {
       case 'surfaceAsOf': {
         const q = p as Params<'surfaceAsOf'>;
         this.checkSeq(q.seq);
-        return surfaceAsOf(log, this.index, q.seq, q.start, q.count);
+        return surfaceAsOf(log, this.index, this.fmt, q.seq, q.start, q.count);
       }
       case 'diffAsOf': {
         const q = p as Params<'diffAsOf'>;
         this.checkSeq(q.fromSeq);
         this.checkSeq(q.toSeq);
-        return diffAsOf(log, this.index, q.fromSeq, q.toSeq);
+        return diffAsOf(log, this.index, this.fmt, q.fromSeq, q.toSeq);
       }
       case 'overview':
         return overview(log, this.index, (p as Params<'overview'>).buckets, this.lastDiagnosticState().worstBySeq);

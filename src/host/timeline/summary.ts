@@ -75,27 +75,28 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
   const counts = summaryCounts(log, ctx.turns, ctx.diagnostics);
   const live = liveState(log, ctx.turns);
   const verdict = log.verdict;
-  const words = verdictWords(verdict);
+  const words = verdictWords(verdict, fmt);
   const textBytes = log.scan.fileBytes;
   const facts: FieldView[] = [
-    field('events', 'Events', fmt.count(counts.events)),
-    field('turns', 'Turns', fmt.count(counts.turns)),
-    field('packedRows', 'Packed chunk rows', fmt.count(counts.packedRows)),
+    field('events', fmt.t('Events'), fmt.count(counts.events)),
+    field('turns', fmt.t('Turns'), fmt.count(counts.turns)),
+    field('packedRows', fmt.t('Packed chunk rows'), fmt.count(counts.packedRows)),
   ];
-  if (counts.closers !== undefined) facts.push(field('closers', 'Closers dsh would add', fmt.count(counts.closers)));
-  facts.push(field('fileBytes', ctx.zstd ? 'File size (zstd)' : 'File size', fmt.bytes(ctx.fileBytes)));
+  if (counts.closers !== undefined) facts.push(field('closers', fmt.t('Closers dsh would add'), fmt.count(counts.closers)));
+  facts.push(field('fileBytes', ctx.zstd ? fmt.t('File size (zstd)') : fmt.t('File size'), fmt.bytes(ctx.fileBytes)));
   if (ctx.zstd) {
-    facts.push(field('textBytes', 'Text size (decompressed)', fmt.bytes(textBytes)));
-    facts.push(field('zstdFrames', 'zstd frames', fmt.count(ctx.zstd.frames)));
+    facts.push(field('textBytes', fmt.t('Text size (decompressed)'), fmt.bytes(textBytes)));
+    facts.push(field('zstdFrames', fmt.t('zstd frames'), fmt.count(ctx.zstd.frames)));
   }
-  if (log.scan.committedBytes !== textBytes) facts.push(field('committedBytes', 'Committed text', fmt.bytes(log.scan.committedBytes)));
-  facts.push(field('loadMs', 'Read in', fmt.duration(ctx.loadMs)));
-  if (ctx.file.lastAppendAt) facts.push(field('lastAppendAt', 'Last append folded', fmt.date(ctx.file.lastAppendAt)));
+  if (log.scan.committedBytes !== textBytes)
+    facts.push(field('committedBytes', fmt.t('Committed text'), fmt.bytes(log.scan.committedBytes)));
+  facts.push(field('loadMs', fmt.t('Read in'), fmt.duration(ctx.loadMs)));
+  if (ctx.file.lastAppendAt) facts.push(field('lastAppendAt', fmt.t('Last append folded'), fmt.date(ctx.file.lastAppendAt)));
 
   const summary: SessionSummary = {
     fileName: field('fileName', 'File', ctx.fileName, 200).value,
     filePath: field('filePath', 'Path', ctx.filePath, 400).value,
-    title: sessionTitle(log.headerLine),
+    title: sessionTitle(log.headerLine, fmt),
     headerAccepted: log.header !== undefined,
     verdict: {
       ok: verdict.ok,
@@ -103,7 +104,7 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
       text: words.text,
     },
     live,
-    liveText: liveText(live, followWord(ctx.file, ctx.followLiveLogs)),
+    liveText: liveText(live, followWord(ctx.file, ctx.followLiveLogs), fmt),
     counts,
     sizes: { fileBytes: ctx.fileBytes, textBytes, committedBytes: log.scan.committedBytes },
     facts,

@@ -6,8 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../../src/cli/main';
 import { loadSession } from '../../../src/core';
-import { diagnosticLine, logDiagnostics } from '../../../src/present';
+import { diagnosticLine, Formatter, logDiagnostics } from '../../../src/present';
 import { LogBuilder, richLog } from '../../support/build-log';
+
+const english = new Formatter();
 
 describe("present: the one list of a log's diagnostics", () => {
   let dir: string;
@@ -24,7 +26,7 @@ describe("present: the one list of a log's diagnostics", () => {
     const file = join(dir, 'warned.jsonl');
     writeFileSync(file, b.bytes());
     const log = loadSession(b.bytes());
-    const list = logDiagnostics(log);
+    const list = logDiagnostics(log, english);
     assert.equal(log.verdict.ok, true);
     assert.ok(
       list.some((d) => d.rule.startsWith('invariant.')),
@@ -49,7 +51,7 @@ describe("present: the one list of a log's diagnostics", () => {
     b.rawLine(JSON.stringify({ type: 'turn/start', seq: 999, time: 1_786_000_000_000, data: { turn: 2 } }));
     b.rawLine(JSON.stringify({ type: 'turn/end', seq: 1000, time: 1_786_000_000_000, data: { turn: 2, reason: { kind: 'completed' } } }));
     const log = loadSession(b.bytes());
-    const list = logDiagnostics(log);
+    const list = logDiagnostics(log, english);
     assert.ok(list.length > 0);
     for (const d of list) assert.doesNotMatch(d.message, /is damaged/, d.message);
     assert.ok(list.some((d) => d.rule === 'seq.contiguity'));

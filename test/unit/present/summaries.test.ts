@@ -28,7 +28,7 @@ describe('present: event summaries', () => {
   it('summarises every event of a log on one bounded line', () => {
     for (let seq = 0; seq < log.eventCount; seq++) {
       const event = log.event(seq)!;
-      const line = eventSummary(event);
+      const line = eventSummary(event, fmt);
       assert.ok(line.length <= SUMMARY_WIDTH, `seq ${seq}`);
       assert.doesNotMatch(line, /[\n\r\u202E]/);
     }
@@ -36,13 +36,13 @@ describe('present: event summaries', () => {
 
   it('says what a message, a tool call and a turn are', () => {
     const user = [...Array(log.eventCount).keys()].find((s) => log.eventType(s) === 'user/message')!;
-    assert.match(eventSummary(log.event(user)!), /^\[user\] "hello"$/);
+    assert.match(eventSummary(log.event(user)!, fmt), /^\[user\] "hello"$/);
     const call = [...Array(log.eventCount).keys()].find((s) => log.eventType(s) === 'tool/call')!;
-    assert.match(eventSummary(log.event(call)!), /^read\(\{"path":"a"\}\) id call-a$/);
-    assert.equal(eventSummary({ type: 'turn/end', data: { turn: 2, reason: { kind: 'completed' } } }), 'turn 2: completed');
-    assert.equal(typeLabel('assistant/message'), 'Assistant message');
+    assert.match(eventSummary(log.event(call)!, fmt), /^read\(\{"path":"a"\}\) id call-a$/);
+    assert.equal(eventSummary({ type: 'turn/end', data: { turn: 2, reason: { kind: 'completed' } } }, fmt), 'turn 2: completed');
+    assert.equal(typeLabel('assistant/message', fmt), 'Assistant message');
     assert.equal(typeIcon('tool/call'), 'tools');
-    assert.equal(typeLabel('x/unknown'), 'x/unknown');
+    assert.equal(typeLabel('x/unknown', fmt), 'x/unknown');
     assert.equal(typeIcon('constructor'), 'circle-small');
   });
 
@@ -64,11 +64,11 @@ describe('present: event summaries', () => {
       { type: 'session/title', data: { title: 'report\u202Efdp.exe' } },
     ];
     for (const e of hostile) {
-      const line = eventSummary(e);
+      const line = eventSummary(e, fmt);
       assert.ok(line.length <= SUMMARY_WIDTH);
       assert.doesNotMatch(line, /[\u202E\n]/);
     }
-    assert.equal(messageSummary(null), '(no message)');
+    assert.equal(messageSummary(null, fmt), '(no message)');
   });
 
   it('reads token usage of an assistant message', () => {
@@ -88,40 +88,43 @@ describe('present: header and verdict words', () => {
     assert.equal(byName.get('createdAt')!.value, '0 (not a date)');
     assert.equal(byName.get('delegationDepth')!.value, '(missing)');
     assert.equal(headerFields([1, 2], fmt), undefined);
-    assert.equal(sessionTitle({ id: '' }), '(no readable header)');
+    assert.equal(sessionTitle({ id: '' }, fmt), '(no readable header)');
   });
 
   it('never calls a refused log live, and says "closed" only when there is a turn', () => {
     const refused = loadSession(new TextEncoder().encode(`${headerLine({ cwd: 'relative' })}\n`));
     assert.equal(refused.verdict.ok, false);
     assert.equal(liveState(refused, 0), 'refused');
-    assert.doesNotMatch(liveText('refused', 'following'), /Live/);
+    assert.doesNotMatch(liveText('refused', 'following', fmt), /Live/);
     const empty = loadSession(new LogBuilder().bytes());
     assert.equal(liveState(empty, 0), 'noTurns');
-    assert.equal(liveText('noTurns', 'stopped'), 'No turn yet');
+    assert.equal(liveText('noTurns', 'stopped', fmt), 'No turn yet');
     const open = loadSession(richLog({ openTail: 'recorded-call' }).bytes());
     assert.equal(liveState(open, 4), 'live');
   });
 
   it('says following is off when the setting turned it off, never "following appends"', () => {
-    assert.equal(liveText('closed', 'following'), 'Every turn is closed; following appends');
-    assert.equal(liveText('closed', 'off'), 'Every turn is closed; following appends is turned off');
-    assert.equal(liveText('live', 'off'), 'Live — the last turn is still open; following appends is turned off');
-    assert.equal(liveText('refused', 'off'), 'Refused by dsh; following the file is turned off');
+    assert.equal(liveText('closed', 'following', fmt), 'Every turn is closed; following appends');
+    assert.equal(liveText('closed', 'off', fmt), 'Every turn is closed; following appends is turned off');
+    assert.equal(liveText('live', 'off', fmt), 'Live — the last turn is still open; following appends is turned off');
+    assert.equal(liveText('refused', 'off', fmt), 'Refused by dsh; following the file is turned off');
     for (const state of ['live', 'closed', 'noTurns', 'refused', 'unknown'] as const)
-      assert.doesNotMatch(liveText(state, 'off'), /following appends$|still followed/);
+      assert.doesNotMatch(liveText(state, 'off', fmt), /following appends$|still followed/);
   });
 
   it('says whose line numbers a quoted dsh message uses', () => {
-    assert.match(quoteDsh('corrupt session log: unparsable committed event at line 42'), /dsh counts lines after the header/);
-    assert.doesNotMatch(quoteDsh('event seq 3 is bad'), /counts lines/);
-    const words = verdictWords({
-      ok: false,
-      stage: 'parse',
-      rule: 'jsonl.damaged-line',
-      line: 43,
-      dshError: 'corrupt session log: unparsable committed event at line 42',
-    });
+    assert.match(quoteDsh('corrupt session log: unparsable committed event at line 42', fmt), /dsh counts lines after the header/);
+    assert.doesNotMatch(quoteDsh('event seq 3 is bad', fmt), /counts lines/);
+    const words = verdictWords(
+      {
+        ok: false,
+        stage: 'parse',
+        rule: 'jsonl.damaged-line',
+        line: 43,
+        dshError: 'corrupt session log: unparsable committed event at line 42',
+      },
+      fmt,
+    );
     assert.equal(words.text, 'dsh refuses this log at the parse step: line 43 breaks jsonl.damaged-line.');
     assert.match(words.dshText!, /line N is file line N \+ 1/);
   });

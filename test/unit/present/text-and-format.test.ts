@@ -81,8 +81,9 @@ describe('present: one format for numbers, sizes and dates', () => {
     assert.equal(en.bytes(812), '812 B');
     assert.equal(en.bytes(28 * 2 ** 20), '28.0 MiB');
     assert.equal(de.bytes(1536), '1,5 KiB');
-    assert.equal(en.counted(1, 'event'), '1 event');
-    assert.equal(en.counted(3, 'event'), '3 events');
+    assert.equal(en.counted(1, '{0} event', '{0} events'), '1 event');
+    assert.equal(en.counted(3, '{0} event', '{0} events'), '3 events');
+    assert.equal(en.counted(2854, '{0} event', '{0} events'), '2,854 events');
   });
 
   it('shows createdAt 0 and 800 alike, as numbers, and a real time as one date format', () => {

@@ -1,0 +1,16 @@
+// The presentation layer's words in VS Code's display language: numbers and dates formatted for it,
+// and every message of src/present translated through the extension's l10n bundles (the same
+// bundles as the host's own strings; scripts/l10n-bundle.mjs collects both).
+import * as vscode from 'vscode';
+import { Formatter, type Translate } from '../present';
+import { displayLanguage } from './webview-strings';
+
+/** vscode.l10n.t as the presentation layer's translator. */
+export const translate: Translate = (message, ...args) => vscode.l10n.t(message, ...args);
+
+let shared: Formatter | undefined;
+
+/** The formatter of VS Code's display language (which cannot change while the extension runs). */
+export function hostFormatter(): Formatter {
+  return (shared ??= new Formatter({ locale: displayLanguage(), translate }));
+}
