@@ -118,6 +118,8 @@ test(
     await banner().waitFor({ timeout: 30_000 });
     assert.equal(await banner().getAttribute('data-activity'), 'still');
     assert.match(await view().locator('#crash-heading').textContent(), /Turn 1 is open: it looks like a crash/);
+    // The header says the same as the banner: not "Live".
+    assert.match(await view().locator('#live-status').textContent(), /nothing is being written: it looks like a crash/);
     assert.match(await view().locator('#crash-activity').textContent(), /has not changed for \d+ min/);
     const pending = view().locator('#pending-calls li');
     assert.equal(await pending.count(), 1);
@@ -187,6 +189,7 @@ test(
     await banner().waitFor({ timeout: 30_000 });
     assert.equal(await banner().getAttribute('data-activity'), 'growing');
     assert.match(await view().locator('#crash-heading').textContent(), /it looks like a live agent/);
+    assert.match(await view().locator('#live-status').textContent(), /^Live/);
     const plan = await assertGhosts(file);
     assert.equal(plan.closers[0].code, 'TOOL_NOT_STARTED');
     assert.equal(plan.pendingCalls[0].callSeq, undefined);

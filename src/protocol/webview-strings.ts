@@ -91,6 +91,7 @@ export const WEBVIEW_STRINGS = [
   'Inspector',
   'it looks like a crash',
   'it looks like a live agent',
+  'The last turn is open and nothing is being written: it looks like a crash',
   'Last append folded',
   'Line',
   'Lines that are not part of the session',

@@ -81,6 +81,11 @@ export class CrashReviewState {
     el?.focus();
   }
 
+  /** Whether an open last turn is still being written ('growing') or looks like a crash ('still'). */
+  get openTurnActivity(): 'growing' | 'still' | undefined {
+    return this.review?.openTurn?.activity;
+  }
+
   renderHealthLists(): TemplateResult {
     return renderHealthLists(this.review, { go: (target) => this.go(target) });
   }

@@ -12,7 +12,11 @@ export interface HealthHandlers {
   openLineage(to: LineageTarget): void;
 }
 
-export function renderHealth(s: SessionSummary, children: number, on: HealthHandlers): TemplateResult {
+/**
+ * `openTurn`: what the crash review made of an open last turn. A turn left open in a file nobody
+ * writes to any more is a crash, and the header must not call it live while the banner says so.
+ */
+export function renderHealth(s: SessionSummary, children: number, on: HealthHandlers, openTurn?: 'growing' | 'still'): TemplateResult {
   const v = s.verdict;
   const c = s.counts;
   const problems = c.errors + c.warnings + c.infos;
@@ -25,9 +29,20 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
         <span class="codicon codicon-${v.ok ? 'pass' : 'error'}" aria-hidden="true"></span
         >${v.ok ? t('dsh opens this log') : t('dsh refuses this log')}</span
       >
-      <span id="live-status" class="pill ${s.live}"
-        >${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(label(s.liveText), 160)}</span
-      >
+      ${
+        s.live === 'live' && openTurn === 'still'
+          ? html`<span id="live-status" class="pill warning" data-activity="still"
+              ><span class="codicon codicon-debug-disconnect" aria-hidden="true"></span>${t(
+                'The last turn is open and nothing is being written: it looks like a crash',
+              )}</span
+            >`
+          : html`<span id="live-status" class="pill ${s.live}"
+              >${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(
+                label(s.liveText),
+                160,
+              )}</span
+            >`
+      }
       ${
         problems
           ? html`<span class="pill ${s.worstSeverity ?? 'info'}" id="problem-count" data-count=${problems}>

@@ -662,11 +662,16 @@ export class TimelineApp extends LitElement {
     const ctx = this.rowContext();
     const activeId = this.total ? rowDomId(LIST_ID, this.activeIndex) : '';
     return html`<div class="session-top">
-        ${renderHealth(this.summary, this.childSessions, {
-          reload: () => void this.client.request('reload', {}),
-          reveal: (line) => void this.reveal(line),
-          openLineage: (to) => void this.client.request('openLineage', { to }),
-        })}
+        ${renderHealth(
+          this.summary,
+          this.childSessions,
+          {
+            reload: () => void this.client.request('reload', {}),
+            reveal: (line) => void this.reveal(line),
+            openLineage: (to) => void this.client.request('openLineage', { to }),
+          },
+          this.crash.openTurnActivity,
+        )}
         ${this.crash.renderHealthLists()} ${this.crash.renderBanner()}
       </div>
       ${this.renderToolbar()}
