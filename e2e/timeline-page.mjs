@@ -20,6 +20,30 @@ export async function setOrder(page, order) {
   await sessionView(page).locator(`#order-${order}`).click();
   await sessionView(page).locator(`#timeline-list[data-order="${order}"]`).waitFor();
   await waitForTimeline(page);
+  await waitForListAtRest(page);
+}
+
+/**
+ * Waits until the rows drawn stop changing: after a change of order the list first draws its first
+ * window, then scrolls back to the selected (or top) event once the host says where it is.
+ */
+export async function waitForListAtRest(page, timeout = 10_000) {
+  const firstDrawn = () =>
+    sessionView(page)
+      .locator('#timeline-list')
+      .evaluate((el) => {
+        const rows = [...el.querySelectorAll('.row')];
+        return rows.some((r) => r.classList.contains('placeholder')) ? '' : rows.map((r) => r.getAttribute('data-seq')).join(',');
+      });
+  const deadline = Date.now() + timeout;
+  let last = await firstDrawn();
+  for (;;) {
+    await page.waitForTimeout(250);
+    const now = await firstDrawn();
+    if (now && now === last) return;
+    if (Date.now() > deadline) throw new Error('the timeline kept redrawing its rows');
+    last = now;
+  }
 }
 
 /** The frame object of the session webview (for evaluate); found by the timeline element it holds. */

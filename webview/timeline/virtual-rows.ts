@@ -4,6 +4,7 @@
 // fixed height, and only items that hold more (a shadowed bracket) are measured, in one batch after
 // they are drawn.
 import { html, LitElement, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
 
 /** The height of a plain row, as media/session.css draws it (`.row { height: 22px }`). */
@@ -101,7 +102,13 @@ export class VirtualRows extends LitElement {
     const items = this.virtualizer.getVirtualItems();
     return html`<div class="virtual-space">
       <div class="virtual-window">
-        ${items.map((item) => html`<div class="item" data-item=${item.index}>${this.draw(item.index)}</div>`)}
+        ${repeat(
+          items,
+          // Keyed by row: an element stands for one row for as long as it is drawn, so what a pointer
+          // (or an assistive technology) holds does not turn into another row as the list scrolls.
+          (item) => item.index,
+          (item) => html`<div class="item" data-item=${item.index}>${this.draw(item.index)}</div>`,
+        )}
       </div>
     </div>`;
   }
