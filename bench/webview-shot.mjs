@@ -1,0 +1,48 @@
+// Draws the timeline webview for one log at a given size in headless chromium and saves a PNG, so the
+// view can be looked at without VS Code (narrow editors, long logs):
+//   node bench/webview-shot.mjs --log path.jsonl --width 700 --height 800 --out shot.png [--select SEQ]
+import { join, resolve, dirname } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { startWebview } from './webview-harness.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(REPO, 'bench', 'out');
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+mkdirSync(OUT, { recursive: true });
+const hostBundle = join(OUT, 'webview-timeline-host.mjs');
+await esbuild.build({
+  entryPoints: [join(REPO, 'bench', 'webview-timeline-host.ts')],
+  outfile: hostBundle,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+});
+const { openTimeline } = await import(hostBundle);
+const host = openTimeline(resolve(arg('log', join(REPO, 'test', 'fixtures', 'sessions', 'session-compaction.jsonl'))));
+let ready;
+const readyPromise = new Promise((r) => (ready = r));
+const webview = await startWebview({
+  repo: REPO,
+  viewport: { width: Number(arg('width', '700')), height: Number(arg('height', '800')) },
+  onMessage: async (m) => {
+    if (m.type === 'ready') return ready();
+    if (m.type !== 'request') return;
+    const answer = await host.timeline.handle(m, () => {});
+    if (answer) await webview.post(answer);
+  },
+});
+await readyPromise;
+await webview.post({ type: 'summary', summary: host.timeline.summary() });
+await webview.page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { timeout: 30_000 });
+const select = arg('select', '');
+if (select) await webview.page.evaluate((seq) => document.querySelector('timeline-app').jumpTo(seq), Number(select));
+await webview.page.waitForTimeout(500);
+await webview.page.screenshot({ path: resolve(arg('out', join(OUT, 'shot.png'))) });
+await webview.stop();
