@@ -2,9 +2,10 @@
 // VS Code, under the same Content-Security-Policy shape as the session editor, with `acquireVsCodeApi`
 // wired to a Node function that plays the host: every message the webview posts goes to `onMessage`,
 // and `post(message)` delivers a message to the webview as VS Code's postMessage would.
-// Messages travel over this server (POST one way, an event stream the other), not through the
-// browser's DevTools protocol, so a message costs about what it does between VS Code and a webview and
-// the page's frames are not held up by the automation channel. That needs `connect-src` to this
+// Messages travel over this server (POST one way, an event stream the other), carried by a worker that
+// hands them to the page with postMessage: as in VS Code, the page only ever sees message events and
+// pays for neither the network nor JSON, and nothing goes through the browser's DevTools protocol,
+// which would hold up the page's frames. The worker needs `worker-src` and `connect-src` to this
 // server, the one difference from the editor's policy.
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
@@ -30,6 +31,7 @@ function page(origin, nonce, theme) {
     `font-src ${origin}`,
     `script-src 'nonce-${nonce}'`,
     `connect-src ${origin}`,
+    `worker-src ${origin}`,
   ].join('; ');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
@@ -39,10 +41,10 @@ function page(origin, nonce, theme) {
 <script nonce="${nonce}">
   window.__posted = [];
   window.__state = undefined;
-  new EventSource('${origin}/from-host').onmessage = (e) =>
-    window.dispatchEvent(new MessageEvent('message', { data: JSON.parse(e.data) }));
+  const carrier = new Worker('${origin}/carrier.js');
+  carrier.onmessage = (e) => window.dispatchEvent(new MessageEvent('message', { data: e.data }));
   window.acquireVsCodeApi = () => ({
-    postMessage: (m) => void fetch('${origin}/to-host', { method: 'POST', body: JSON.stringify(m) }),
+    postMessage: (m) => carrier.postMessage(m),
     getState: () => window.__state,
     setState: (s) => { window.__state = s; },
   });
@@ -50,6 +52,12 @@ function page(origin, nonce, theme) {
 </head><body><main id="app" aria-busy="true"></main>
 <script nonce="${nonce}" src="${origin}/dist/webview.js"></script></body></html>`;
 }
+
+/** The worker between the page and this server: host messages in from the event stream, page messages out by POST. */
+const CARRIER = `
+new EventSource('/from-host').onmessage = (e) => postMessage(JSON.parse(e.data));
+onmessage = (e) => void fetch('/to-host', { method: 'POST', body: JSON.stringify(e.data) });
+`;
 
 /** A few --vscode-* variables of a dark theme, so the page is drawn as in the editor. */
 const DARK = [
@@ -83,6 +91,11 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
   });
   const server = createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/carrier.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(CARRIER);
+      return;
+    }
     if (url.pathname === '/from-host') {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.flushHeaders();
