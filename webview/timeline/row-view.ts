@@ -30,8 +30,17 @@ export function rowDomId(listId: string, index: number): string {
   return `${listId}-row-${index}`;
 }
 
+/** Names already worded, per row object: a row is drawn again on every redraw of the list. */
+const names = new WeakMap<TimelineRow, string>();
+
 /** The accessible name: always starts with `seq N <type>` so a screen reader user hears what it is. */
 export function accessibleName(row: TimelineRow): string {
+  let name = names.get(row);
+  if (name === undefined) names.set(row, (name = wordName(row)));
+  return name;
+}
+
+function wordName(row: TimelineRow): string {
   const parts = [t('seq {0} {1}', row.seq, row.type)];
   if (row.kind === 'chunkRun') parts.push(t('{0} chunks to seq {1}', row.runLength ?? 0, row.lastSeq ?? row.seq));
   if (row.surface === 'node') parts.push(t('on the surface'));

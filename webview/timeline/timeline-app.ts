@@ -169,9 +169,12 @@ export class TimelineApp extends LitElement {
         return { rows: result.rows, total: result.total, generation: generationKey(generation) };
       },
       (total) => {
+        const first = !this.rowsArrived;
         this.rowsArrived = true;
         if (total !== this.total) this.setTotal(total);
-        this.requestUpdate();
+        // Rows arriving for the same list change only the rows: the list redraws, not the whole view.
+        if (first || !this.list) this.requestUpdate();
+        else this.list.requestUpdate();
         this.afterRowsArrive();
       },
     );
