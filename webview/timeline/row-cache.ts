@@ -13,8 +13,8 @@ export interface PageResult<Row> {
 export type FetchPage<Row> = (start: number, count: number) => Promise<PageResult<Row>>;
 
 export const PAGE_SIZE = 200;
-/** Pages kept at most (about 40k rows): scrolling a 300k log end to end must not keep it all. */
-const MAX_PAGES = 200;
+/** Pages kept at most (about 12k rows): scrolling a 300k log end to end must not keep it all. */
+const MAX_PAGES = 60;
 
 interface Page<Row> {
   rows: Row[];

@@ -124,7 +124,6 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     }}
     @click=${(e: MouseEvent) => on.select(row.index, row.seq, e.shiftKey)}
   >
-    <span class="band" aria-hidden="true"></span>
     <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>
     ${
       row.kind === 'chunkRun'
@@ -136,7 +135,7 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
               on.toggleRun(row);
             }}
           ></span>`
-        : html`<span class="twist-space" aria-hidden="true"></span>`
+        : nothing
     }
     <span class="codicon codicon-${safeIcon(row.icon)} type-icon" aria-hidden="true" title=${row.type}></span>
     <span class="cell seq">${row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : row.seq}</span>

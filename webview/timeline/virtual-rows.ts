@@ -10,7 +10,7 @@ import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } 
 /** The height of a plain row, as media/session.css draws it (`.row { height: 22px }`). */
 export const ROW_HEIGHT = 22;
 /** Rows drawn beyond each edge of the viewport, so a short scroll shows rows already drawn. */
-const OVERSCAN = 8;
+const OVERSCAN = 4;
 
 export interface RowsRange {
   /** First and last rows drawn (the viewport and the overscan). */
