@@ -120,6 +120,11 @@ test(
     assert.match(await view().locator('#crash-heading').textContent(), /Turn 1 is open: it looks like a crash/);
     // The header says the same as the banner: not "Live".
     assert.match(await view().locator('#live-status').textContent(), /nothing is being written: it looks like a crash/);
+    // So does the status bar.
+    await page
+      .locator('.statusbar-item', { hasText: /dsh opens this log.*looks like a crash/ })
+      .first()
+      .waitFor({ timeout: 10_000 });
     assert.match(await view().locator('#crash-activity').textContent(), /has not changed for \d+ min/);
     const pending = view().locator('#pending-calls li');
     assert.equal(await pending.count(), 1);

@@ -7,10 +7,13 @@ import type { ActiveSession } from './active-session';
 import { NAVIGATION_COMMANDS } from './navigation';
 import type { SessionDocument } from './session-document';
 import { formatCount } from './sessions/format';
+import { openTurnActivity } from '../core';
 
 export const SHOW_HEALTH_COMMAND = 'sessionSurface.showSessionHealth';
 /** Redraws at most this often while a live log grows. */
 const THROTTLE_MS = 400;
+/** How often an open last turn is looked at again for having gone still. */
+const RECHECK_MS = 20_000;
 
 function verdictText(s: SessionSummary): { icon: string; text: string } {
   if (!s.verdict.ok) return { icon: '$(error)', text: vscode.l10n.t('dsh refuses this log') };
@@ -18,10 +21,20 @@ function verdictText(s: SessionSummary): { icon: string; text: string } {
   return { icon: '$(pass)', text: vscode.l10n.t('dsh opens this log') };
 }
 
+/** An open last turn in a file nobody writes to any more is a crash, as the editor's banner says. */
+function looksCrashed(s: SessionSummary): boolean {
+  return s.live === 'live' && openTurnActivity(Date.now() - s.file.mtimeMs) === 'still';
+}
+
 function liveText(s: SessionSummary): string | undefined {
   if (s.file.state !== 'following') return vscode.l10n.t('file changed on disk');
+  if (looksCrashed(s)) return vscode.l10n.t('looks like a crash');
   if (s.live === 'live') return vscode.l10n.t('live');
   return undefined;
+}
+
+function liveIcon(s: SessionSummary): string {
+  return looksCrashed(s) ? '$(debug-disconnect)' : s.live === 'live' ? '$(pulse)' : '';
 }
 
 export function registerStatusBar(context: vscode.ExtensionContext, active: ActiveSession): void {
@@ -53,7 +66,7 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
       if (!s) return item.hide();
       const v = verdictText(s);
       const live = liveText(s);
-      item.text = [`${v.icon} ${v.text}`, live && (s.live === 'live' ? `$(pulse) ${live}` : live)].filter(Boolean).join(' · ');
+      item.text = [`${v.icon} ${v.text}`, live && `${liveIcon(s)} ${live}`.trim()].filter(Boolean).join(' · ');
       item.backgroundColor = s.verdict.ok ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
       const md = new vscode.MarkdownString();
       md.appendText(s.verdict.ok ? vscode.l10n.t('dsh opens this log.') : vscode.l10n.t('dsh refuses this log: {0}', s.verdict.text));
@@ -79,9 +92,14 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
     timer = setTimeout(draw, Math.max(0, THROTTLE_MS - (Date.now() - last)));
   };
 
+  // A live log that stops being written turns into a crash without any event: look again now and then.
+  const recheck = setInterval(() => {
+    if (active.current?.summary()?.live === 'live') schedule();
+  }, RECHECK_MS);
   context.subscriptions.push(
     item,
     { dispose: () => clearTimeout(timer) },
+    { dispose: () => clearInterval(recheck) },
     active.onDidChange(schedule),
     vscode.commands.registerCommand(SHOW_HEALTH_COMMAND, () => showHealth(active.current)),
   );
@@ -105,7 +123,7 @@ async function showHealth(doc: SessionDocument | undefined): Promise<void> {
   });
   const live = liveText(s);
   items.push({
-    label: `$(${s.live === 'live' ? 'pulse' : 'check-all'}) ${live ?? s.liveText}`,
+    label: `${liveIcon(s) || '$(check-all)'} ${live ?? s.liveText}`,
     detail: s.file.explanation,
   });
   items.push({
