@@ -14,7 +14,7 @@ import { SHARED, sharedFile, startSuite, until } from '../harness.mjs';
 import { REPO } from '../toolchain.mjs';
 import { closeAllEditors } from '../workbench.mjs';
 import { openViaCommand, sessionView } from '../session-editor.mjs';
-import { inspector, listTotal, rowBySeq, setOrder, waitForTimeline } from '../timeline-page.mjs';
+import { focusedId, inspector, listTotal, rowBySeq, setOrder, waitForTimeline } from '../timeline-page.mjs';
 import { cutAtFirstToolCall, openPageRetrying, text, zstdLogWithTornFrame } from '../crash-tails.mjs';
 
 const REAL = 'acp-agent_snapshots_advanced-toolchain_session.hdrfix.jsonl';
@@ -137,7 +137,15 @@ test(
     await shot('recorded-banner-and-ghosts');
     // Following the ghost's link selects its call, like a provenance link; the keyboard reaches it too.
     const callSeq = plan.pendingCalls[0].callSeq;
-    await ghosts().first().locator('.ghost-link').focus();
+    // From the list's last row, Down reaches the ghost rows; Up goes back; Enter follows the link.
+    await sessionView(page).locator('#timeline-list').focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowDown');
+    await until(async () => /not in the file yet/.test(await focusedId(page)), 10_000, 'Down from the last row reaches the ghosts');
+    await page.keyboard.press('ArrowUp');
+    await until(async () => (await focusedId(page)) === 'timeline-list', 10_000, 'Up from the first ghost is the list again');
+    await page.keyboard.press('ArrowDown');
+    await until(async () => /not in the file yet/.test(await focusedId(page)), 10_000, 'the ghosts again');
     await page.keyboard.press('Enter');
     await until(
       async () => (await rowBySeq(page, callSeq).getAttribute('aria-selected')) === 'true',

@@ -102,6 +102,9 @@ export class CrashReviewState {
   renderGhosts(filtered: boolean): TemplateResult | typeof nothing {
     const open = this.review?.openTurn;
     if (!open || filtered) return nothing;
-    return html`${renderGhostRows(this.app.currentOrder, open.ghosts, { jump: (seq) => void this.app.jumpTo(seq) })}`;
+    return html`${renderGhostRows(this.app.currentOrder, open.ghosts, {
+      jump: (seq) => void this.app.jumpTo(seq),
+      backToList: () => this.app.focusList(),
+    })}`;
   }
 }

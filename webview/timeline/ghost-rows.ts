@@ -11,6 +11,8 @@ import { t } from './strings';
 
 export interface GhostHandlers {
   jump(seq: number): void;
+  /** Up from the first ghost row: back to the list's last row. */
+  backToList(): void;
 }
 
 /** The ghosts an order shows: all in the Full log, the tool results (messages) in the Model view. */
@@ -29,7 +31,7 @@ export function renderGhostRows(order: Order, ghosts: readonly GhostRow[], on: G
   if (!shown.length) return html``;
   return html`<section id="ghost-rows" class="ghost-rows" aria-label=${t('Closers dsh would append — not in the file yet')}>
     <div class="ghost-head muted">${t('Closers dsh would append — not in the file yet')}</div>
-    <ul role="list">
+    <ul role="list" @keydown=${(e: KeyboardEvent) => onGhostKey(e, on)}>
       ${shown.map(
         (g) =>
           html`<li
@@ -67,4 +69,33 @@ export function renderGhostRows(order: Order, ghosts: readonly GhostRow[], on: G
       )}
     </ul>
   </section>`;
+}
+
+/**
+ * The ghost rows continue the list for the keyboard: up and down move between them (up from the first
+ * goes back to the list), Enter follows the row's link.
+ */
+function onGhostKey(e: KeyboardEvent, on: GhostHandlers): void {
+  const row = (e.target as HTMLElement).closest<HTMLElement>('.ghost-row');
+  if (!row) return;
+  const step = (to: Element | null) => {
+    e.preventDefault();
+    if (to instanceof HTMLElement) to.focus();
+    else if (to === null && e.key !== 'ArrowDown' && e.key !== 'j') on.backToList();
+  };
+  switch (e.key) {
+    case 'ArrowDown':
+    case 'j':
+      return step(row.nextElementSibling);
+    case 'ArrowUp':
+    case 'k':
+      return step(row.previousElementSibling);
+    case 'Enter': {
+      const target = row.querySelector<HTMLElement>('.ghost-link')?.dataset.target;
+      if (target !== undefined) {
+        e.preventDefault();
+        on.jump(Number(target));
+      }
+    }
+  }
 }

@@ -513,6 +513,8 @@ export class TimelineApp extends LitElement {
     switch (e.key) {
       case 'ArrowDown':
       case 'j':
+        // After the last event come the closers dsh would append: the keyboard reaches them too.
+        if (this.activeIndex >= this.total - 1 && this.focusFirstGhost()) break;
         this.moveActive(this.activeIndex + 1);
         break;
       case 'ArrowUp':
@@ -557,6 +559,12 @@ export class TimelineApp extends LitElement {
         return;
     }
     e.preventDefault();
+  }
+
+  private focusFirstGhost(): boolean {
+    const ghost = this.querySelector<HTMLElement>('#ghost-rows .ghost-row');
+    ghost?.focus();
+    return !!ghost;
   }
 
   private openInspector(): void {
