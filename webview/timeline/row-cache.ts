@@ -23,7 +23,7 @@ interface Page<Row> {
 
 export class RowCache<Row> {
   private readonly pages = new Map<number, Page<Row>>();
-  private readonly inFlight = new Set<number>();
+  private readonly inFlight = new Map<number, Promise<void>>();
   private generation: string | undefined;
   private closed = false;
 
@@ -39,8 +39,15 @@ export class RowCache<Row> {
 
   /** Makes sure rows first..last are loaded and current, or on their way. */
   ensure(first: number, last: number): void {
+    void this.ready(first, last);
+  }
+
+  /** Rows first..last, loaded: resolves once they can be drawn (or could not be fetched). */
+  async ready(first: number, last: number): Promise<void> {
     if (last < first || this.closed) return;
-    for (let p = Math.floor(Math.max(0, first) / PAGE_SIZE); p <= Math.floor(Math.max(0, last) / PAGE_SIZE); p++) this.load(p);
+    const loads: Promise<void>[] = [];
+    for (let p = Math.floor(Math.max(0, first) / PAGE_SIZE); p <= Math.floor(Math.max(0, last) / PAGE_SIZE); p++) loads.push(this.load(p));
+    await Promise.all(loads);
   }
 
   /** This cache's view is gone (another order or filter): late answers are dropped. */
@@ -54,11 +61,12 @@ export class RowCache<Row> {
     this.generation = generation;
   }
 
-  private load(page: number): void {
+  private load(page: number): Promise<void> {
     const have = this.pages.get(page);
-    if ((have && have.generation === this.generation) || this.inFlight.has(page)) return;
-    this.inFlight.add(page);
-    this.fetchPage(page * PAGE_SIZE, PAGE_SIZE).then(
+    if (have && have.generation === this.generation) return Promise.resolve();
+    const loading = this.inFlight.get(page);
+    if (loading) return loading;
+    const fetched = this.fetchPage(page * PAGE_SIZE, PAGE_SIZE).then(
       (result) => {
         this.inFlight.delete(page);
         if (this.closed) return;
@@ -75,5 +83,7 @@ export class RowCache<Row> {
         this.inFlight.delete(page);
       },
     );
+    this.inFlight.set(page, fetched);
+    return fetched;
   }
 }

@@ -341,6 +341,9 @@ export class TimelineApp extends LitElement {
       ({ result } = await this.client.request('rowOf', { order: 'log', seq, filter: this.filter() }));
     }
     if (result.index === undefined) return;
+    // The rows around the target first: the list then moves once, to drawn rows, not to placeholders.
+    const around = Math.max(10, this.lastVisible.last - this.lastVisible.first);
+    await this.cache.ready(result.index - around, result.index + around);
     this.activeIndex = result.index;
     this.view.following = false;
     await this.updateComplete;
