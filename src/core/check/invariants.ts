@@ -24,6 +24,7 @@ import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { DiagnosticSink } from './diagnostic-sink';
 import { CompactionBracketCheck } from './compaction-invariants';
 import { stringText, valueText } from '../value-text';
+import { SmallMap } from '../small-map';
 
 const TURN = 'invariant.turn-bracketing';
 const STEP = 'invariant.step-bracketing';
@@ -50,7 +51,7 @@ export class InvariantPass {
   private openStep: number | null = null;
   private lastStep = 0;
   /** Recorded tool/calls of the open step awaiting a result: call id → tool/call seq. */
-  private pending = new Map<string, number>();
+  private readonly pending = new SmallMap<string, number>();
   /** The last step-scope warning, so a run of stray events of one step makes one warning, not hundreds. */
   private scopeRun: { key: string; diagnostic: Diagnostic | undefined; more: number } | undefined;
 
@@ -157,7 +158,7 @@ export class InvariantPass {
         `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`,
       );
     }
-    for (const [callId, callSeq] of this.pending) {
+    for (const [callId, callSeq] of this.pending.entries()) {
       this.sink.report(
         'warning',
         PENDING,

@@ -10,6 +10,7 @@
 import { StreamAssembly } from './stream-assembly';
 import type { SessionEvent } from '../types';
 import { SeqMap } from './seq-map';
+import { SmallMap } from '../small-map';
 
 export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end';
 
@@ -59,11 +60,11 @@ export class AttemptTracker {
   /** Attempt id per chunk seq (-1 for other events). */
   readonly attemptOf: SeqMap;
   /** Attempts still receiving chunks, by turn/step. */
-  private readonly open = new Map<number | string, Attempt>();
+  private readonly open = new SmallMap<number | string, Attempt>();
   /** The latest attempt of a step that a message without citations may still take (turn/step attribution). */
-  private readonly claimable = new Map<number | string, Attempt>();
+  private readonly claimable = new SmallMap<number | string, Attempt>();
   /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
-  private readonly latest = new Map<number | string, Attempt>();
+  private readonly latest = new SmallMap<number | string, Attempt>();
 
   constructor(expectedEvents = 1024) {
     this.attemptOf = new SeqMap(expectedEvents);
@@ -133,10 +134,12 @@ export class AttemptTracker {
   }
 
   turnEnd(turn: number | undefined): void {
-    for (const attempt of [...this.open.values(), ...this.claimable.values()]) {
-      if (attempt.turn === turn) this.end(keyOf(attempt.turn, attempt.step), 'turn-end');
+    if (this.open.size + this.claimable.size > 0) {
+      for (const [, attempt] of [...this.open.entries(), ...this.claimable.entries()]) {
+        if (attempt.turn === turn) this.end(keyOf(attempt.turn, attempt.step), 'turn-end');
+      }
     }
-    for (const [key, attempt] of this.latest) if (attempt.turn === turn) this.latest.delete(key);
+    if (this.latest.size > 0) for (const [key, attempt] of this.latest.entries()) if (attempt.turn === turn) this.latest.delete(key);
   }
 
   /** Chunk seqs of an attempt, ascending. */

@@ -2,6 +2,7 @@
 // incremental so a growing log (a live agent) can be followed without rescanning.
 import type { SessionEvent } from '../types';
 import { nullReadMessage } from '../read/json-values';
+import { SmallMap } from '../small-map';
 
 export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN';
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED';
@@ -31,7 +32,7 @@ const NOT_STARTED_TEXT =
 export class CloserScan {
   private openTurn: unknown = null;
   private openStep: unknown = null;
-  private pending = new Map<string, PendingCall>();
+  private readonly pending = new SmallMap<unknown, PendingCall>();
   /** The last kept event's seq (-1 before any) and time: the closers follow it. */
   private lastSeq = -1;
   private lastTime = 0;
@@ -97,7 +98,7 @@ export class CloserScan {
     const time = this.lastTime;
     let seq = this.lastSeq + 1;
     const out: SessionEvent[] = [];
-    for (const [callId, call] of this.pending) {
+    for (const [callId, call] of this.pending.entries()) {
       const recorded = call.callSeq !== undefined;
       const event: SessionEvent = {
         type: 'tool/result',
