@@ -26,11 +26,16 @@ export function messageOf(event: { type: unknown; data: unknown }): Record<strin
   return isObjectLike(message) ? (message as Record<string, any>) : undefined;
 }
 
-export function checkMessageShape(event: Record<string, unknown>, subject: string): ShapeProblem | undefined {
+/**
+ * `subject` names the event in the message: given as its words and a number ("session event at seq"
+ * and 12), so that the text is built only for a failing event (most events pass, and a seq turned
+ * into a string per event is kept by the engine's number-string cache long enough to be promoted).
+ */
+export function checkMessageShape(event: Record<string, unknown>, subject: string, subjectNumber: number): ShapeProblem | undefined {
   const type = event.type as string;
   const rule = MESSAGE_RULE.get(type);
   if (!rule) return undefined;
-  const fail = (message: string): ShapeProblem => ({ message: `${subject} ${message}`, rule });
+  const fail = (message: string): ShapeProblem => ({ message: `${subject} ${subjectNumber} ${message}`, rule });
   const message = messageOf(event as { type: unknown; data: unknown });
   if (!message || typeof message.id !== 'string' || message.id === '') return fail('lacks an identified message');
   const role = type === 'assistant/message' ? 'assistant' : 'user';
@@ -116,6 +121,6 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
     const problem = checkRequestHeader(event.data, index);
     if (problem) return problem;
   }
-  if (!messageShapeChecked && MESSAGE_RULE.has(type)) return checkMessageShape(event, `seed ${type} at index ${index}`);
+  if (!messageShapeChecked && MESSAGE_RULE.has(type)) return checkMessageShape(event, `seed ${type} at index`, index);
   return undefined;
 }

@@ -150,7 +150,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     let shapeChecked = false;
     try {
       event = upgradeLegacyEvent(event, id, this.messageIdAt);
-      const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
+      const shape = checkMessageShape(event as unknown as Record<string, unknown>, 'session event at seq', seq);
       shapeChecked = true;
       if (shape)
         verdicts.problem('adopt', {
