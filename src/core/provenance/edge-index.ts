@@ -48,6 +48,15 @@ export class EdgeIndex {
     this.code.push(KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0));
   }
 
+  /** Edges from `derived` to `count` consecutive sources starting at `source` (a message's whole stream). */
+  addRun(derived: number, source: number, count: number, kind: EdgeKind, how: EdgeHow): void {
+    if (derived < this.lastFrom) throw new Error(`edges must be added in derived-seq order (${derived} after ${this.lastFrom})`);
+    this.lastFrom = derived;
+    this.from.pushRepeated(derived, count);
+    this.to.pushSequence(source, count);
+    this.code.pushRepeated(KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0), count);
+  }
+
   get size(): number {
     return this.from.length;
   }

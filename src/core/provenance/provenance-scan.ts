@@ -182,6 +182,14 @@ export class ProvenanceBuilder {
 
   private message(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     const seq = event.seq;
+    const whole = this.citedAttempt(event);
+    if (whole !== undefined) {
+      const assembly = whole.assembly;
+      this.takeAttempt(seq, whole);
+      this.messageDone(event, turn, step);
+      this.checkReassembly(event, whole.count, assembly, 'cited');
+      return;
+    }
     const cited: number[] = [];
     this.citations(event, cited);
     let chunks = cited;
@@ -200,11 +208,48 @@ export class ProvenanceBuilder {
       assembly = this.assemblyOfExactly(cited);
     }
     for (const chunk of chunks) this.claim(chunk, seq);
+    this.messageDone(event, turn, step);
+    this.checkReassembly(event, chunks.length, assembly ?? this.assemble(chunks), by);
+  }
+
+  /** What every message does once its chunks are claimed: close the step's stream, note the calls it asks for. */
+  private messageDone(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     this.tracker.message(turn, step);
     for (const block of contentOf(event)) {
-      if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, seq);
+      if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, event.seq);
     }
-    this.checkReassembly(event, chunks, assembly, by);
+  }
+
+  /**
+   * The attempt a message cites exactly and whole, as writers record it: its sourceEventSeqs are the
+   * attempt's chunks (a contiguous run nothing interleaves), none claimed yet, and the message
+   * replaces nothing. Then every citation is a new stream edge and every chunk a fresh claim, which
+   * `takeAttempt` records as runs instead of looking each chunk up. Undefined sends the message
+   * through the general path.
+   */
+  private citedAttempt(event: SessionEvent): Attempt | undefined {
+    const sources = event.sourceEventSeqs;
+    if (!Array.isArray(sources) || sources.length === 0) return undefined;
+    const first = sources[0];
+    if (typeof first !== 'number') return undefined;
+    const id = this.tracker.attemptOf.get(first);
+    if (id < 0) return undefined;
+    const attempt = this.tracker.attempts[id];
+    const n = sources.length;
+    if (attempt.first !== first || attempt.count !== n || attempt.last !== first + n - 1) return undefined;
+    if (attempt.claimed !== 0 || attempt.assembly === undefined || attempt.last >= event.seq) return undefined;
+    for (let i = 1; i < n; i++) if (sources[i] !== first + i) return undefined;
+    if (this.replacementOf(event.seq) !== undefined) return undefined;
+    return attempt;
+  }
+
+  /** The general path's edges and claims for a whole cited attempt, written as runs. */
+  private takeAttempt(message: number, attempt: Attempt): void {
+    const { first, count } = attempt;
+    this.edges.addRun(message, first, count, 'stream', 'recorded');
+    this.linkedFrom.setRange(first, count, message);
+    this.messageOf.setRange(first, count, message);
+    attempt.claimed = count;
   }
 
   /** The running assembly of the one attempt whose chunks are exactly `chunks`, if there is one. */
@@ -234,11 +279,11 @@ export class ProvenanceBuilder {
     if (id >= 0) this.tracker.attempts[id].claimed += 1;
   }
 
-  private checkReassembly(event: SessionEvent, chunks: number[], running: StreamAssembly | undefined, by: 'cited' | 'turn-step'): void {
+  private checkReassembly(event: SessionEvent, chunkCount: number, assembly: StreamAssembly | undefined, by: 'cited' | 'turn-step'): void {
     const data = event.data ?? {};
     const content = data.message?.content;
     const interrupted = data.interrupted === true;
-    if (chunks.length === 0) {
+    if (chunkCount === 0 || assembly === undefined) {
       if (Array.isArray(content) && content.length > 0) {
         this.report(
           'info',
@@ -249,7 +294,6 @@ export class ProvenanceBuilder {
       }
       return;
     }
-    const assembly = running ?? this.assemble(chunks);
     const verdict = compareAssembly(assembly, content, interrupted);
     const how = by === 'cited' ? 'cited' : 'found by turn/step';
     if (verdict.mismatches.length > 0) {
@@ -259,7 +303,7 @@ export class ProvenanceBuilder {
         'warning',
         'provenance.reassembly-mismatch',
         event.seq,
-        `assistant/message seq ${event.seq} does not reassemble from its ${chunks.length} ${how} chunks: ${first}${more}`,
+        `assistant/message seq ${event.seq} does not reassemble from its ${chunkCount} ${how} chunks: ${first}${more}`,
         verdict.mismatches,
       );
     }
@@ -283,7 +327,8 @@ export class ProvenanceBuilder {
   }
 
   /** Reassembles chunks that are not one attempt's exact run (re-read with a reader of their own). */
-  private assemble(chunks: number[]): StreamAssembly {
+  private assemble(chunks: number[]): StreamAssembly | undefined {
+    if (chunks.length === 0) return undefined;
     const reader = this.log;
     const assembly = new StreamAssembly();
     for (const seq of [...chunks].sort((a, b) => a - b)) {
