@@ -17,7 +17,7 @@ import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
-import { AttemptTracker, type Attempt } from './stream-attempts';
+import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
 
@@ -183,11 +183,11 @@ export class ProvenanceBuilder {
   private message(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     const seq = event.seq;
     const whole = this.citedAttempt(event);
-    if (whole !== undefined) {
-      const assembly = whole.assembly;
-      this.takeAttempt(seq, whole);
+    if (whole >= 0) {
+      const assembly = this.tracker.assemblyOf(whole);
+      const count = this.takeAttempt(seq, whole);
       this.messageDone(event, turn, step);
-      this.checkReassembly(event, whole.count, assembly, 'cited');
+      this.checkReassembly(event, count, assembly, 'cited');
       return;
     }
     const cited: number[] = [];
@@ -197,11 +197,12 @@ export class ProvenanceBuilder {
     let assembly: StreamAssembly | undefined;
     if (cited.length === 0) {
       // No citations (older writers, hand-made logs, or an explicit []): take the step's open attempt.
-      const attempt = this.tracker.claimableFor(turn, step);
-      if (attempt && attempt.claimed === 0 && attempt.count > 0) {
-        chunks = this.tracker.chunksOf(attempt);
+      const tracker = this.tracker;
+      const attempt = tracker.claimableFor(turn, step);
+      if (attempt >= 0 && tracker.claimed(attempt) === 0 && tracker.chunkCount(attempt) > 0) {
+        chunks = tracker.chunksOf(attempt);
         by = 'turn-step';
-        assembly = attempt.assembly;
+        assembly = tracker.assemblyOf(attempt);
         for (const chunk of chunks) this.link(seq, chunk, 'stream', 'inferred');
       }
     } else {
@@ -224,43 +225,45 @@ export class ProvenanceBuilder {
    * The attempt a message cites exactly and whole, as writers record it: its sourceEventSeqs are the
    * attempt's chunks (a contiguous run nothing interleaves), none claimed yet, and the message
    * replaces nothing. Then every citation is a new stream edge and every chunk a fresh claim, which
-   * `takeAttempt` records as runs instead of looking each chunk up. Undefined sends the message
-   * through the general path.
+   * `takeAttempt` records as runs instead of looking each chunk up. -1 sends the message through the
+   * general path.
    */
-  private citedAttempt(event: SessionEvent): Attempt | undefined {
+  private citedAttempt(event: SessionEvent): number {
     const sources = event.sourceEventSeqs;
-    if (!Array.isArray(sources) || sources.length === 0) return undefined;
+    if (!Array.isArray(sources) || sources.length === 0) return -1;
     const first = sources[0];
-    if (typeof first !== 'number') return undefined;
-    const id = this.tracker.attemptOf.get(first);
-    if (id < 0) return undefined;
-    const attempt = this.tracker.attempts[id];
+    if (typeof first !== 'number') return -1;
+    const tracker = this.tracker;
+    const id = tracker.attemptOf.get(first);
+    if (id < 0) return -1;
     const n = sources.length;
-    if (attempt.first !== first || attempt.count !== n || attempt.last !== first + n - 1) return undefined;
-    if (attempt.claimed !== 0 || attempt.assembly === undefined || attempt.last >= event.seq) return undefined;
-    for (let i = 1; i < n; i++) if (sources[i] !== first + i) return undefined;
-    if (this.replacementOf(event.seq) !== undefined) return undefined;
-    return attempt;
+    const last = first + n - 1;
+    if (tracker.first(id) !== first || tracker.chunkCount(id) !== n || tracker.last(id) !== last) return -1;
+    if (tracker.claimed(id) !== 0 || last >= event.seq || tracker.assemblyOf(id) === undefined) return -1;
+    for (let i = 1; i < n; i++) if (sources[i] !== first + i) return -1;
+    if (this.replacementOf(event.seq) !== undefined) return -1;
+    return id;
   }
 
-  /** The general path's edges and claims for a whole cited attempt, written as runs. */
-  private takeAttempt(message: number, attempt: Attempt): void {
-    const { first, count } = attempt;
+  /** The general path's edges and claims for a whole cited attempt, written as runs; returns its chunk count. */
+  private takeAttempt(message: number, attempt: number): number {
+    const first = this.tracker.first(attempt);
+    const count = this.tracker.chunkCount(attempt);
+    // No linkedFrom marks: they only keep one event's edges unique, and this message links nothing else.
     this.edges.addRun(message, first, count, 'stream', 'recorded');
-    this.linkedFrom.setRange(first, count, message);
     this.messageOf.setRange(first, count, message);
-    attempt.claimed = count;
+    this.tracker.addClaimed(attempt, count);
+    return count;
   }
 
   /** The running assembly of the one attempt whose chunks are exactly `chunks`, if there is one. */
   private assemblyOfExactly(chunks: number[]): StreamAssembly | undefined {
     const id = this.tracker.attemptOf.get(chunks[0]);
     if (id < 0) return undefined;
-    const attempt = this.tracker.attempts[id];
-    if (attempt.count !== chunks.length) return undefined;
+    if (this.tracker.chunkCount(id) !== chunks.length) return undefined;
     const attemptOf = this.tracker.attemptOf;
     for (let i = 1; i < chunks.length; i++) if (attemptOf.get(chunks[i]) !== id) return undefined;
-    return attempt.assembly;
+    return this.tracker.assemblyOf(id);
   }
 
   private claim(chunk: number, message: number): void {
@@ -276,7 +279,7 @@ export class ProvenanceBuilder {
     }
     this.messageOf.set(chunk, message);
     const id = this.tracker.attemptOf.get(chunk);
-    if (id >= 0) this.tracker.attempts[id].claimed += 1;
+    if (id >= 0) this.tracker.addClaimed(id, 1);
   }
 
   private checkReassembly(event: SessionEvent, chunkCount: number, assembly: StreamAssembly | undefined, by: 'cited' | 'turn-step'): void {
@@ -372,28 +375,33 @@ export class ProvenanceBuilder {
   /** Chunks no message took: a failed or retried attempt (info), one still streaming (info), or orphans. */
   private classifyUnclaimed(sink: DiagnosticSink): void {
     const lastTurnOpen = this.log.lastTurnOpen;
-    for (const attempt of this.tracker.attempts) {
-      const unclaimed = attempt.count - attempt.claimed;
+    const tracker = this.tracker;
+    for (let attempt = 0; attempt < tracker.attemptCount; attempt++) {
+      const claimed = tracker.claimed(attempt);
+      const unclaimed = tracker.chunkCount(attempt) - claimed;
       if (unclaimed === 0) continue;
       const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf.get(s) < 0);
-      const where = `turn ${attempt.turn ?? '?'} step ${attempt.step ?? '?'}`;
+      const where = `turn ${tracker.turn(attempt) ?? '?'} step ${tracker.step(attempt) ?? '?'}`;
+      const finishKind = tracker.finishKind(attempt);
+      const retrySeq = tracker.retrySeq(attempt);
+      const failureCode = tracker.failureCode(attempt);
       const list = seqRanges(seqs);
-      if (attempt.claimed === 0 && (attempt.finishKind === 'error' || attempt.finishKind === 'aborted')) {
-        const retry = attempt.retrySeq !== undefined ? `, retried by seq ${attempt.retrySeq}` : '';
+      if (claimed === 0 && (finishKind === 'error' || finishKind === 'aborted')) {
+        const retry = retrySeq !== undefined ? `, retried by seq ${retrySeq}` : '';
         sink.report(
           'info',
           'provenance.failed-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`,
+          `chunks ${list} (${where}) are a failed model attempt (finish ${finishKind}${failureCode ? ` ${failureCode}` : ''}${retry}); no message comes from them`,
         );
-      } else if (attempt.claimed === 0 && attempt.retrySeq !== undefined) {
+      } else if (claimed === 0 && retrySeq !== undefined) {
         sink.report(
           'info',
           'provenance.retried-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`,
+          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${retrySeq}`,
         );
-      } else if (attempt.claimed === 0 && lastTurnOpen && isStreaming(attempt)) {
+      } else if (claimed === 0 && lastTurnOpen && isStreaming(tracker.endedBy(attempt))) {
         sink.report(
           'info',
           'provenance.in-flight',
@@ -418,8 +426,8 @@ export class ProvenanceBuilder {
 }
 
 /** An attempt that nothing has ended yet, or that finished streaming but whose message is not written. */
-function isStreaming(attempt: Attempt): boolean {
-  return attempt.endedBy === undefined || attempt.endedBy === 'finish';
+function isStreaming(endedBy: AttemptEnd | undefined): boolean {
+  return endedBy === undefined || endedBy === 'finish';
 }
 
 function contentOf(event: SessionEvent): any[] {

@@ -48,6 +48,9 @@ export interface StreamBlock {
 
 /** The running reassembly of one stream; chunks are added in seq order. */
 export class StreamAssembly {
+  /** `attempt`: the id of the attempt being reassembled (-1 for chunks gathered otherwise). */
+  constructor(readonly attempt = -1) {}
+
   private readonly byIndex = new Map<number, StreamBlock>();
   /** `reason.kind` of the last finish chunk, e.g. stop, tool-calls, max-tokens, error. */
   finishKind: string | undefined;
