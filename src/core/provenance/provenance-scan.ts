@@ -20,6 +20,7 @@ import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
+import { TypeId } from '../read/known-types';
 
 /** What provenance reads of the log besides each event. */
 export interface ProvenanceSource extends EventFacts {
@@ -62,37 +63,40 @@ export class ProvenanceBuilder {
     this.linkedFrom = new SeqMap(expectedEvents);
   }
 
-  /** One kept event, after the reader indexed and folded it. */
-  observeEvent(seq: number, event: SessionEvent): void {
+  /**
+   * One kept event, after the reader indexed and folded it: `typeId` is its type's number (TypeId),
+   * `turn` and `step` are what the log's turn() and step() give for it.
+   */
+  observeEvent(seq: number, event: SessionEvent, typeId: number, turn: number | undefined, step: number | undefined): void {
     this.count = seq + 1;
-    switch (event.type) {
-      case 'assistant/chunk':
-        this.tracker.chunk(event, this.log.turn(seq), this.log.step(seq));
+    switch (typeId) {
+      case TypeId.AssistantChunk:
+        this.tracker.chunk(event, turn, step);
         return;
-      case 'assistant/message':
-        this.message(event, this.log.turn(seq), this.log.step(seq));
+      case TypeId.AssistantMessage:
+        this.message(event, turn, step);
         return;
-      case 'tool/call':
+      case TypeId.ToolCall:
         this.toolCall(event);
         return;
-      case 'tool/result':
+      case TypeId.ToolResult:
         this.toolResult(event);
         return;
-      case 'compaction/summary':
-      case 'compaction/prune':
+      case TypeId.CompactionSummary:
+      case TypeId.CompactionPrune:
         this.price(event);
         return;
-      case 'llm/retry':
-      case 'llm/retry-started':
-        this.tracker.retry(seq, this.log.turn(seq), this.log.step(seq));
+      case TypeId.LlmRetry:
+      case TypeId.LlmRetryStarted:
+        this.tracker.retry(seq, turn, step);
         return;
-      case 'step/end':
-        this.tracker.stepEnd(this.log.turn(seq), this.log.step(seq));
+      case TypeId.StepEnd:
+        this.tracker.stepEnd(turn, step);
         return;
-      case 'turn/end':
-        this.tracker.turnEnd(this.log.turn(seq));
+      case TypeId.TurnEnd:
+        this.tracker.turnEnd(turn);
         return;
-      case 'user/message':
+      case TypeId.UserMessage:
         // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
         this.citations(event);
         return;
