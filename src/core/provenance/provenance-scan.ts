@@ -28,18 +28,33 @@ export interface ProvenanceSource extends EventFacts {
   readonly lastTurnOpen: boolean;
 }
 
+/** A lookup by seq (-1: none). */
+export interface SeqLookup {
+  get(seq: number): number;
+}
+
 export interface ProvenanceScan {
   edges: EdgeIndex;
   tracker: AttemptTracker;
   /** The assistant/message that took each chunk (-1 when none). */
-  messageOf: SeqMap;
+  messageOf: SeqLookup;
   diagnostics: Diagnostic[];
 }
 
 export class ProvenanceBuilder {
   private readonly edges: EdgeIndex;
   private readonly tracker: AttemptTracker;
-  private readonly messageOf: SeqMap;
+  /** Chunks claimed one by one; an attempt taken whole is recorded on the attempt (see messageOf). */
+  private readonly claimedBy: SeqMap;
+  /** The message that took a chunk, one by one or with its whole attempt (-1: none). */
+  private readonly messageOf: SeqLookup = {
+    get: (seq) => {
+      const message = this.claimedBy.get(seq);
+      if (message >= 0) return message;
+      const attempt = this.tracker.attemptOf.get(seq);
+      return attempt >= 0 ? this.tracker.takenBy(attempt) : -1;
+    },
+  };
   private readonly sink: DiagnosticSink;
   /** call id → the assistant/message whose tool-call block asked for it (latest wins). */
   private readonly callOwner = new Map<string, number>();
@@ -59,7 +74,7 @@ export class ProvenanceBuilder {
     this.sink = new DiagnosticSink(log);
     this.edges = new EdgeIndex(expectedEvents);
     this.tracker = new AttemptTracker(expectedEvents);
-    this.messageOf = new SeqMap(expectedEvents);
+    this.claimedBy = new SeqMap(expectedEvents);
     this.linkedFrom = new SeqMap(expectedEvents);
   }
 
@@ -255,8 +270,7 @@ export class ProvenanceBuilder {
     const count = this.tracker.chunkCount(attempt);
     // No linkedFrom marks: they only keep one event's edges unique, and this message links nothing else.
     this.edges.addRun(message, first, count, 'stream', 'recorded');
-    this.messageOf.setRange(first, count, message);
-    this.tracker.addClaimed(attempt, count);
+    this.tracker.takeWhole(attempt, message);
     return count;
   }
 
@@ -281,7 +295,7 @@ export class ProvenanceBuilder {
       );
       return;
     }
-    this.messageOf.set(chunk, message);
+    this.claimedBy.set(chunk, message);
     const id = this.tracker.attemptOf.get(chunk);
     if (id >= 0) this.tracker.addClaimed(id, 1);
   }

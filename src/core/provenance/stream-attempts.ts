@@ -51,6 +51,8 @@ export class AttemptTracker {
   private claimedOf: Int32Array;
   /** -1: no retry abandoned the attempt. */
   private retryOf: Int32Array;
+  /** The message that took every chunk of the attempt at once (-1: none did). */
+  private takenOf: Int32Array;
   private endOf: Uint8Array;
   /** Turn and step as numbers, NaN where the chunk had none. */
   private turnOf: Float64Array;
@@ -78,6 +80,7 @@ export class AttemptTracker {
     this.countOf = new Int32Array(this.capacity);
     this.claimedOf = new Int32Array(this.capacity);
     this.retryOf = new Int32Array(this.capacity);
+    this.takenOf = new Int32Array(this.capacity);
     this.endOf = new Uint8Array(this.capacity);
     this.turnOf = new Float64Array(this.capacity);
     this.stepOf = new Float64Array(this.capacity);
@@ -109,6 +112,17 @@ export class AttemptTracker {
 
   addClaimed(id: number, chunks: number): void {
     this.claimedOf[id] += chunks;
+  }
+
+  /** A message took all the attempt's chunks at once: recorded here instead of per chunk. */
+  takeWhole(id: number, message: number): void {
+    this.takenOf[id] = message;
+    this.claimedOf[id] += this.countOf[id];
+  }
+
+  /** The message that took the whole attempt at once (-1: none). */
+  takenBy(id: number): number {
+    return this.takenOf[id];
   }
 
   turn(id: number): number | undefined {
@@ -159,6 +173,7 @@ export class AttemptTracker {
     this.countOf = grown(this.countOf, n, new Int32Array(capacity));
     this.claimedOf = grown(this.claimedOf, n, new Int32Array(capacity));
     this.retryOf = grown(this.retryOf, n, new Int32Array(capacity));
+    this.takenOf = grown(this.takenOf, n, new Int32Array(capacity));
     this.endOf = grown(this.endOf, n, new Uint8Array(capacity));
     this.turnOf = grown(this.turnOf, n, new Float64Array(capacity));
     this.stepOf = grown(this.stepOf, n, new Float64Array(capacity));
@@ -174,6 +189,7 @@ export class AttemptTracker {
     this.firstOf[id] = seq;
     this.lastOf[id] = seq;
     this.retryOf[id] = -1;
+    this.takenOf[id] = -1;
     this.turnOf[id] = turn ?? NaN;
     this.stepOf[id] = step ?? NaN;
     this.open.set(key, id);

@@ -15,22 +15,6 @@ export class Int32Column {
     this.data[this.length++] = value;
   }
 
-  /** `count` copies of `value`. */
-  pushRepeated(value: number, count: number): void {
-    this.reserve(count);
-    this.data.fill(value, this.length, this.length + count);
-    this.length += count;
-  }
-
-  /** `first`, `first + 1`, … (`count` values). */
-  pushSequence(first: number, count: number): void {
-    this.reserve(count);
-    const data = this.data;
-    const end = this.length + count;
-    for (let i = this.length, v = first; i < end; i++, v++) data[i] = v;
-    this.length = end;
-  }
-
   /** Room for `extra` more values (grows by half: most columns are sized close to what they hold). */
   reserve(extra: number): void {
     if (this.length + extra <= this.data.length) return;
