@@ -131,7 +131,19 @@ export class StreamAssembly {
     const key = typeof index === 'number' ? (index === 0 ? 0 : index) : -1;
     const started = this.started;
     for (let i = 0; i < started.length; i++) if (started[i].index === key) return started[i];
-    const block: StreamBlock = { index: key, kind: undefined, parts: [], streamedLength: 0, deltas: 0, firstSeq: seq };
+    // Every field from the start: one object shape for all blocks, whatever the stream fills in later.
+    const block: StreamBlock = {
+      index: key,
+      kind: undefined,
+      parts: [],
+      streamedLength: 0,
+      joined: undefined,
+      deltas: 0,
+      id: undefined,
+      name: undefined,
+      end: undefined,
+      firstSeq: seq,
+    };
     started.push(block);
     return block;
   }

@@ -23,8 +23,9 @@ export function hasExactKeys(value: object, keys: readonly string[]): boolean {
 
 /** Every required key present and nothing outside required + optional. */
 export function hasOnlyKeys(value: object, required: readonly string[], optional: readonly string[] = []): boolean {
-  const allowed = new Set([...required, ...optional]);
-  return Object.keys(value).every((k) => allowed.has(k)) && required.every((k) => hasOwn(value, k));
+  // Key lists are a handful long: searching them beats building a set per call (this runs per turn/end).
+  for (const k of Object.keys(value)) if (!required.includes(k) && !optional.includes(k)) return false;
+  return required.every((k) => hasOwn(value, k));
 }
 
 export function isSeq(value: unknown): value is number {

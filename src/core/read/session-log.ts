@@ -222,7 +222,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     for (const gap of data.dt as number[]) lastTime += gap;
     this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
     this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
-    this.verdicts.noteLine(row, seq0, seq0 + members);
+    this.verdicts.noteRow(row, seq0, seq0 + members);
     this.facts.observeRow(seq0, row, members);
   }
 
