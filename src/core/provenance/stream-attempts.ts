@@ -70,6 +70,13 @@ export class AttemptTracker {
   private readonly claimable = new SmallMap<number | string, StreamAssembly>();
   /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
   private readonly latest = new SmallMap<number | string, number>();
+  /**
+   * The attempt the last chunk went to, while it is open, with its reassembly: a step's chunks come
+   * in a run, so most chunks find their attempt here without a lookup in `open` and `claimable`.
+   */
+  private streamKey: number | string | undefined;
+  private streamId = -1;
+  private streamAssembly: StreamAssembly | undefined;
 
   constructor(expectedEvents = 1024) {
     this.attemptOf = new SeqMap(expectedEvents);
@@ -181,9 +188,14 @@ export class AttemptTracker {
     this.capacity = capacity;
   }
 
+  /** The open attempt of the step `key` (made for `seq` when there is none); streamAssembly is then its reassembly. */
   private attemptFor(key: number | string, seq: number, turn: number | undefined, step: number | undefined): number {
+    if (key === this.streamKey) return this.streamId;
     const open = this.open.get(key);
-    if (open !== undefined) return open;
+    if (open !== undefined) {
+      this.stream(key, open, this.claimable.get(key)!);
+      return open;
+    }
     if (this.size === this.capacity) this.grow();
     const id = this.size++;
     this.firstOf[id] = seq;
@@ -194,9 +206,17 @@ export class AttemptTracker {
     this.stepOf[id] = step ?? NaN;
     this.open.set(key, id);
     // The step's previous attempt can no longer be taken: its reassembly goes.
-    this.claimable.set(key, new StreamAssembly(id));
+    const assembly = new StreamAssembly(id);
+    this.claimable.set(key, assembly);
     this.latest.set(key, id);
+    this.stream(key, id, assembly);
     return id;
+  }
+
+  private stream(key: number | string | undefined, id: number, assembly: StreamAssembly | undefined): void {
+    this.streamKey = key;
+    this.streamId = id;
+    this.streamAssembly = assembly;
   }
 
   /** The members of a packed row: deltas of one block, never a finish. */
@@ -206,7 +226,7 @@ export class AttemptTracker {
     this.attemptOf.setRange(seq0, members, id);
     this.countOf[id] += members;
     this.lastOf[id] = seq0 + members - 1;
-    this.claimable.get(key)!.addRow(row, seq0, members);
+    this.streamAssembly!.addRow(row, seq0, members);
   }
 
   chunk(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
@@ -216,13 +236,14 @@ export class AttemptTracker {
     this.attemptOf.set(seq, id);
     this.countOf[id] += 1;
     this.lastOf[id] = seq;
-    const assembly = this.claimable.get(key)!;
+    const assembly = this.streamAssembly!;
     assembly.add(event);
     if (event.data?.chunk?.type === 'finish') {
       this.finishOf[id] = this.finishCode(assembly.finishKind);
       if (assembly.failureCode !== undefined) this.failureCodes.set(id, assembly.failureCode);
       this.endOf[id] = END_CODE.finish;
       this.open.delete(key);
+      this.stream(undefined, -1, undefined);
       // A failed attempt produces no message; anything after it in the step is a new call.
       if (assembly.failed) this.claimable.delete(key);
     }
@@ -287,6 +308,7 @@ export class AttemptTracker {
     if (id !== undefined && (this.endOf[id] === 0 || this.endOf[id] === END_CODE.finish)) this.endOf[id] = END_CODE[why];
     this.open.delete(key);
     this.claimable.delete(key);
+    if (key === this.streamKey) this.stream(undefined, -1, undefined);
   }
 }
 
