@@ -20,6 +20,7 @@ import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
+import { SmallMap } from '../small-map';
 import { TypeId } from '../read/known-types';
 
 /** What provenance reads of the log besides each event. */
@@ -60,8 +61,12 @@ export class ProvenanceBuilder {
   private readonly callOwner = new Map<string, number>();
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
-  /** The derived seq each source was last linked from: edges are unique per pair, without a set per event. */
-  private readonly linkedFrom: SeqMap;
+  /**
+   * The sources the event being observed has linked so far (edges are unique per pair, and all of an
+   * event's edges are added while it is observed): a few per event, so no per-seq table across the log.
+   */
+  private readonly linked = new SmallMap<number, true>();
+  private linkedFor = -1;
   /** Events observed so far (edges may point at any of them). */
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
@@ -72,10 +77,13 @@ export class ProvenanceBuilder {
     expectedEvents = 1024,
   ) {
     this.sink = new DiagnosticSink(log);
-    this.edges = new EdgeIndex(expectedEvents);
+    // A message's stream is one edge entry, so most events add none: an eighth of the events is room
+    // enough for most logs, and the columns grow if not.
+    this.edges = new EdgeIndex(expectedEvents >> 3);
     this.tracker = new AttemptTracker(expectedEvents);
-    this.claimedBy = new SeqMap(expectedEvents);
-    this.linkedFrom = new SeqMap(expectedEvents);
+    // Written only for chunks claimed one by one (a message taking a whole attempt is noted on the
+    // attempt): it grows when first needed.
+    this.claimedBy = new SeqMap();
   }
 
   /**
@@ -154,8 +162,13 @@ export class ProvenanceBuilder {
   }
 
   private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    if (source < 0 || source > derived || this.linkedFrom.get(source) === derived) return;
-    this.linkedFrom.set(source, derived);
+    if (source < 0 || source > derived) return;
+    if (derived !== this.linkedFor) {
+      if (this.linked.size > 0) this.linked.clear();
+      this.linkedFor = derived;
+    }
+    if (this.linked.has(source)) return;
+    this.linked.set(source, true);
     this.edges.add(derived, source, kind, how);
   }
 
@@ -268,7 +281,7 @@ export class ProvenanceBuilder {
   private takeAttempt(message: number, attempt: number): number {
     const first = this.tracker.first(attempt);
     const count = this.tracker.chunkCount(attempt);
-    // No linkedFrom marks: they only keep one event's edges unique, and this message links nothing else.
+    // Not noted in `linked`: it only keeps one event's edges unique, and this message links nothing else.
     this.edges.addRun(message, first, count, 'stream', 'recorded');
     this.tracker.takeWhole(attempt, message);
     return count;
