@@ -53,7 +53,8 @@ export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
   const source = {
     read: () => {
       const bytes = readLogBytes(path, options.limits);
-      file = bytes.buffer;
+      // Only a buffer of its own: a small file's bytes may share Node's Buffer pool with others.
+      if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) file = bytes.buffer;
       return bytes;
     },
     // A zstd file's compressed bytes, once decoded: freed now rather than held while the text is read.
@@ -61,6 +62,8 @@ export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
       if (file) discard(file);
       file = undefined;
     },
+    // Its text in a Buffer, as a plain file's is: a Buffer's indexOf finds the line ends faster.
+    allocate: (length: number) => Buffer.allocUnsafe(length),
   };
   return loadSessionFileFrom(source, { fileName: path, zstdCodec: zlibZstd(), limits: options.limits });
 }

@@ -114,6 +114,8 @@ function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
 export interface FileSource {
   read(): Uint8Array;
   release?(): void;
+  /** Makes the buffer a zstd file's text is decoded into (see ZstdDecodeOptions.allocate). */
+  allocate?(length: number): Uint8Array;
 }
 
 /**
@@ -131,7 +133,8 @@ function prepare(source: FileSource, options: LoadOptions): LoadedFile {
   }
   if (!isZstd(bytes)) return { log: new SessionLog(bytes, options) };
   const decode = { codec: options.zstdCodec, limits: options.limits };
-  const result = decodeZstdLog(bytes, decode);
+  const allocate = source.allocate ? (length: number) => source.allocate!(length) : undefined;
+  const result = decodeZstdLog(bytes, { ...decode, allocate });
   const error = result.error;
   const follow: ZstdFollowState = { pending: new Uint8Array(0), skipText: result.recoveredBytes ?? 0, decode };
   // The header frame may still be being written: then the log waits for it, as a plain log waits for its first line.
