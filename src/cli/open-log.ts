@@ -3,7 +3,7 @@
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from 'node:fs';
 import type { ReadLimits } from '../core/api';
 import { DEFAULT_READ_LIMITS } from '../core/api';
-import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
+import { loadSessionFileFrom, type LoadedFile } from '../core/read/load-file';
 import { zlibZstd } from '../node/zlib-zstd';
 
 /** A file that cannot be read as a log: the message names the file and why. Each file gets its own. */
@@ -49,8 +49,39 @@ export function readLogBytes(path: string, limits: Partial<ReadLimits> = {}): Ui
 }
 
 export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
-  const bytes = readLogBytes(path, options.limits);
-  return loadSessionFile(bytes, { fileName: path, zstdCodec: zlibZstd(), limits: options.limits });
+  let file: ArrayBufferLike | undefined;
+  const source = {
+    read: () => {
+      const bytes = readLogBytes(path, options.limits);
+      // Only a buffer of its own: a small file's bytes may share Node's Buffer pool with others.
+      if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) file = bytes.buffer;
+      return bytes;
+    },
+    // A zstd file's compressed bytes, once decoded: freed now rather than held while the text is read.
+    release: () => {
+      if (file) discard(file);
+      file = undefined;
+    },
+    // Its text in a Buffer, as a plain file's is: a Buffer's indexOf finds the line ends faster.
+    allocate: (length: number) => Buffer.allocUnsafe(length),
+  };
+  return loadSessionFileFrom(source, { fileName: path, zstdCodec: zlibZstd(), limits: options.limits });
+}
+
+/**
+ * Lets go of a buffer's memory now, not at the next full collection (the file's buffer has usually
+ * been promoted by then, and the compressed file would stay next to its text for the whole load). The
+ * buffer is detached: its memory moves to a new buffer that nothing references, which the next young
+ * collection frees (Node 20 has no ArrayBuffer.prototype.transfer, which would free it at once).
+ */
+function discard(buffer: ArrayBufferLike): void {
+  try {
+    const transfer = (buffer as { transfer?: (length: number) => ArrayBuffer }).transfer;
+    if (typeof transfer === 'function') transfer.call(buffer, 0);
+    else structuredClone(buffer, { transfer: [buffer as ArrayBuffer] });
+  } catch {
+    // not transferable (a pooled Buffer): the collector frees it in its time
+  }
 }
 
 function kindOf(stat: import('node:fs').Stats): string {

@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { richLog } from '../support/build-log';
 import { runCliChild } from '../support/child-process';
+import { openLog } from '../../src/cli/open-log';
+import { loadSessionFileFrom } from '../../src/core/read/load-file';
+import { loadSession } from '../../src/core';
+import { encodeDshZstdLog } from '../../src/core/zstd/encode';
 
 describe('CLI: opening files', function () {
   this.timeout(60_000);
@@ -40,4 +44,50 @@ describe('CLI: opening files', function () {
       assert.equal(verdicts.length >= 2, true, `both good files are read:\n${run.stdout}\n${run.stderr}`);
     });
   }
+
+  describe('the bytes of a zstd log', () => {
+    it("are released once decoded (never a plain log's, which are its text), and the text goes into the buffer the source makes", () => {
+      const lines = richLog().lines;
+      const plain = new TextEncoder().encode(lines.map((l) => l + '\n').join(''));
+      const zstd = encodeDshZstdLog(lines, { linesPerFrame: 3 });
+      const made: number[] = [];
+      const load = (bytes: Uint8Array) => {
+        let released = 0;
+        const loaded = loadSessionFileFrom({
+          read: () => bytes,
+          release: () => released++,
+          allocate: (length) => {
+            made.push(length);
+            return Buffer.alloc(length);
+          },
+        });
+        return { loaded, released };
+      };
+      const fromPlain = load(plain);
+      assert.equal(fromPlain.released, 0);
+      assert.deepEqual(made, []);
+      const fromZstd = load(zstd);
+      assert.equal(fromZstd.released, 1);
+      assert.deepEqual(made, [plain.length]);
+      assert.equal(fromZstd.loaded.log.eventCount, fromPlain.loaded.log.eventCount);
+      assert.deepEqual(fromZstd.loaded.log.diagnostics, fromPlain.loaded.log.diagnostics);
+      // What following the file keeps is a copy, not a view that would keep the whole input alive.
+      assert.notEqual(fromZstd.loaded.follow?.pending.buffer, zstd.buffer);
+    });
+
+    it("a small file shares Node's Buffer pool: loading it leaves the other pooled buffers alone", () => {
+      const small = join(dir, 'small.jsonl.zstd');
+      const lines = richLog().lines.slice(0, 4);
+      writeFileSync(small, encodeDshZstdLog(lines));
+      const neighbour = Buffer.from('still here');
+      const { log } = openLog(small);
+      assert.equal(log.eventCount, 3);
+      assert.equal(neighbour.toString(), 'still here');
+      const large = join(dir, 'large.jsonl.zstd');
+      const all = richLog();
+      writeFileSync(large, encodeDshZstdLog(all.lines, { linesPerFrame: 2 }));
+      assert.equal(openLog(large).log.eventCount, loadSession(all.bytes()).eventCount);
+      assert.equal(neighbour.toString(), 'still here');
+    });
+  });
 });

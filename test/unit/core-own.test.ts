@@ -758,6 +758,22 @@ describe('core on its own fixtures', () => {
       });
       assert.ok(log.diagnostics.some((d) => d.rule === 'json.lossless-values' && d.line === t.b.lineOf[t.call] + 1));
     });
+
+    it('finds -0 and overflowing numbers in a packed row by what its members hold', () => {
+      const header = headerLine();
+      const row = (seq0: string, time0: string, turn: string, step: string, index: string, dt: string) =>
+        `{"type":"text-chunks","seq0":${seq0},"time0":${time0},"data":{"turn":${turn},"step":${step},"index":${index},"dt":[${dt}],"texts":["a","b","c"]}}`;
+      const strict = (line: string) => load(`${header}\n${line}\n`).strictSeed.ok;
+      assert.equal(strict(row('0', '5', '1', '1', '0', '1,2')), true);
+      // Members carry turn, step and index: -0 or Infinity there is in every member.
+      assert.equal(strict(row('0', '5', '-0', '1', '0', '1,2')), false);
+      assert.equal(strict(row('0', '5', '1', '1e400', '0', '1,2')), false);
+      assert.equal(strict(row('0', '5', '1', '1', '-0', '1,2')), false);
+      // seq0, time0 and the gaps only reach the members through sums, which turn -0 into 0.
+      assert.equal(strict(row('-0', '5', '1', '1', '0', '1,2')), true);
+      assert.equal(strict(row('0', '-0', '1', '1', '0', '1,2')), false);
+      assert.equal(strict(row('0', '5', '1', '1', '0', '-0,2')), true);
+    });
   });
 
   describe('line endings and torn tails', () => {

@@ -14,6 +14,8 @@
 // priced range.
 import type { SessionEvent } from '../types';
 import { DiagnosticSink } from './diagnostic-sink';
+import type { EventFacts } from '../read/event-index';
+import { TypeId } from '../read/known-types';
 import { isSeq } from '../read/json-values';
 import { valueText } from '../value-text';
 
@@ -42,40 +44,49 @@ export class CompactionBracketCheck {
   private bracket: Bracket | undefined;
   private priced: PricedRange | undefined;
 
-  constructor(private readonly sink: DiagnosticSink) {}
+  /** `log`: where an event's type is read back for a message (the checks themselves go by TypeId). */
+  constructor(
+    private readonly sink: DiagnosticSink,
+    private readonly log: Pick<EventFacts, 'eventType'>,
+  ) {}
 
   /**
-   * Every event passes through here, in seq order. `openTurn` is the turn open before it, `replaces`
-   * whether it is a surface replacement; `event` is the event itself (undefined for packed chunks).
+   * Every event passes through here, in seq order, with its type's number (TypeId). `openTurn` is the
+   * turn open before it, `replaces` whether it is a surface replacement; `event` is the event itself
+   * (undefined for packed chunks).
    */
-  observe(type: string, seq: number, event: SessionEvent | undefined, openTurn: number | null, replaces: boolean): void {
-    if (this.priced && !(type === 'user/message' || type === 'tool/result')) {
+  observe(typeId: number, seq: number, event: SessionEvent | undefined, openTurn: number | null, replaces: boolean): void {
+    if (this.priced && !(typeId === TypeId.UserMessage || typeId === TypeId.ToolResult)) {
       this.sink.report(
         'warning',
         ADJACENT,
         seq,
-        `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${type}`,
+        `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${this.log.eventType(seq) ?? ''}`,
         [{ seq: this.priced.seq, message: this.priced.type }],
       );
       this.priced = undefined;
     }
-    switch (type) {
-      case 'compaction/start':
+    switch (typeId) {
+      case TypeId.CompactionStart:
         return this.start(event, openTurn);
-      case 'compaction/summary':
+      case TypeId.CompactionSummary:
         return this.summary(event);
-      case 'compaction/prune':
+      case TypeId.CompactionPrune:
         return this.prune(event);
-      case 'compaction/end':
+      case TypeId.CompactionEnd:
         return this.end(event);
-      case 'turn/start':
-      case 'turn/end':
+      case TypeId.TurnStart:
+      case TypeId.TurnEnd:
         if (this.bracket)
-          this.sink.report('warning', BRACKET, seq, `${type} inside the compaction bracket opened at seq ${this.bracket.startSeq}`, [
-            { seq: this.bracket.startSeq, message: 'compaction/start' },
-          ]);
+          this.sink.report(
+            'warning',
+            BRACKET,
+            seq,
+            `${typeId === TypeId.TurnStart ? 'turn/start' : 'turn/end'} inside the compaction bracket opened at seq ${this.bracket.startSeq}`,
+            [{ seq: this.bracket.startSeq, message: 'compaction/start' }],
+          );
         return;
-      case 'session/end-seed':
+      case TypeId.SessionEndSeed:
         if (this.bracket)
           this.sink.report(
             'info',
@@ -85,9 +96,10 @@ export class CompactionBracketCheck {
           );
         this.bracket = undefined;
         return;
-      case 'user/message':
-      case 'tool/result':
-        return this.replacement(type, seq, event, replaces);
+      case TypeId.UserMessage:
+        return this.replacement('user/message', seq, event, replaces);
+      case TypeId.ToolResult:
+        return this.replacement('tool/result', seq, event, replaces);
     }
   }
 

@@ -21,18 +21,17 @@
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
+import { KNOWN_EVENT_TYPE_NAMES, TypeId } from '../read/known-types';
 import { DiagnosticSink } from './diagnostic-sink';
 import { CompactionBracketCheck } from './compaction-invariants';
 import { stringText, valueText } from '../value-text';
+import { SmallMap } from '../small-map';
 
 const TURN = 'invariant.turn-bracketing';
 const STEP = 'invariant.step-bracketing';
 const STEP_SCOPE = 'invariant.step-scope';
 const TURN_SCOPE = 'invariant.turn-scope';
 const PENDING = 'invariant.pending-call';
-
-const STEP_SCOPED = new Set(['assistant/chunk', 'assistant/message', 'tool/call']);
-const TURN_SCOPED = new Set(['todo/write', 'request/header', 'request/context']);
 
 /** Every relational-invariant warning of the log's kept events (closers are not included). */
 export function checkInvariants(log: SessionLog): Diagnostic[] {
@@ -50,29 +49,35 @@ export class InvariantPass {
   private openStep: number | null = null;
   private lastStep = 0;
   /** Recorded tool/calls of the open step awaiting a result: call id → tool/call seq. */
-  private pending = new Map<string, number>();
+  private readonly pending = new SmallMap<string, number>();
   /** The last step-scope warning, so a run of stray events of one step makes one warning, not hundreds. */
   private scopeRun: { key: string; diagnostic: Diagnostic | undefined; more: number } | undefined;
 
   constructor(private readonly log: EventFacts) {
     this.sink = new DiagnosticSink(log);
-    this.compaction = new CompactionBracketCheck(this.sink);
+    this.compaction = new CompactionBracketCheck(this.sink, log);
   }
 
-  /** One kept event, after the reader indexed it. */
-  observeEvent(seq: number, event: SessionEvent): void {
+  /** One kept event, after the reader indexed it (see LogFacts.observeEvent for the rest). */
+  observeEvent(
+    seq: number,
+    event: SessionEvent,
+    typeId: number,
+    turn: number | undefined,
+    step: number | undefined,
+    role: SurfaceRole,
+  ): void {
     this.count = seq + 1;
-    const type = this.log.eventType(seq) ?? '';
-    const replaces = this.log.surfaceRole(seq) === SurfaceRole.Replace;
+    const replaces = role === SurfaceRole.Replace;
     // The bracket check sees the turn state *before* the event (a turn/start inside a bracket).
-    this.compaction.observe(type, seq, event, this.openTurn, replaces);
-    this.visit(type, seq, replaces, event);
+    this.compaction.observe(typeId, seq, event, this.openTurn, replaces);
+    this.visit(typeId, seq, turn, step, replaces, event);
   }
 
   /** The members of a packed row: chunks of one turn and step. */
   observeRow(seq0: number, members: number): void {
     this.count = seq0 + members;
-    this.compaction.observe('assistant/chunk', seq0, undefined, this.openTurn, false);
+    this.compaction.observe(TypeId.AssistantChunk, seq0, undefined, this.openTurn, false);
     this.needStep(seq0, 'assistant/chunk', this.log.turn(seq0), this.log.step(seq0), members);
   }
 
@@ -86,25 +91,38 @@ export class InvariantPass {
     return this.settled.diagnostics.slice();
   }
 
-  private visit(type: string, seq: number, replaces: boolean, event: SessionEvent): void {
-    const turn = this.log.turn(seq);
-    const step = this.log.step(seq);
-    switch (type) {
-      case 'turn/start':
+  private visit(
+    typeId: number,
+    seq: number,
+    turn: number | undefined,
+    step: number | undefined,
+    replaces: boolean,
+    event: SessionEvent,
+  ): void {
+    switch (typeId) {
+      case TypeId.TurnStart:
         return this.turnStart(seq, turn);
-      case 'turn/end':
+      case TypeId.TurnEnd:
         return this.turnEnd(seq, turn);
-      case 'step/start':
+      case TypeId.StepStart:
         return this.stepStart(seq, turn, step);
-      case 'step/end':
+      case TypeId.StepEnd:
         return this.stepEnd(seq, turn, step);
-      case 'tool/result':
+      case TypeId.ToolResult:
         return replaces ? this.needTurn(seq, 'replacement tool/result') : this.toolResult(seq, turn, step, event);
+      // Step-scoped
+      case TypeId.AssistantChunk:
+      case TypeId.AssistantMessage:
+        return this.needStep(seq, KNOWN_EVENT_TYPE_NAMES[typeId], turn, step, 1);
+      case TypeId.ToolCall:
+        this.needStep(seq, 'tool/call', turn, step, 1);
+        return this.toolCall(event);
+      // Turn-scoped
+      case TypeId.TodoWrite:
+      case TypeId.RequestHeader:
+      case TypeId.RequestContext:
+        return this.needTurn(seq, KNOWN_EVENT_TYPE_NAMES[typeId]);
     }
-    if (STEP_SCOPED.has(type)) {
-      this.needStep(seq, type, turn, step, 1);
-      if (type === 'tool/call') this.toolCall(event);
-    } else if (TURN_SCOPED.has(type)) this.needTurn(seq, type);
   }
 
   private turnStart(seq: number, turn: number | undefined): void {
@@ -157,7 +175,7 @@ export class InvariantPass {
         `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`,
       );
     }
-    for (const [callId, callSeq] of this.pending) {
+    for (const [callId, callSeq] of this.pending.entries()) {
       this.sink.report(
         'warning',
         PENDING,

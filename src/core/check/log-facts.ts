@@ -3,6 +3,7 @@
 // once) and each packed row to both, so a check costs one pass over the text, and a followed log
 // extends them event by event instead of rebuilding them.
 import type { SessionEvent } from '../types';
+import type { SurfaceRole } from '../read/event-index';
 import { InvariantPass } from './invariants';
 import { ProvenanceBuilder, type ProvenanceSource } from '../provenance/provenance-scan';
 import { ProvenanceIndex } from '../provenance/provenance';
@@ -18,9 +19,20 @@ export class LogFacts {
     this.provenance = new ProvenanceIndex(this.provenanceBuilder);
   }
 
-  observeEvent(seq: number, event: SessionEvent): void {
-    this.invariants.observeEvent(seq, event);
-    this.provenanceBuilder.observeEvent(seq, event);
+  /**
+   * One kept event, after the reader indexed it, with what the reader already knows of it: its type's
+   * number (TypeId), its turn and step as numbers (undefined otherwise) and its surface role.
+   */
+  observeEvent(
+    seq: number,
+    event: SessionEvent,
+    typeId: number,
+    turn: number | undefined,
+    step: number | undefined,
+    role: SurfaceRole,
+  ): void {
+    this.invariants.observeEvent(seq, event, typeId, turn, step, role);
+    this.provenanceBuilder.observeEvent(seq, event, typeId, turn, step);
   }
 
   observeRow(seq0: number, row: Record<string, any>, members: number): void {

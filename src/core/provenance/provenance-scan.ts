@@ -17,9 +17,11 @@ import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
-import { AttemptTracker, type Attempt } from './stream-attempts';
+import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
+import { SmallMap } from '../small-map';
+import { TypeId } from '../read/known-types';
 
 /** What provenance reads of the log besides each event. */
 export interface ProvenanceSource extends EventFacts {
@@ -27,25 +29,44 @@ export interface ProvenanceSource extends EventFacts {
   readonly lastTurnOpen: boolean;
 }
 
+/** A lookup by seq (-1: none). */
+export interface SeqLookup {
+  get(seq: number): number;
+}
+
 export interface ProvenanceScan {
   edges: EdgeIndex;
   tracker: AttemptTracker;
   /** The assistant/message that took each chunk (-1 when none). */
-  messageOf: SeqMap;
+  messageOf: SeqLookup;
   diagnostics: Diagnostic[];
 }
 
 export class ProvenanceBuilder {
   private readonly edges: EdgeIndex;
   private readonly tracker: AttemptTracker;
-  private readonly messageOf: SeqMap;
+  /** Chunks claimed one by one; an attempt taken whole is recorded on the attempt (see messageOf). */
+  private readonly claimedBy: SeqMap;
+  /** The message that took a chunk, one by one or with its whole attempt (-1: none). */
+  private readonly messageOf: SeqLookup = {
+    get: (seq) => {
+      const message = this.claimedBy.get(seq);
+      if (message >= 0) return message;
+      const attempt = this.tracker.attemptOf.get(seq);
+      return attempt >= 0 ? this.tracker.takenBy(attempt) : -1;
+    },
+  };
   private readonly sink: DiagnosticSink;
   /** call id → the assistant/message whose tool-call block asked for it (latest wins). */
   private readonly callOwner = new Map<string, number>();
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
-  /** The derived seq each source was last linked from: edges are unique per pair, without a set per event. */
-  private readonly linkedFrom: SeqMap;
+  /**
+   * The sources the event being observed has linked so far (edges are unique per pair, and all of an
+   * event's edges are added while it is observed): a few per event, so no per-seq table across the log.
+   */
+  private readonly linked = new SmallMap<number, true>();
+  private linkedFor = -1;
   /** Events observed so far (edges may point at any of them). */
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
@@ -56,43 +77,49 @@ export class ProvenanceBuilder {
     expectedEvents = 1024,
   ) {
     this.sink = new DiagnosticSink(log);
-    this.edges = new EdgeIndex(expectedEvents);
+    // A message's stream is one edge entry, so most events add none: an eighth of the events is room
+    // enough for most logs, and the columns grow if not.
+    this.edges = new EdgeIndex(expectedEvents >> 3);
     this.tracker = new AttemptTracker(expectedEvents);
-    this.messageOf = new SeqMap(expectedEvents);
-    this.linkedFrom = new SeqMap(expectedEvents);
+    // Written only for chunks claimed one by one (a message taking a whole attempt is noted on the
+    // attempt): it grows when first needed.
+    this.claimedBy = new SeqMap();
   }
 
-  /** One kept event, after the reader indexed and folded it. */
-  observeEvent(seq: number, event: SessionEvent): void {
+  /**
+   * One kept event, after the reader indexed and folded it: `typeId` is its type's number (TypeId),
+   * `turn` and `step` are what the log's turn() and step() give for it.
+   */
+  observeEvent(seq: number, event: SessionEvent, typeId: number, turn: number | undefined, step: number | undefined): void {
     this.count = seq + 1;
-    switch (event.type) {
-      case 'assistant/chunk':
-        this.tracker.chunk(event, this.log.turn(seq), this.log.step(seq));
+    switch (typeId) {
+      case TypeId.AssistantChunk:
+        this.tracker.chunk(event, turn, step);
         return;
-      case 'assistant/message':
-        this.message(event, this.log.turn(seq), this.log.step(seq));
+      case TypeId.AssistantMessage:
+        this.message(event, turn, step);
         return;
-      case 'tool/call':
+      case TypeId.ToolCall:
         this.toolCall(event);
         return;
-      case 'tool/result':
+      case TypeId.ToolResult:
         this.toolResult(event);
         return;
-      case 'compaction/summary':
-      case 'compaction/prune':
+      case TypeId.CompactionSummary:
+      case TypeId.CompactionPrune:
         this.price(event);
         return;
-      case 'llm/retry':
-      case 'llm/retry-started':
-        this.tracker.retry(seq, this.log.turn(seq), this.log.step(seq));
+      case TypeId.LlmRetry:
+      case TypeId.LlmRetryStarted:
+        this.tracker.retry(seq, turn, step);
         return;
-      case 'step/end':
-        this.tracker.stepEnd(this.log.turn(seq), this.log.step(seq));
+      case TypeId.StepEnd:
+        this.tracker.stepEnd(turn, step);
         return;
-      case 'turn/end':
-        this.tracker.turnEnd(this.log.turn(seq));
+      case TypeId.TurnEnd:
+        this.tracker.turnEnd(turn);
         return;
-      case 'user/message':
+      case TypeId.UserMessage:
         // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
         this.citations(event);
         return;
@@ -135,8 +162,13 @@ export class ProvenanceBuilder {
   }
 
   private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    if (source < 0 || source > derived || this.linkedFrom.get(source) === derived) return;
-    this.linkedFrom.set(source, derived);
+    if (source < 0 || source > derived) return;
+    if (derived !== this.linkedFor) {
+      if (this.linked.size > 0) this.linked.clear();
+      this.linkedFor = derived;
+    }
+    if (this.linked.has(source)) return;
+    this.linked.set(source, true);
     this.edges.add(derived, source, kind, how);
   }
 
@@ -182,6 +214,14 @@ export class ProvenanceBuilder {
 
   private message(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     const seq = event.seq;
+    const whole = this.citedAttempt(event);
+    if (whole >= 0) {
+      const assembly = this.tracker.assemblyOf(whole);
+      const count = this.takeAttempt(seq, whole);
+      this.messageDone(event, turn, step);
+      this.checkReassembly(event, count, assembly, 'cited');
+      return;
+    }
     const cited: number[] = [];
     this.citations(event, cited);
     let chunks = cited;
@@ -189,33 +229,72 @@ export class ProvenanceBuilder {
     let assembly: StreamAssembly | undefined;
     if (cited.length === 0) {
       // No citations (older writers, hand-made logs, or an explicit []): take the step's open attempt.
-      const attempt = this.tracker.claimableFor(turn, step);
-      if (attempt && attempt.claimed === 0 && attempt.count > 0) {
-        chunks = this.tracker.chunksOf(attempt);
+      const tracker = this.tracker;
+      const attempt = tracker.claimableFor(turn, step);
+      if (attempt >= 0 && tracker.claimed(attempt) === 0 && tracker.chunkCount(attempt) > 0) {
+        chunks = tracker.chunksOf(attempt);
         by = 'turn-step';
-        assembly = attempt.assembly;
+        assembly = tracker.assemblyOf(attempt);
         for (const chunk of chunks) this.link(seq, chunk, 'stream', 'inferred');
       }
     } else {
       assembly = this.assemblyOfExactly(cited);
     }
     for (const chunk of chunks) this.claim(chunk, seq);
+    this.messageDone(event, turn, step);
+    this.checkReassembly(event, chunks.length, assembly ?? this.assemble(chunks), by);
+  }
+
+  /** What every message does once its chunks are claimed: close the step's stream, note the calls it asks for. */
+  private messageDone(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     this.tracker.message(turn, step);
     for (const block of contentOf(event)) {
-      if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, seq);
+      if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, event.seq);
     }
-    this.checkReassembly(event, chunks, assembly, by);
+  }
+
+  /**
+   * The attempt a message cites exactly and whole, as writers record it: its sourceEventSeqs are the
+   * attempt's chunks (a contiguous run nothing interleaves), none claimed yet, and the message
+   * replaces nothing. Then every citation is a new stream edge and every chunk a fresh claim, which
+   * `takeAttempt` records as runs instead of looking each chunk up. -1 sends the message through the
+   * general path.
+   */
+  private citedAttempt(event: SessionEvent): number {
+    const sources = event.sourceEventSeqs;
+    if (!Array.isArray(sources) || sources.length === 0) return -1;
+    const first = sources[0];
+    if (typeof first !== 'number') return -1;
+    const tracker = this.tracker;
+    const id = tracker.attemptOf.get(first);
+    if (id < 0) return -1;
+    const n = sources.length;
+    const last = first + n - 1;
+    if (tracker.first(id) !== first || tracker.chunkCount(id) !== n || tracker.last(id) !== last) return -1;
+    if (tracker.claimed(id) !== 0 || last >= event.seq || tracker.assemblyOf(id) === undefined) return -1;
+    for (let i = 1; i < n; i++) if (sources[i] !== first + i) return -1;
+    if (this.replacementOf(event.seq) !== undefined) return -1;
+    return id;
+  }
+
+  /** The general path's edges and claims for a whole cited attempt, written as runs; returns its chunk count. */
+  private takeAttempt(message: number, attempt: number): number {
+    const first = this.tracker.first(attempt);
+    const count = this.tracker.chunkCount(attempt);
+    // Not noted in `linked`: it only keeps one event's edges unique, and this message links nothing else.
+    this.edges.addRun(message, first, count, 'stream', 'recorded');
+    this.tracker.takeWhole(attempt, message);
+    return count;
   }
 
   /** The running assembly of the one attempt whose chunks are exactly `chunks`, if there is one. */
   private assemblyOfExactly(chunks: number[]): StreamAssembly | undefined {
     const id = this.tracker.attemptOf.get(chunks[0]);
     if (id < 0) return undefined;
-    const attempt = this.tracker.attempts[id];
-    if (attempt.count !== chunks.length) return undefined;
+    if (this.tracker.chunkCount(id) !== chunks.length) return undefined;
     const attemptOf = this.tracker.attemptOf;
     for (let i = 1; i < chunks.length; i++) if (attemptOf.get(chunks[i]) !== id) return undefined;
-    return attempt.assembly;
+    return this.tracker.assemblyOf(id);
   }
 
   private claim(chunk: number, message: number): void {
@@ -229,16 +308,16 @@ export class ProvenanceBuilder {
       );
       return;
     }
-    this.messageOf.set(chunk, message);
+    this.claimedBy.set(chunk, message);
     const id = this.tracker.attemptOf.get(chunk);
-    if (id >= 0) this.tracker.attempts[id].claimed += 1;
+    if (id >= 0) this.tracker.addClaimed(id, 1);
   }
 
-  private checkReassembly(event: SessionEvent, chunks: number[], running: StreamAssembly | undefined, by: 'cited' | 'turn-step'): void {
+  private checkReassembly(event: SessionEvent, chunkCount: number, assembly: StreamAssembly | undefined, by: 'cited' | 'turn-step'): void {
     const data = event.data ?? {};
     const content = data.message?.content;
     const interrupted = data.interrupted === true;
-    if (chunks.length === 0) {
+    if (chunkCount === 0 || assembly === undefined) {
       if (Array.isArray(content) && content.length > 0) {
         this.report(
           'info',
@@ -249,7 +328,6 @@ export class ProvenanceBuilder {
       }
       return;
     }
-    const assembly = running ?? this.assemble(chunks);
     const verdict = compareAssembly(assembly, content, interrupted);
     const how = by === 'cited' ? 'cited' : 'found by turn/step';
     if (verdict.mismatches.length > 0) {
@@ -259,7 +337,7 @@ export class ProvenanceBuilder {
         'warning',
         'provenance.reassembly-mismatch',
         event.seq,
-        `assistant/message seq ${event.seq} does not reassemble from its ${chunks.length} ${how} chunks: ${first}${more}`,
+        `assistant/message seq ${event.seq} does not reassemble from its ${chunkCount} ${how} chunks: ${first}${more}`,
         verdict.mismatches,
       );
     }
@@ -283,7 +361,8 @@ export class ProvenanceBuilder {
   }
 
   /** Reassembles chunks that are not one attempt's exact run (re-read with a reader of their own). */
-  private assemble(chunks: number[]): StreamAssembly {
+  private assemble(chunks: number[]): StreamAssembly | undefined {
+    if (chunks.length === 0) return undefined;
     const reader = this.log;
     const assembly = new StreamAssembly();
     for (const seq of [...chunks].sort((a, b) => a - b)) {
@@ -327,28 +406,33 @@ export class ProvenanceBuilder {
   /** Chunks no message took: a failed or retried attempt (info), one still streaming (info), or orphans. */
   private classifyUnclaimed(sink: DiagnosticSink): void {
     const lastTurnOpen = this.log.lastTurnOpen;
-    for (const attempt of this.tracker.attempts) {
-      const unclaimed = attempt.count - attempt.claimed;
+    const tracker = this.tracker;
+    for (let attempt = 0; attempt < tracker.attemptCount; attempt++) {
+      const claimed = tracker.claimed(attempt);
+      const unclaimed = tracker.chunkCount(attempt) - claimed;
       if (unclaimed === 0) continue;
       const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf.get(s) < 0);
-      const where = `turn ${attempt.turn ?? '?'} step ${attempt.step ?? '?'}`;
+      const where = `turn ${tracker.turn(attempt) ?? '?'} step ${tracker.step(attempt) ?? '?'}`;
+      const finishKind = tracker.finishKind(attempt);
+      const retrySeq = tracker.retrySeq(attempt);
+      const failureCode = tracker.failureCode(attempt);
       const list = seqRanges(seqs);
-      if (attempt.claimed === 0 && (attempt.finishKind === 'error' || attempt.finishKind === 'aborted')) {
-        const retry = attempt.retrySeq !== undefined ? `, retried by seq ${attempt.retrySeq}` : '';
+      if (claimed === 0 && (finishKind === 'error' || finishKind === 'aborted')) {
+        const retry = retrySeq !== undefined ? `, retried by seq ${retrySeq}` : '';
         sink.report(
           'info',
           'provenance.failed-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`,
+          `chunks ${list} (${where}) are a failed model attempt (finish ${finishKind}${failureCode ? ` ${failureCode}` : ''}${retry}); no message comes from them`,
         );
-      } else if (attempt.claimed === 0 && attempt.retrySeq !== undefined) {
+      } else if (claimed === 0 && retrySeq !== undefined) {
         sink.report(
           'info',
           'provenance.retried-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`,
+          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${retrySeq}`,
         );
-      } else if (attempt.claimed === 0 && lastTurnOpen && isStreaming(attempt)) {
+      } else if (claimed === 0 && lastTurnOpen && isStreaming(tracker.endedBy(attempt))) {
         sink.report(
           'info',
           'provenance.in-flight',
@@ -373,8 +457,8 @@ export class ProvenanceBuilder {
 }
 
 /** An attempt that nothing has ended yet, or that finished streaming but whose message is not written. */
-function isStreaming(attempt: Attempt): boolean {
-  return attempt.endedBy === undefined || attempt.endedBy === 'finish';
+function isStreaming(endedBy: AttemptEnd | undefined): boolean {
+  return endedBy === undefined || endedBy === 'finish';
 }
 
 function contentOf(event: SessionEvent): any[] {

@@ -94,7 +94,8 @@ export class ProvenanceIndex {
   }
 
   attempts(): AttemptInfo[] {
-    return this.scan.tracker.attempts.map((a) => this.info(a.id));
+    const count = this.scan.tracker.attemptCount;
+    return Array.from({ length: count }, (_, id) => this.info(id));
   }
 
   /** Warnings (orphans, reassembly mismatches, shared chunks) and notes (failed, retried, interrupted). */
@@ -114,7 +115,7 @@ export class ProvenanceIndex {
     return {
       events,
       edges: edges.countByKind(),
-      attempts: tracker.attempts.length,
+      attempts: tracker.attemptCount,
       chunks,
       claimedChunks: claimed,
       warnings: diagnostics.filter((d) => d.severity === 'warning').length,
@@ -124,18 +125,17 @@ export class ProvenanceIndex {
 
   private info(id: number): AttemptInfo {
     const { tracker, messageOf } = this.scan;
-    const attempt = tracker.attempts[id];
-    const chunks = tracker.chunksOf(attempt);
+    const chunks = tracker.chunksOf(id);
     const message = chunks.map((c) => messageOf.get(c)).find((m) => m >= 0);
     return {
-      turn: attempt.turn,
-      step: attempt.step,
+      turn: tracker.turn(id),
+      step: tracker.step(id),
       chunks,
       message,
-      finishKind: attempt.finishKind,
-      failureCode: attempt.failureCode,
-      retrySeq: attempt.retrySeq,
-      endedBy: attempt.endedBy,
+      finishKind: tracker.finishKind(id),
+      failureCode: tracker.failureCode(id),
+      retrySeq: tracker.retrySeq(id),
+      endedBy: tracker.endedBy(id),
     };
   }
 }

@@ -30,13 +30,14 @@ export interface StreamBlock {
   index: number;
   kind: string | undefined;
   /**
-   * The deltas' texts (text, or tool-call arguments) in order. Kept as parts: comparing them piece by
-   * piece with a block-end's text copies nothing, where one concatenated string would be flattened
-   * (copied whole) by the first comparison.
+   * The deltas' texts (text, or tool-call arguments) in order; a packed row's texts come as one part.
+   * They are joined only when compared, and only when the lengths agree (see streamedText).
    */
   parts: string[];
   /** Total length of the parts. */
   streamedLength: number;
+  /** The parts joined, once asked for (dropped when a part is added). */
+  joined?: string;
   deltas: number;
   id?: string;
   name?: string;
@@ -48,7 +49,11 @@ export interface StreamBlock {
 
 /** The running reassembly of one stream; chunks are added in seq order. */
 export class StreamAssembly {
-  private readonly byIndex = new Map<number, StreamBlock>();
+  /** `attempt`: the id of the attempt being reassembled (-1 for chunks gathered otherwise). */
+  constructor(readonly attempt = -1) {}
+
+  /** The blocks in the order they started (a stream has a handful; usually in index order already). */
+  private readonly started: StreamBlock[] = [];
   /** `reason.kind` of the last finish chunk, e.g. stop, tool-calls, max-tokens, error. */
   finishKind: string | undefined;
   finishSeq: number | undefined;
@@ -108,31 +113,47 @@ export class StreamAssembly {
     this.chunkCount += members;
     const data = row.data;
     const block = this.block(data.index, seq0);
+    // A row's texts are joined as they come: one part per row, not one per member.
     if (row.type === 'tool-call-chunks') {
       block.kind ??= 'tool-call';
       if (typeof data.id === 'string') block.id ??= data.id;
       if (typeof data.name === 'string') block.name ??= data.name;
-      for (const part of data.args as string[]) addPart(block, part);
+      addPart(block, (data.args as string[]).join(''));
     } else {
       block.kind ??= row.type === 'text-chunks' ? 'text' : 'reasoning';
-      for (const part of data.texts as string[]) addPart(block, part);
+      addPart(block, (data.texts as string[]).join(''));
     }
     block.deltas += members;
   }
 
   private block(index: unknown, seq: number): StreamBlock {
-    const key = typeof index === 'number' ? index : -1;
-    let block = this.byIndex.get(key);
-    if (!block) {
-      block = { index: key, kind: undefined, parts: [], streamedLength: 0, deltas: 0, firstSeq: seq };
-      this.byIndex.set(key, block);
-    }
+    // -0 and 0 are one block, as they were one key of a Map.
+    const key = typeof index === 'number' ? (index === 0 ? 0 : index) : -1;
+    const started = this.started;
+    for (let i = 0; i < started.length; i++) if (started[i].index === key) return started[i];
+    // Every field from the start: one object shape for all blocks, whatever the stream fills in later.
+    const block: StreamBlock = {
+      index: key,
+      kind: undefined,
+      parts: [],
+      streamedLength: 0,
+      joined: undefined,
+      deltas: 0,
+      id: undefined,
+      name: undefined,
+      end: undefined,
+      firstSeq: seq,
+    };
+    started.push(block);
     return block;
   }
 
   /** Blocks in ascending index order. */
   blocks(): StreamBlock[] {
-    return [...this.byIndex.values()].sort((a, b) => a.index - b.index);
+    const started = this.started;
+    for (let i = 1; i < started.length; i++)
+      if (started[i - 1].index > started[i].index) return started.slice().sort((a, b) => a.index - b.index);
+    return started.slice();
   }
 
   /** True when the stream ended in a failure (the attempt produced no message of its own). */
@@ -144,22 +165,17 @@ export class StreamAssembly {
 function addPart(block: StreamBlock, part: string): void {
   block.parts.push(part);
   block.streamedLength += part.length;
+  block.joined = undefined;
 }
 
-/** The concatenated deltas of a block (built only where a whole string is needed: mismatches, JSON). */
+/** The concatenated deltas of a block, joined once (one flat string: comparing it is one memory compare). */
 export function streamedText(block: StreamBlock): string {
-  return block.parts.join('');
+  return (block.joined ??= block.parts.length === 1 ? block.parts[0] : block.parts.join(''));
 }
 
-/** Whether `text` equals the concatenated deltas, compared in place. */
+/** Whether `text` equals the concatenated deltas (joined only when the lengths agree). */
 function equalsStreamed(text: unknown, block: StreamBlock): boolean {
-  if (typeof text !== 'string' || text.length !== block.streamedLength) return false;
-  let at = 0;
-  for (const part of block.parts) {
-    if (!text.startsWith(part, at)) return false;
-    at += part.length;
-  }
-  return true;
+  return typeof text === 'string' && text.length === block.streamedLength && text === streamedText(block);
 }
 
 export interface AssemblyProblem {

@@ -21,13 +21,22 @@ function validateMembers(tag: string, data: Record<string, unknown>, key: 'texts
     malformed(tag, 'turn/step/index must be numbers');
   }
   const members = data[key];
-  if (!Array.isArray(members) || members.length === 0 || members.some((m) => typeof m !== 'string')) {
-    malformed(tag, `${key} must be a non-empty string array`);
-  }
+  if (!Array.isArray(members) || members.length === 0 || !allStrings(members)) malformed(tag, `${key} must be a non-empty string array`);
   const dt = data.dt;
-  if (!Array.isArray(dt) || dt.some((gap) => !Number.isSafeInteger(gap))) malformed(tag, 'dt must be an array of safe integers');
+  if (!Array.isArray(dt) || !allSafeIntegers(dt)) malformed(tag, 'dt must be an array of safe integers');
   if (dt.length !== members.length - 1) malformed(tag, `dt length ${dt.length} does not match ${members.length} members`);
   return members as string[];
+}
+
+// Plain loops: these run over every member of every packed row.
+function allStrings(values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== 'string') return false;
+  return true;
+}
+
+function allSafeIntegers(values: unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (!Number.isSafeInteger(values[i])) return false;
+  return true;
 }
 
 /** Validates a row-tagged value; throws MalformedRowError with dsh's wording. Returns the member count. */

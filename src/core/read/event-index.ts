@@ -4,6 +4,7 @@
 import type { EventPlace, SessionEvent } from '../types';
 import type { ByteStore } from './columns';
 import { rowMember } from './chunk-rows';
+import { KNOWN_EVENT_TYPE_NAMES, TypeId } from './known-types';
 
 /** Surface role of an event, kept for the transcript and provenance views. */
 export const enum SurfaceRole {
@@ -67,8 +68,9 @@ export class EventIndex {
   private readonly otherNumbers = new Map<number, number>();
   private toolCalls: Uint16Array;
   private roleOf: Uint8Array;
-  private readonly typeNames: string[] = [];
-  private readonly typeIds = new Map<string, number>();
+  /** Type names by id: the known types first, in TypeId order, then others as they are met. */
+  private readonly typeNames: string[] = [...KNOWN_EVENT_TYPE_NAMES];
+  private readonly typeIds = new Map<string, number>(KNOWN_EVENT_TYPE_NAMES.map((name, id) => [name, id]));
   /** Events whose stored shape was upgraded: the upgraded form (parsing the line would undo it). */
   readonly upgraded = new Map<number, SessionEvent>();
   private lastRow: { start: number; row: Record<string, any>; times: number[] } | undefined;
@@ -150,9 +152,9 @@ export class EventIndex {
     return k;
   }
 
-  /** Indexes one event read from its own line. */
+  /** Indexes one event read from its own line; `typeId` is its type's number (typeIdOf). */
   pushEvent(
-    type: unknown,
+    typeId: number,
     turn: unknown,
     step: unknown,
     toolCalls: number,
@@ -161,14 +163,14 @@ export class EventIndex {
     offset: number,
     length: number,
   ): void {
-    const k = this.pushLine(1, 0, this.internType(type), turn, step, fileLine, offset, length);
+    const k = this.pushLine(1, 0, typeId, turn, step, fileLine, offset, length);
     this.toolCalls[k] = toolCalls > 65535 ? 65535 : toolCalls;
     this.roleOf[k] = role;
   }
 
   /** Indexes the `members` assistant/chunk events of one packed row. */
   pushRow(turn: number, step: number, members: number, fileLine: number, offset: number, length: number): void {
-    const k = this.pushLine(members, 1, this.internType('assistant/chunk'), turn, step, fileLine, offset, length);
+    const k = this.pushLine(members, 1, TypeId.AssistantChunk, turn, step, fileLine, offset, length);
     this.toolCalls[k] = 0;
     this.roleOf[k] = SurfaceRole.None;
   }
@@ -186,7 +188,8 @@ export class EventIndex {
     return packed !== OTHER_NUMBER ? packed : (this.otherNumbers.get(key) ?? NaN);
   }
 
-  private internType(type: unknown): number {
+  /** The number of an event's type (a TypeId for the known types): the same type text, the same number. */
+  typeIdOf(type: unknown): number {
     const name = typeof type === 'string' ? type : `(${typeof type})`;
     let id = this.typeIds.get(name);
     if (id === undefined) {

@@ -26,11 +26,16 @@ export function messageOf(event: { type: unknown; data: unknown }): Record<strin
   return isObjectLike(message) ? (message as Record<string, any>) : undefined;
 }
 
-export function checkMessageShape(event: Record<string, unknown>, subject: string): ShapeProblem | undefined {
+/**
+ * `subject` names the event in the message: given as its words and a number ("session event at seq"
+ * and 12), so that the text is built only for a failing event (most events pass, and a seq turned
+ * into a string per event is kept by the engine's number-string cache long enough to be promoted).
+ */
+export function checkMessageShape(event: Record<string, unknown>, subject: string, subjectNumber: number): ShapeProblem | undefined {
   const type = event.type as string;
   const rule = MESSAGE_RULE.get(type);
   if (!rule) return undefined;
-  const fail = (message: string): ShapeProblem => ({ message: `${subject} ${message}`, rule });
+  const fail = (message: string): ShapeProblem => ({ message: `${subject} ${subjectNumber} ${message}`, rule });
   const message = messageOf(event as { type: unknown; data: unknown });
   if (!message || typeof message.id !== 'string' || message.id === '') return fail('lacks an identified message');
   const role = type === 'assistant/message' ? 'assistant' : 'user';
@@ -54,6 +59,22 @@ export function checkMessageShape(event: Record<string, unknown>, subject: strin
 }
 
 const ENVELOPE_KEYS = new Set(['type', 'seq', 'time', 'data', 'surfaceOp', 'sourceEventSeqs', 'ignorable']);
+
+/** ENVELOPE_KEYS.has(key), as a switch: parsed keys are interned strings, so each case is one comparison (this runs per key of every event). */
+function isEnvelopeKey(key: string): boolean {
+  switch (key) {
+    case 'type':
+    case 'seq':
+    case 'time':
+    case 'data':
+    case 'surfaceOp':
+    case 'sourceEventSeqs':
+    case 'ignorable':
+      return true;
+    default:
+      return false;
+  }
+}
 
 function envelopeRule(event: Record<string, unknown>): string {
   for (const key of Object.keys(event)) if (!ENVELOPE_KEYS.has(key)) return 'envelope.allowed-keys';
@@ -99,7 +120,7 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
     message: `seed event at index ${index} has an invalid event envelope`,
     rule: envelopeRule(event),
   });
-  for (const key in event) if (!ENVELOPE_KEYS.has(key)) return invalid();
+  for (const key in event) if (!isEnvelopeKey(key)) return invalid();
   const { type, seq, time } = event;
   if (
     typeof type !== 'string' ||
@@ -116,6 +137,6 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
     const problem = checkRequestHeader(event.data, index);
     if (problem) return problem;
   }
-  if (!messageShapeChecked && MESSAGE_RULE.has(type)) return checkMessageShape(event, `seed ${type} at index ${index}`);
+  if (!messageShapeChecked && MESSAGE_RULE.has(type)) return checkMessageShape(event, `seed ${type} at index`, index);
   return undefined;
 }

@@ -16,15 +16,23 @@ export function hasOwn(value: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(value, key);
 }
 
+// The key checks walk the own keys with for-in (skipping inherited ones, so they see what Object.keys
+// would) instead of building a key array per call: they run per packed row and per turn/end.
+
 /** Exactly these keys, no others. */
 export function hasExactKeys(value: object, keys: readonly string[]): boolean {
-  return Object.keys(value).length === keys.length && keys.every((k) => hasOwn(value, k));
+  let own = 0;
+  for (const k in value) if (hasOwn(value, k)) own++;
+  if (own !== keys.length) return false;
+  for (let i = 0; i < keys.length; i++) if (!hasOwn(value, keys[i])) return false;
+  return true;
 }
 
 /** Every required key present and nothing outside required + optional. */
 export function hasOnlyKeys(value: object, required: readonly string[], optional: readonly string[] = []): boolean {
-  const allowed = new Set([...required, ...optional]);
-  return Object.keys(value).every((k) => allowed.has(k)) && required.every((k) => hasOwn(value, k));
+  for (const k in value) if (hasOwn(value, k) && !required.includes(k) && !optional.includes(k)) return false;
+  for (let i = 0; i < required.length; i++) if (!hasOwn(value, required[i])) return false;
+  return true;
 }
 
 export function isSeq(value: unknown): value is number {

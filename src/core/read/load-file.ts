@@ -104,7 +104,27 @@ function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
   log.reportContainer(d);
 }
 
-function prepare(input: Uint8Array, options: LoadOptions): LoadedFile {
+/**
+ * Where a load gets a file's bytes. `read` is called once. `release`, when given, is called once the
+ * bytes are no longer needed — for a zstd file, as soon as they are decoded (a plain file's bytes are
+ * its text, so they are never released) — so a caller that can free them then (the CLI reads a zstd
+ * file into a buffer it can shrink) does not hold the compressed and the decoded text while the lines
+ * are read.
+ */
+export interface FileSource {
+  read(): Uint8Array;
+  release?(): void;
+  /** Makes the buffer a zstd file's text is decoded into (see ZstdDecodeOptions.allocate). */
+  allocate?(length: number): Uint8Array;
+}
+
+/**
+ * Decodes the file (a zstd one into its text) and sets up the log, without reading its lines. Only this
+ * frame holds the bytes: once it returns, a zstd file's compressed bytes are garbage unless the caller
+ * kept them.
+ */
+function prepare(source: FileSource, options: LoadOptions): LoadedFile {
+  const input = source.read();
   const bytes = asBytes(input);
   if (!bytes) {
     const log = new SessionLog(new Uint8Array(0), options);
@@ -113,21 +133,32 @@ function prepare(input: Uint8Array, options: LoadOptions): LoadedFile {
   }
   if (!isZstd(bytes)) return { log: new SessionLog(bytes, options) };
   const decode = { codec: options.zstdCodec, limits: options.limits };
-  const result = decodeZstdLog(bytes, decode);
-  const log = new SessionLog(result.text, options);
+  const allocate = source.allocate ? (length: number) => source.allocate!(length) : undefined;
+  const result = decodeZstdLog(bytes, { ...decode, allocate });
   const error = result.error;
   const follow: ZstdFollowState = { pending: new Uint8Array(0), skipText: result.recoveredBytes ?? 0, decode };
-  if (error && error.rule === 'zstd.header-less' && result.frames === 0 && endsInsideFirstFrame(result)) {
-    // The header frame may still be being written: wait for it, as a plain log waits for its first line.
-    log.awaitHeader(error.message, error.rule);
-    follow.pending = bytes.slice();
+  // The header frame may still be being written: then the log waits for it, as a plain log waits for its first line.
+  const awaitingHeader = error?.rule === 'zstd.header-less' && result.frames === 0 && endsInsideFirstFrame(result);
+  follow.pending = copyFrom(bytes, awaitingHeader ? 0 : result.committedCompressedBytes);
+  // Released before the log's own tables are allocated, which may start a collection that would keep them.
+  source.release?.();
+  const log = new SessionLog(result.text, options);
+  if (awaitingHeader) {
+    log.awaitHeader(error!.message, error!.rule);
     follow.awaitingHeader = true;
     return { log, zstd: summarize(result), follow };
   }
   if (error) containerRefusal(log, error, result.text, result.frames > 0);
   else tornFrameRemarks(log, result);
-  follow.pending = bytes.slice(result.committedCompressedBytes);
   return { log, zstd: summarize(result), follow };
+}
+
+/**
+ * A copy of `bytes` from `start` on. Not `bytes.slice`: on a Node Buffer that is a view, which would
+ * keep the whole compressed file alive for as long as the log is followed.
+ */
+function copyFrom(bytes: Uint8Array, start: number): Uint8Array {
+  return new Uint8Array(bytes.subarray(start));
 }
 
 function endsInsideFirstFrame(result: ZstdDecodeResult): boolean {
@@ -136,8 +167,13 @@ function endsInsideFirstFrame(result: ZstdDecodeResult): boolean {
 
 /** Synchronous load of a whole file. Never throws on bad input. */
 export function loadSessionFile(bytes: Uint8Array, options: LoadOptions = {}): LoadedFile {
+  return loadSessionFileFrom({ read: () => bytes }, options);
+}
+
+/** The same, with the bytes from `source` (see FileSource: a zstd file's bytes can be freed once decoded). */
+export function loadSessionFileFrom(source: FileSource, options: LoadOptions = {}): LoadedFile {
   const safe = safeLoadOptions(options);
-  const loaded = prepare(bytes, safe);
+  const loaded = prepare(source, safe);
   loaded.log.ingest(Infinity, safe.onProgress);
   return loaded;
 }
@@ -145,7 +181,7 @@ export function loadSessionFile(bytes: Uint8Array, options: LoadOptions = {}): L
 /** The same in slices, yielding between them so a host can show progress and stay responsive. */
 export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptions = {}): Promise<LoadedFile> {
   const safe = safeLoadOptions(options);
-  const loaded = prepare(bytes, safe);
+  const loaded = prepare({ read: () => bytes }, safe);
   while (!loaded.log.ingest(50, safe.onProgress)) await new Promise((resolve) => setTimeout(resolve, 0));
   return loaded;
 }

@@ -59,6 +59,20 @@ function losslessNode(value: unknown): boolean {
   return true;
 }
 
+/**
+ * The same answer for a packed row that passed validateRow: its only numbers are seq0, time0, the
+ * data's turn, step and index, and the dt gaps (every other value is a string, and the keys are
+ * exactly known), so only those are looked at. Safe integers can still be -0.
+ */
+export function isLosslessRow(row: Record<string, any>): boolean {
+  const data = row.data;
+  if (!losslessNumber(row.seq0) || !losslessNumber(row.time0)) return false;
+  if (!losslessNumber(data.turn) || !losslessNumber(data.step) || !losslessNumber(data.index)) return false;
+  const dt = data.dt as number[];
+  for (let i = 0; i < dt.length; i++) if (dt[i] === 0 && 1 / dt[i] < 0) return false;
+  return true;
+}
+
 function losslessNumber(n: number): boolean {
   return n - n === 0 && (n !== 0 || 1 / n > 0);
 }

@@ -9,7 +9,7 @@ import type { Diagnostic, EventPlace, RelatedPlace, Replacement, ScanSummary, Se
 import { validateHeader, type HeaderRead } from './header';
 import { LegacyRefusal, eventMessageId, upgradeLegacyEvent } from './legacy';
 import { checkMessageShape, checkSeedEnvelope } from './event-shape';
-import { KNOWN_EVENT_TYPES } from './known-types';
+import { KNOWN_TYPE_COUNT, TypeId } from './known-types';
 import { RepairTypeError } from '../surface/repair';
 import { SurfaceError, type SurfacePlan } from '../surface/surface';
 import { toolCallCount, type BalanceResult } from '../surface/projections';
@@ -141,36 +141,45 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const seq = this.index.count;
     const id = this.sessionId;
     const verdicts = this.verdicts;
-    verdicts.retired.observe(stored);
+    // The type is looked up once; the stages below switch on its number.
+    let typeId = this.index.typeIdOf(stored.type);
+    // The retired shapes are request/header and two types this reader does not know.
+    if (typeId === TypeId.RequestHeader || typeId >= KNOWN_TYPE_COUNT) verdicts.retired.observe(stored);
 
     // adopt: upgrade legacy shapes, then check message shapes.
     let event = stored as unknown as SessionEvent;
     // Set once adopt has checked the message shape (pass or fail): the seed step does not check or
     // report the same shape again. (When adopt refuses, the seed's verdict no longer matters.)
-    let shapeChecked = false;
-    try {
-      event = upgradeLegacyEvent(event, id, this.messageIdAt);
-      const shape = checkMessageShape(event as unknown as Record<string, unknown>, `session event at seq ${seq}`);
-      shapeChecked = true;
-      if (shape)
-        verdicts.problem('adopt', {
-          dshError: shape.message,
-          errorName: 'Error',
-          rule: shape.rule,
-          line: fileLine,
-          seq,
-          related: this.callContext(event),
-        });
-    } catch (error) {
-      if (error instanceof LegacyRefusal)
-        verdicts.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
-      else this.internalProblem(error, fileLine, seq);
+    let shapeChecked = true;
+    if (adoptMayChange(typeId)) {
+      shapeChecked = false;
+      try {
+        event = upgradeLegacyEvent(event, id, this.messageIdAt);
+        if (event !== (stored as unknown)) typeId = this.index.typeIdOf(event.type);
+        const shape = isMessageType(typeId)
+          ? checkMessageShape(event as unknown as Record<string, unknown>, 'session event at seq', seq)
+          : undefined;
+        shapeChecked = true;
+        if (shape)
+          verdicts.problem('adopt', {
+            dshError: shape.message,
+            errorName: 'Error',
+            rule: shape.rule,
+            line: fileLine,
+            seq,
+            related: this.callContext(event),
+          });
+      } catch (error) {
+        if (error instanceof LegacyRefusal)
+          verdicts.problem('adopt', { dshError: error.message, errorName: 'Error', rule: error.rule, line: fileLine, seq });
+        else this.internalProblem(error, fileLine, seq);
+      }
+      if (event !== (stored as unknown)) this.index.upgraded.set(seq, deepFreeze(event));
     }
-    if (event !== (stored as unknown)) this.index.upgraded.set(seq, deepFreeze(event));
 
     // known-types
     const type = event.type;
-    if (!KNOWN_EVENT_TYPES.has(type) && event.ignorable !== true) {
+    if (typeId >= KNOWN_TYPE_COUNT && event.ignorable !== true) {
       verdicts.problem('known-types', {
         dshError: `session "${id}" contains event type "${stringText(type)}" (seq ${seq}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
         errorName: 'SessionFormatUnsupportedError',
@@ -182,7 +191,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
 
     // closers: the repair scan
     try {
-      this.state.closerScan.observe(event);
+      this.state.closerScan.observe(event, typeId);
     } catch (error) {
       if (error instanceof RepairTypeError)
         verdicts.problem('closers', { dshError: error.message, errorName: 'TypeError', rule: 'envelope.null-data', line: fileLine, seq });
@@ -192,10 +201,13 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     // seed: envelope, shapes, surface
     const role = this.seedEvent(event, seq, fileLine, shapeChecked);
     const data = event.data as { turn?: unknown; step?: unknown } | null;
-    const toolCalls = type === 'assistant/message' ? toolCallCount(event) : 0;
-    this.index.pushEvent(type, data?.turn, data?.step, toolCalls, role, fileLine, offset, length);
+    const turn = data?.turn;
+    const step = data?.step;
+    const toolCalls = typeId === TypeId.AssistantMessage ? toolCallCount(event) : 0;
+    this.index.pushEvent(typeId, turn, step, toolCalls, role, fileLine, offset, length);
     verdicts.noteLine(stored, seq, seq + 1);
-    this.facts.observeEvent(seq, event);
+    // The facts take the turn and step as turn() and step() give them: numbers, else undefined.
+    this.facts.observeEvent(seq, event, typeId, numberOrUndefined(turn), numberOrUndefined(step), role);
   }
 
   /**
@@ -210,7 +222,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     for (const gap of data.dt as number[]) lastTime += gap;
     this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
     this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
-    this.verdicts.noteLine(row, seq0, seq0 + members);
+    this.verdicts.noteRow(row, seq0, seq0 + members);
     this.facts.observeRow(seq0, row, members);
   }
 
@@ -589,6 +601,20 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   get name(): string {
     return this.fileName;
   }
+}
+
+/** The types whose stored shape adopt may upgrade or check (turn/start, turn/end, the message events, and the unknown ones, steering/message among them). */
+function adoptMayChange(typeId: number): boolean {
+  return typeId >= KNOWN_TYPE_COUNT || typeId === TypeId.TurnStart || typeId === TypeId.TurnEnd || isMessageType(typeId);
+}
+
+/** The three message events (their message shapes are checked). */
+function isMessageType(typeId: number): boolean {
+  return typeId === TypeId.UserMessage || typeId === TypeId.AssistantMessage || typeId === TypeId.ToolResult;
+}
+
+function numberOrUndefined(value: unknown): number | undefined {
+  return typeof value === 'number' && value === value ? value : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@
 // refuses lossy JSON numbers); and the diagnostics found along the way.
 import type { Diagnostic, ErrorName, RelatedPlace, Stage, Verdict } from '../types';
 import { RetiredShapeWatch } from './legacy';
-import { isLosslessJson, isLosslessParsed } from './lossless';
+import { isLosslessJson, isLosslessParsed, isLosslessRow } from './lossless';
 import type { EventIndex } from './event-index';
 
 /** One refusal found at a given stage, in dsh's words plus where it was found. */
@@ -87,6 +87,11 @@ export class VerdictKeeper {
    */
   noteLine(value: unknown, firstSeq: number, endSeq: number): void {
     if (!isLosslessParsed(value)) this.lossyCandidates.push(firstSeq, endSeq);
+  }
+
+  /** The same for a validated packed row, whose few numbers are known (see isLosslessRow). */
+  noteRow(row: Record<string, any>, firstSeq: number, endSeq: number): void {
+    if (!isLosslessRow(row)) this.lossyCandidates.push(firstSeq, endSeq);
   }
 
   private scanLossless(index: EventIndex): { first: Refusal | undefined; warnings: Diagnostic[] } {

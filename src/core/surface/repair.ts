@@ -2,6 +2,8 @@
 // incremental so a growing log (a live agent) can be followed without rescanning.
 import type { SessionEvent } from '../types';
 import { nullReadMessage } from '../read/json-values';
+import { SmallMap } from '../small-map';
+import { knownTypeId, TypeId } from '../read/known-types';
 
 export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN';
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED';
@@ -31,35 +33,38 @@ const NOT_STARTED_TEXT =
 export class CloserScan {
   private openTurn: unknown = null;
   private openStep: unknown = null;
-  private pending = new Map<string, PendingCall>();
+  private readonly pending = new SmallMap<unknown, PendingCall>();
   /** The last kept event's seq (-1 before any) and time: the closers follow it. */
   private lastSeq = -1;
   private lastTime = 0;
 
-  /** Feeds the next kept event; throws RepairTypeError where dsh's repair would crash. */
-  observe(event: SessionEvent): void {
+  /**
+   * Feeds the next kept event; throws RepairTypeError where dsh's repair would crash. `typeId`: the
+   * number of its type (a TypeId), when the caller has looked it up already.
+   */
+  observe(event: SessionEvent, typeId = knownTypeId(event.type)): void {
     this.lastSeq = event.seq;
     this.lastTime = event.time;
     const data = event.data;
-    switch (event.type) {
-      case 'turn/start':
+    switch (typeId) {
+      case TypeId.TurnStart:
         this.openTurn = field(data, 'turn');
         this.openStep = null;
         this.pending.clear();
         break;
-      case 'turn/end':
+      case TypeId.TurnEnd:
         this.openTurn = null;
         this.openStep = null;
         this.pending.clear();
         break;
-      case 'step/start':
+      case TypeId.StepStart:
         this.openStep = field(data, 'step');
         break;
-      case 'step/end':
+      case TypeId.StepEnd:
         this.pending.clear();
         this.openStep = null;
         break;
-      case 'assistant/message': {
+      case TypeId.AssistantMessage: {
         const message = field(data, 'message');
         const content = field(message, 'content');
         if (Array.isArray(content)) {
@@ -69,12 +74,12 @@ export class CloserScan {
         }
         break;
       }
-      case 'tool/call': {
+      case TypeId.ToolCall: {
         const call = this.pending.get(field(data, 'callId'));
         if (call) call.callSeq = event.seq;
         break;
       }
-      case 'tool/result':
+      case TypeId.ToolResult:
         this.pending.delete(field(field(field(data, 'message'), 'source'), 'callId'));
         break;
     }
@@ -97,7 +102,7 @@ export class CloserScan {
     const time = this.lastTime;
     let seq = this.lastSeq + 1;
     const out: SessionEvent[] = [];
-    for (const [callId, call] of this.pending) {
+    for (const [callId, call] of this.pending.entries()) {
       const recorded = call.callSeq !== undefined;
       const event: SessionEvent = {
         type: 'tool/result',

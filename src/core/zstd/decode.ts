@@ -46,6 +46,12 @@ export interface ZstdDecodeOptions {
    * fzstd does not, so with fzstd they are always checked here). Default false.
    */
   alwaysVerifyChecksums?: boolean;
+  /**
+   * Makes the buffer the text is decoded into (default: a Uint8Array). A Node host hands in
+   * Buffer.allocUnsafe: the reader then finds line ends with a Buffer's indexOf, several times faster
+   * than a Uint8Array's. Anything but a Uint8Array of the asked length is ignored.
+   */
+  allocate?: (length: number) => Uint8Array;
 }
 
 /**
@@ -179,8 +185,9 @@ class Output {
   constructor(
     capacity: number,
     private readonly ceiling: number,
+    private readonly allocate?: (length: number) => Uint8Array,
   ) {
-    this.buf = new Uint8Array(capacity);
+    this.buf = this.make(capacity);
   }
   /** Takes over decoded bytes as the buffer, with `len` 0: the frame loop then walks over them. */
   static wrap(content: Uint8Array): Output {
@@ -188,10 +195,21 @@ class Output {
     o.buf = content;
     return o;
   }
+  private make(length: number): Uint8Array {
+    if (this.allocate && length > 0) {
+      try {
+        const made = this.allocate(length);
+        if (made instanceof Uint8Array && made.length === length) return made;
+      } catch {
+        // the caller's allocator failed: ours
+      }
+    }
+    return new Uint8Array(length);
+  }
   reserve(extra: number): void {
     const need = this.len + extra;
     if (need <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(need, Math.min(Math.ceil(this.buf.length * 1.5), this.ceiling), 1 << 16));
+    const next = this.make(Math.max(need, Math.min(Math.ceil(this.buf.length * 1.5), this.ceiling), 1 << 16));
     next.set(this.buf.subarray(0, this.len));
     this.buf = next;
   }
@@ -269,9 +287,9 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
   // Otherwise one buffer sized from the frame headers (exact when every frame declares its size).
   if (!out) {
     try {
-      out = new Output(Math.min(survey.estimate, ceiling), ceiling);
+      out = new Output(Math.min(survey.estimate, ceiling), ceiling, options.allocate);
     } catch {
-      out = new Output(0, ceiling);
+      out = new Output(0, ceiling, options.allocate);
     }
   }
   const output = out;
