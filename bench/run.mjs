@@ -227,12 +227,15 @@ function checkAsUsersRunIt(sizes, node) {
 
 /**
  * The floor a check is measured against, as a whole process: read the file, split it into lines and
- * JSON.parse every line. A zstd log is first decoded by the same decoder the CLI uses.
+ * JSON.parse every line. A zstd log is first decoded by the same decoder the CLI uses, and split
+ * the same way a plain file is.
  */
 function floor(file) {
   let text = readFileSync(file);
   if (text.length >= 4 && text[0] === 0x28 && text[1] === 0xb5 && text[2] === 0x2f && text[3] === 0xfd) {
-    text = createRequire(import.meta.url)(BUNDLE).decodeZstdLog(text).text;
+    const decoded = createRequire(import.meta.url)(BUNDLE).decodeZstdLog(text).text;
+    // A Buffer view of the text, as the CLI has: Buffer's indexOf finds line ends fastest.
+    text = Buffer.from(decoded.buffer, decoded.byteOffset, decoded.length);
   }
   const decoder = new TextDecoder();
   let lines = 0;
