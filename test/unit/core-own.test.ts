@@ -422,6 +422,17 @@ describe('core on its own fixtures', () => {
       assert.equal(log.eventType(seq), 'future/thing');
       assert.equal(log.eventCount, seq + 1);
     });
+
+    it('keeps the names of more than 65,535 distinct ignorable types', () => {
+      const { b } = toolLog();
+      const first = b.event('future/t0', {}, { ignorable: true });
+      for (let i = 1; i < 70_000; i++) b.event(`future/t${i}`, {}, { ignorable: true });
+      const log = load(b.text());
+      assertOk(log);
+      assert.equal(log.eventType(first), 'future/t0');
+      assert.equal(log.eventType(first + 65_536), 'future/t65536');
+      assert.equal(log.eventType(first + 69_999), 'future/t69999');
+    });
   });
 
   describe('stage closers', () => {

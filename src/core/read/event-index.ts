@@ -61,7 +61,8 @@ export class EventIndex {
   private firstSeq: Int32Array;
   /** 1 for a packed row, whose events are its members. */
   private packed: Uint8Array;
-  private typeId: Uint16Array;
+  /** 32 bits: a log may name more than 65,535 distinct types (every unknown ignorable one counts). */
+  private typeId: Uint32Array;
   /** Turn and step as 32-bit integers; OTHER_NUMBER sends a lookup to `otherNumbers` (fractions, huge values, -0), NOT_A_NUMBER is NaN. */
   private turnOf: Int32Array;
   private stepOf: Int32Array;
@@ -86,7 +87,7 @@ export class EventIndex {
     this.lineLength = new Int32Array(capacity);
     this.firstSeq = new Int32Array(capacity);
     this.packed = new Uint8Array(capacity);
-    this.typeId = new Uint16Array(capacity);
+    this.typeId = new Uint32Array(capacity);
     this.turnOf = new Int32Array(capacity);
     this.stepOf = new Int32Array(capacity);
     this.toolCalls = new Uint16Array(capacity);
@@ -116,7 +117,7 @@ export class EventIndex {
     this.lineLength = grown(this.lineLength, n, new Int32Array(capacity));
     this.firstSeq = grown(this.firstSeq, n, new Int32Array(capacity));
     this.packed = grown(this.packed, n, new Uint8Array(capacity));
-    this.typeId = grown(this.typeId, n, new Uint16Array(capacity));
+    this.typeId = grown(this.typeId, n, new Uint32Array(capacity));
     this.turnOf = grown(this.turnOf, n, new Int32Array(capacity));
     this.stepOf = grown(this.stepOf, n, new Int32Array(capacity));
     this.toolCalls = grown(this.toolCalls, n, new Uint16Array(capacity));
@@ -282,7 +283,7 @@ export class EventIndex {
 }
 
 /** `old`'s first `used` values copied into `into`. */
-function grown<T extends Int32Array | Float64Array | Uint16Array | Uint8Array>(old: T, used: number, into: T): T {
+function grown<T extends Int32Array | Uint32Array | Float64Array | Uint16Array | Uint8Array>(old: T, used: number, into: T): T {
   into.set(old.subarray(0, used) as any);
   return into;
 }
