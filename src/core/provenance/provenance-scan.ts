@@ -20,6 +20,7 @@ import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type Attempt } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
+import { say, type Said } from '../words';
 
 /** What provenance reads of the log besides each event. */
 export interface ProvenanceSource extends EventFacts {
@@ -225,7 +226,7 @@ export class ProvenanceBuilder {
         'warning',
         'provenance.shared-chunk',
         chunk,
-        `chunk seq ${chunk} is taken by assistant/message seq ${previous} and again by seq ${message}`,
+        say('chunk seq {0} is taken by assistant/message seq {1} and again by seq {2}', chunk, previous, message),
       );
       return;
     }
@@ -244,22 +245,35 @@ export class ProvenanceBuilder {
           'info',
           'provenance.no-stream',
           event.seq,
-          `assistant/message seq ${event.seq} has no stream chunks (none cited, none left in turn ${data.turn} step ${data.step})`,
+          say(
+            'assistant/message seq {0} has no stream chunks (none cited, none left in turn {1} step {2})',
+            event.seq,
+            String(data.turn),
+            String(data.step),
+          ),
         );
       }
       return;
     }
     const assembly = running ?? this.assemble(chunks);
     const verdict = compareAssembly(assembly, content, interrupted);
-    const how = by === 'cited' ? 'cited' : 'found by turn/step';
     if (verdict.mismatches.length > 0) {
       const first = verdict.mismatches[0].message;
-      const more = verdict.mismatches.length > 1 ? ` (+${verdict.mismatches.length - 1} more)` : '';
+      const more = verdict.mismatches.length - 1;
+      const mismatch =
+        by === 'cited'
+          ? say('assistant/message seq {0} does not reassemble from its {1} cited chunks: {2}', event.seq, chunks.length, first)
+          : say(
+              'assistant/message seq {0} does not reassemble from its {1} found by turn/step chunks: {2}',
+              event.seq,
+              chunks.length,
+              first,
+            );
       this.report(
         'warning',
         'provenance.reassembly-mismatch',
         event.seq,
-        `assistant/message seq ${event.seq} does not reassemble from its ${chunks.length} ${how} chunks: ${first}${more}`,
+        more > 0 ? say('{0} (+{1} more)', mismatch, more) : mismatch,
         verdict.mismatches,
       );
     }
@@ -268,7 +282,7 @@ export class ProvenanceBuilder {
         'info',
         'provenance.interrupted',
         event.seq,
-        `assistant/message seq ${event.seq} is interrupted: the delivered prefix of a cancelled stream`,
+        say('assistant/message seq {0} is interrupted: the delivered prefix of a cancelled stream', event.seq),
         verdict.notes,
       );
     } else if (verdict.notes.length > 0) {
@@ -276,7 +290,9 @@ export class ProvenanceBuilder {
         'info',
         'provenance.stream-note',
         event.seq,
-        `assistant/message seq ${event.seq}: ${verdict.notes[0].message}${verdict.notes.length > 1 ? ` (+${verdict.notes.length - 1} more)` : ''}`,
+        verdict.notes.length > 1
+          ? say('{0} (+{1} more)', say('assistant/message seq {0}: {1}', event.seq, verdict.notes[0].message), verdict.notes.length - 1)
+          : say('assistant/message seq {0}: {1}', event.seq, verdict.notes[0].message),
         verdict.notes,
       );
     }
@@ -331,43 +347,58 @@ export class ProvenanceBuilder {
       const unclaimed = attempt.count - attempt.claimed;
       if (unclaimed === 0) continue;
       const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf.get(s) < 0);
-      const where = `turn ${attempt.turn ?? '?'} step ${attempt.step ?? '?'}`;
+      const where = say('turn {0} step {1}', attempt.turn ?? '?', attempt.step ?? '?');
       const list = seqRanges(seqs);
       if (attempt.claimed === 0 && (attempt.finishKind === 'error' || attempt.finishKind === 'aborted')) {
-        const retry = attempt.retrySeq !== undefined ? `, retried by seq ${attempt.retrySeq}` : '';
+        const retry = attempt.retrySeq !== undefined ? say(', retried by seq {0}', attempt.retrySeq) : '';
         sink.report(
           'info',
           'provenance.failed-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are a failed model attempt (finish ${attempt.finishKind}${attempt.failureCode ? ` ${attempt.failureCode}` : ''}${retry}); no message comes from them`,
+          say(
+            'chunks {0} ({1}) are a failed model attempt (finish {2}{3}{4}); no message comes from them',
+            list,
+            where,
+            attempt.finishKind,
+            attempt.failureCode ? ` ${attempt.failureCode}` : '',
+            retry,
+          ),
         );
       } else if (attempt.claimed === 0 && attempt.retrySeq !== undefined) {
         sink.report(
           'info',
           'provenance.retried-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${attempt.retrySeq}`,
+          say('chunks {0} ({1}) are an attempt abandoned by llm retry seq {2}', list, where, attempt.retrySeq),
         );
       } else if (attempt.claimed === 0 && lastTurnOpen && isStreaming(attempt)) {
         sink.report(
           'info',
           'provenance.in-flight',
           seqs[0],
-          `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`,
+          say('chunks {0} ({1}) are still streaming: the last turn is open and no message has been written yet', list, where),
         );
       } else {
         sink.report(
           'warning',
           'provenance.orphan-chunk',
           seqs[0],
-          `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`,
-          seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })),
+          seqs.length === 1
+            ? say('{0} chunk {1} ({2}) belong to no assistant/message', seqs.length, list, where)
+            : say('{0} chunks {1} ({2}) belong to no assistant/message', seqs.length, list, where),
+          seqs.slice(0, 20).map((seq) => ({ seq, message: say('orphan chunk') })),
         );
       }
     }
   }
 
-  private report(severity: Diagnostic['severity'], rule: string, seq: number, message: string, related: AssemblyProblem[] = []): void {
+  private report(
+    severity: Diagnostic['severity'],
+    rule: string,
+    seq: number,
+    message: string | Said,
+    related: AssemblyProblem[] = [],
+  ): void {
     this.sink.report(severity, rule, seq, message, related);
   }
 }
