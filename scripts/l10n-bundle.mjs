@@ -5,8 +5,9 @@
 //                                         l10n/bundle.l10n.zh-cn.json lacks or no longer uses
 //   node scripts/l10n-bundle.mjs --check  writes nothing; exits 1 when either bundle is out of step
 // Source strings are the literal messages of vscode.l10n.t(…) and of the presentation layer's
-// Formatter (fmt.t(…), and both forms of fmt.plural(n, one, other) / fmt.counted(…)), and the
-// strings marked with phrase(…) for tables.
+// Formatter (fmt.t(…), and both forms of fmt.plural(n, one, other) / fmt.counted(…)), the strings
+// marked with phrase(…) for tables, and the core's message templates (say(…), src/core/words.ts),
+// which the presentation layer translates where a diagnostic or a reason is shown.
 // Also checks that package.nls.zh-cn.json has exactly the keys of package.nls.json.
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,9 +28,9 @@ function literalText(body) {
   return JSON.parse('"' + body.replace(/\\'/g, "'").replace(/\\"/g, '"').replace(/"/g, '\\"').replace(/\\`/g, '`') + '"');
 }
 
-/** Which arguments of a call are messages: `.t(message, …)`, `.plural(n, one, other, …)`, `phrase(message)`. */
-const MESSAGE_ARGS = { t: [0], plural: [1, 2], counted: [1, 2], phrase: [0] };
-const CALL = /(?:\.(t|plural|counted)|\b(phrase))\(/g;
+/** Which arguments of a call are messages: `.t(message, …)`, `.plural(n, one, other, …)`, `phrase(message)`, `say(template, …)`. */
+const MESSAGE_ARGS = { t: [0], plural: [1, 2], counted: [1, 2], phrase: [0], say: [0] };
+const CALL = /(?:\.(t|plural|counted)|\b(phrase|say))\(/g;
 
 /** The top-level arguments of the call whose "(" is at `open`, as source text. */
 function callArguments(text, open) {

@@ -20,7 +20,7 @@ import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { saveEdits } from '../save/append-save';
 import { editableFromBytes } from '../files/editable';
 import { PendingEdits } from '../core/plan/pending-edits';
-import { english } from './english';
+import { english, withoutWords } from './english';
 import {
   activityWords,
   bytesWords,
@@ -102,16 +102,18 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   if (json) {
     const write = r.write.ok ? { ok: true, lines: r.write.lines, bytes: r.write.bytes.length, container: r.write.container } : r.write;
     io.out(
-      JSON.stringify({
-        file: opened.file,
-        verdict: log.verdict,
-        openTurn: r.openTurn && { ...r.openTurn, closers: r.openTurn.closers.map(({ event: _event, ...rest }) => rest) },
-        activity: r.openTurn ? r.activity : undefined,
-        msSinceChange: Math.round(opened.msSinceChange),
-        tornTail: r.tornTail,
-        write,
-        repairsMade: r.repairs,
-      }),
+      JSON.stringify(
+        withoutWords({
+          file: opened.file,
+          verdict: log.verdict,
+          openTurn: r.openTurn && { ...r.openTurn, closers: r.openTurn.closers.map(({ event: _event, ...rest }) => rest) },
+          activity: r.openTurn ? r.activity : undefined,
+          msSinceChange: Math.round(opened.msSinceChange),
+          tornTail: r.tornTail,
+          write,
+          repairsMade: r.repairs,
+        }),
+      ),
     );
     return r.write.ok;
   }
@@ -157,7 +159,7 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
 async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): Promise<boolean> {
   const r = review(opened);
   const report = (result: Record<string, unknown>, text: string[]) => {
-    if (json) io.out(JSON.stringify({ file: opened.file, ...result }));
+    if (json) io.out(JSON.stringify(withoutWords({ file: opened.file, ...result })));
     else for (const line of text) io.out(line);
   };
   if (!r.write.ok) {
@@ -221,7 +223,7 @@ function removeTornTail(opened: Opened, json: boolean, io: CliIo): boolean {
   const plan = planTornTailRemoval(log, opened.bytes, zstd);
   const tail = reviewTornTail(log, { fileBytes: opened.bytes, zstd });
   if (!plan.ok) {
-    if (json) io.out(JSON.stringify({ file: opened.file, removed: false, reasons: plan.reasons }));
+    if (json) io.out(JSON.stringify({ file: opened.file, removed: false, reasons: withoutWords(plan.reasons) }));
     else
       for (const line of [`${opened.file}: nothing removed`, ...plan.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)])
         io.out(line);

@@ -5,6 +5,7 @@ import { defineView, type ViewContext } from './view-common';
 import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 import { provenanceIndex } from '../core/provenance/provenance';
 import type { Edge } from '../core/provenance/edge-index';
+import { withoutWords } from './english';
 
 /** Sources grouped by kind and how they are known: "stream 3–7 (recorded)". */
 function groupSources(edges: Edge[]): string {
@@ -45,6 +46,6 @@ export const provenanceView = defineView({
   },
   json(context) {
     const index = provenanceIndex(context.log);
-    return { summary: index.summary(), links: links(context), attempts: index.attempts(), diagnostics: index.diagnostics };
+    return { summary: index.summary(), links: links(context), attempts: index.attempts(), diagnostics: withoutWords(index.diagnostics) };
   },
 });

@@ -5,6 +5,7 @@ import type { CliCommand } from './registry';
 import { defineView } from './view-common';
 import { planRepair } from '../core/plan/repair';
 import { isRepairAction, runRepairAction } from './repair-actions';
+import { withoutWords } from './english';
 
 const planView = defineView({
   name: 'repair',
@@ -46,7 +47,7 @@ const planView = defineView({
     for (const line of plan.lines) out(line);
   },
   json({ loaded }) {
-    return { repair: planRepair(loaded) };
+    return { repair: withoutWords(planRepair(loaded)) };
   },
 });
 

@@ -21,6 +21,7 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
 export { inspectLog } from './check/inspect';
 export { sha256Hex } from './sha256';
 export { valueText, stringText, jsonText } from './value-text';
+export { say, type Said } from './words';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
 export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './read/load-file';

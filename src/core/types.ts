@@ -1,4 +1,7 @@
 // Shared vocabulary of the session core. Pure data types: no I/O, no vscode, no DOM.
+import type { Words } from './words';
+
+export type { Words, WordArg } from './words';
 
 /** A JSON value as parsed from a log line. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -48,6 +51,8 @@ export interface FilePlace {
 export interface RelatedPlace extends Partial<FilePlace> {
   seq?: number;
   message: string;
+  /** `message` as a template and its arguments, for a display in another language (see words.ts). */
+  words?: Words;
 }
 
 /** Every problem the core finds. `rule` uses the conformance MANIFEST rule names where one fits. */
@@ -55,6 +60,8 @@ export interface Diagnostic {
   severity: Severity;
   rule: string;
   message: string;
+  /** `message` as a template and its arguments, for a display in another language (see words.ts). */
+  words?: Words;
   line?: number;
   offset?: number;
   length?: number;

@@ -17,8 +17,10 @@ import { saveEdits } from '../save/append-save';
 import { PendingEdits } from '../core/plan/pending-edits';
 import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { activityWords, bytesWords, closerCodeMeaning, closerLine, pendingCallLine, tornTailHeading } from '../present/repair-words';
+import { tailWhy } from '../present/core-words';
+import { verdictError } from '../core/read/verdict';
 import type { SessionEditorProvider } from './session-editor-provider';
-import { hostFormatter } from './words';
+import { displayText, hostFormatter } from './words';
 
 export const CRASH_REPAIR_COMMANDS = {
   apply: 'sessionSurface.applyCrashRepair',
@@ -104,12 +106,12 @@ export function registerCrashRepairCommands(
       const write = planCrashRepairWrite(log, zstd);
       if (!write.ok) {
         const tornFirst = write.reasons.some((r) => r.rule === 'repair.torn-tail-first');
-        const message = vscode.l10n.t('{0} cannot be repaired yet: {1}', name, write.reasons.map((r) => r.message).join('; '));
+        const message = vscode.l10n.t('{0} cannot be repaired yet: {1}', name, write.reasons.map(displayText).join('; '));
         report({ command: 'apply', file: opened.file, done: false, message });
         if (!tornFirst) return void vscode.window.showWarningMessage(message);
         const choice = await vscode.window.showWarningMessage(
           vscode.l10n.t('{0} cannot be repaired yet', name),
-          { modal: true, detail: write.reasons.map((r) => r.message).join('\n') },
+          { modal: true, detail: write.reasons.map(displayText).join('\n') },
           vscode.l10n.t('Remove Torn Tail…'),
         );
         if (choice) await vscode.commands.executeCommand(CRASH_REPAIR_COMMANDS.removeTornTail, where);
@@ -204,7 +206,7 @@ export function registerCrashRepairCommands(
             done: false,
             message: vscode.l10n.t(
               'Nothing was repaired: {0}',
-              `${saved.message}${saved.reasons.length ? ` (${saved.reasons.map((r) => r.message).join('; ')})` : ''}`,
+              `${saved.message}${saved.reasons.length ? ` (${saved.reasons.map(displayText).join('; ')})` : ''}`,
             ),
           },
           where,
@@ -244,7 +246,9 @@ export function registerCrashRepairCommands(
                 'Appended {0} closers to {1}, but the file does not read back as predicted ({2}).',
                 write.lines.length,
                 name,
-                reloaded.verdict.ok ? vscode.l10n.t('the last turn is still open') : (reloaded.verdict.error ?? ''),
+                reloaded.verdict.ok
+                  ? vscode.l10n.t('the last turn is still open')
+                  : displayText(verdictError(reloaded.verdict) ?? { message: '' }),
               ),
         },
         where,
@@ -266,7 +270,7 @@ export function registerCrashRepairCommands(
             command: 'removeTornTail',
             file: opened.file,
             done: false,
-            message: vscode.l10n.t('Nothing removed from {0}: {1}.', name, plan.reasons.map((r) => r.message).join('; ')),
+            message: vscode.l10n.t('Nothing removed from {0}: {1}.', name, plan.reasons.map(displayText).join('; ')),
           },
           where,
           false,
@@ -276,7 +280,7 @@ export function registerCrashRepairCommands(
       if (tail)
         detail.push(
           tornTailHeading(tail, hostFormatter()),
-          vscode.l10n.t('Why: {0}.', tail.why),
+          vscode.l10n.t('Why: {0}.', tailWhy(tail, hostFormatter())),
           vscode.l10n.t('Preview: {0}', `${tail.preview}${tail.previewTruncated ? ' …' : ''}`),
         );
       else detail.push(vscode.l10n.t('{0} after the last complete record.', bytesWords(plan.removedBytes, hostFormatter())));

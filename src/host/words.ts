@@ -2,7 +2,8 @@
 // and every message of src/present translated through the extension's l10n bundles (the same
 // bundles as the host's own strings; scripts/l10n-bundle.mjs collects both).
 import * as vscode from 'vscode';
-import { Formatter, type Translate } from '../present';
+import { coreText, Formatter, type Translate } from '../present';
+import type { Words } from '../core/words';
 import { displayLanguage } from './webview-strings';
 
 /** vscode.l10n.t as the presentation layer's translator. */
@@ -13,4 +14,9 @@ let shared: Formatter | undefined;
 /** The formatter of VS Code's display language (which cannot change while the extension runs). */
 export function hostFormatter(): Formatter {
   return (shared ??= new Formatter({ locale: displayLanguage(), translate }));
+}
+
+/** A core message (a refusal reason, a note, a health entry) in the display language. */
+export function displayText(said: { message: string; words?: Words }): string {
+  return coreText(said, hostFormatter());
 }

@@ -2,12 +2,13 @@
 // editor lists and the Problems panel shows. It is the reader's diagnostics plus, for a log dsh
 // opens, the relational-invariant and provenance warnings (their notes — failed, retried or
 // interrupted attempts — describe a healthy log and are left out). Every diagnostic comes out with a
-// 1-based file line when it has a place, in file order. The core words its diagnostics in English;
-// the sentences this layer words itself come in the formatter's language.
+// 1-based file line when it has a place, in file order. The core words its diagnostics in English and
+// keeps their words; every diagnostic comes out in the formatter's language.
 import { checkInvariants, provenanceIndex, type Diagnostic } from '../core';
 import type { SessionLog } from '../core/read/session-log';
 import type { Formatter } from './format';
 import { quoteDsh } from './verdict';
+import { coreText } from './core-words';
 
 /** Problems whose line starts an unreadable stretch because a seq broke the order, not because the line is damaged. */
 const ORDER_RULES = new Set(['seq.contiguity', 'rows.decode']);
@@ -53,15 +54,23 @@ const KEEPS_BEFORE =
  * Our sentences are in file lines. Two cases need words changed:
  *  - the refusal when only dsh's message describes it: quoted, saying whose line numbers it uses;
  *  - a stretch cut off by a seq out of order, which the reader words as damage.
+ * Every other message (and every related place's) is the core's, in the formatter's language; the
+ * words it was made from are left out, as the message is final.
  */
 function reword(d: Diagnostic, dshError: string | undefined, orderBreaks: ReadonlyMap<number, string>, fmt: Formatter): Diagnostic {
+  const { words: _words, ...out }: Diagnostic = d;
+  if (d.related)
+    out.related = d.related.map((r) => {
+      const { words: _relatedWords, ...place } = r;
+      return { ...place, message: coreText(r, fmt) };
+    });
   if (d.refusing && dshError !== undefined && d.message === dshError) {
-    return { ...d, message: fmt.t('dsh refuses the log. {0}', quoteDsh(dshError, fmt)) };
-  }
-  if (d.rule === 'jsonl.damaged-line' && d.line !== undefined && orderBreaks.has(d.line)) {
-    return { ...d, rule: orderBreaks.get(d.line)!, message: orderBreakMessage(d.message, fmt) };
-  }
-  return d;
+    out.message = fmt.t('dsh refuses the log. {0}', quoteDsh(dshError, fmt));
+  } else if (d.rule === 'jsonl.damaged-line' && d.line !== undefined && orderBreaks.has(d.line)) {
+    out.rule = orderBreaks.get(d.line)!;
+    out.message = orderBreakMessage(d.message, fmt);
+  } else out.message = coreText(d, fmt);
+  return out;
 }
 
 function orderBreakMessage(message: string, fmt: Formatter): string {

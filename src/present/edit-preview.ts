@@ -4,6 +4,7 @@
 import { estimateTokensOfSeqs, type Diagnostic, type PendingEdit, type PendingPlan, type SessionLog } from '../core';
 import type { Formatter } from './format';
 import { clip, messageSummary } from './message-summary';
+import { coreText } from './core-words';
 
 export interface EditPreview {
   title: string;
@@ -50,7 +51,8 @@ export function eventSummary(log: SessionLog, seq: number, fmt: Formatter): stri
 }
 
 function reasonLine(r: Diagnostic, fmt: Formatter): string {
-  const text = r.line !== undefined ? fmt.t('{0} [{1}, line {2}]', r.message, r.rule, r.line) : `${r.message} [${r.rule}]`;
+  const message = coreText(r, fmt);
+  const text = r.line !== undefined ? fmt.t('{0} [{1}, line {2}]', message, r.rule, r.line) : `${message} [${r.rule}]`;
   return `  • ${text}`;
 }
 
@@ -84,7 +86,7 @@ export function previewEdit(
   if (!plan.ok) {
     out.push(fmt.t('Why it cannot be applied:'), ...reasons.map((r) => reasonLine(r, fmt)), '');
   } else {
-    for (const note of lastStep?.plan.notes ?? []) out.push(fmt.t('Note: {0}', note.message));
+    for (const note of lastStep?.plan.notes ?? []) out.push(fmt.t('Note: {0}', coreText(note, fmt)));
     const first = lastStep ? lastStep.plan.events[0].seq : plan.firstSeq;
     out.push(
       fmt.t('Lines to append (seqs {0}–{1}), exactly as dsh writes them:', first, first + lines.length - 1),

@@ -3,6 +3,7 @@
 // diagnostic wording, and the one definition of a log's diagnostics. Pure TypeScript beside the
 // core (no vscode, no DOM, no Node), used by the CLI and the extension host alike.
 export { boundedJson, valueText, type BoundedJson, type BoundedJsonOptions } from './bounded-json';
+export { coreText, tailWhy, wordsText } from './core-words';
 export { countDiagnostics, diagnosticLine, logDiagnostics, presentDiagnostics, type DiagnosticCounts } from './diagnostics';
 export { typeIcon, typeLabel } from './event-labels';
 export {

@@ -5,6 +5,7 @@
 import type { SessionHeader } from '../types';
 import { decodeZstdLog, isZstd } from '../zstd';
 import { isTranscriptName, transcriptGeneration } from './project-dir';
+import { say } from '../words';
 import {
   HEAD_BYTES,
   TAIL_BYTES,
@@ -129,7 +130,7 @@ async function readEntry<P>(
   try {
     ({ ends, compressed } = await readEnds(fs, file, stat.size));
   } catch (err) {
-    ends = { refusal: { rule: 'read', message: `could not read the log: ${err instanceof Error ? err.message : String(err)}` } };
+    ends = { refusal: { rule: 'read', ...say('could not read the log: {0}', err instanceof Error ? err.message : String(err)) } };
   }
   return {
     file,

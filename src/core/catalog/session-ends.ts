@@ -6,6 +6,7 @@ import type { SessionHeader } from '../types';
 import { readHeaderLine } from '../read/header';
 import { KNOWN_EVENT_TYPES } from '../read/known-types';
 import { asRecord } from '../read/json-values';
+import { say, type Words } from '../words';
 
 /** Bytes of the log's start read for the header and title. */
 export const HEAD_BYTES = 128 * 1024;
@@ -20,6 +21,8 @@ const REFUSED_TYPES = new Set(['request/header-delta', 'mode/set']);
 
 export interface EndsRefusal {
   message: string;
+  /** `message` as a template and its arguments, when the words are ours rather than dsh's. */
+  words?: Words;
   rule: string;
 }
 
@@ -117,7 +120,7 @@ export function readSessionEnds(input: EndsInput): SessionEnds {
   const headText = decoder.decode(input.head.subarray(0, Math.min(input.head.length, 64 * 1024 * 1024)));
   const firstBreak = headText.indexOf('\n');
   if (firstBreak < 0 && !input.headIsWhole) {
-    out.refusal = { rule: 'header.line-shape', message: 'the header line is longer than the part of the file read for the listing' };
+    out.refusal = { rule: 'header.line-shape', ...say('the header line is longer than the part of the file read for the listing') };
     return out;
   }
   const headerText = (firstBreak < 0 ? headText : headText.slice(0, firstBreak)).replace(/^\uFEFF/, '');

@@ -18,6 +18,7 @@ import type { EventFacts } from '../read/event-index';
 import { TypeId } from '../read/known-types';
 import { isSeq } from '../read/json-values';
 import { valueText } from '../value-text';
+import { say } from '../words';
 
 interface Bracket {
   id: unknown;
@@ -61,7 +62,12 @@ export class CompactionBracketCheck {
         'warning',
         ADJACENT,
         seq,
-        `${this.priced.type} at seq ${this.priced.seq} prices a replacement, but the next event is ${this.log.eventType(seq) ?? ''}`,
+        say(
+          '{0} at seq {1} prices a replacement, but the next event is {2}',
+          this.priced.type,
+          this.priced.seq,
+          this.log.eventType(seq) ?? '',
+        ),
         [{ seq: this.priced.seq, message: this.priced.type }],
       );
       this.priced = undefined;
@@ -82,7 +88,11 @@ export class CompactionBracketCheck {
             'warning',
             BRACKET,
             seq,
-            `${typeId === TypeId.TurnStart ? 'turn/start' : 'turn/end'} inside the compaction bracket opened at seq ${this.bracket.startSeq}`,
+            say(
+              '{0} inside the compaction bracket opened at seq {1}',
+              typeId === TypeId.TurnStart ? 'turn/start' : 'turn/end',
+              this.bracket.startSeq,
+            ),
             [{ seq: this.bracket.startSeq, message: 'compaction/start' }],
           );
         return;
@@ -92,7 +102,7 @@ export class CompactionBracketCheck {
             'info',
             BRACKET,
             seq,
-            `session/end-seed makes the unmatched compaction/start at seq ${this.bracket.startSeq} stale (its lifecycle ended)`,
+            say('session/end-seed makes the unmatched compaction/start at seq {0} stale (its lifecycle ended)', this.bracket.startSeq),
           );
         this.bracket = undefined;
         return;
@@ -113,14 +123,19 @@ export class CompactionBracketCheck {
         'warning',
         ADJACENT,
         this.priced.seq,
-        `${this.priced.type} at seq ${this.priced.seq} prices a replacement that never follows (the log ends)`,
+        say('{0} at seq {1} prices a replacement that never follows (the log ends)', this.priced.type, this.priced.seq),
       );
     if (this.bracket)
       sink.report(
         'info',
         BRACKET,
         this.bracket.startSeq,
-        `compaction ${valueText(this.bracket.id)} opened at seq ${this.bracket.startSeq} is still open at the end of the log (seq ${lastSeq})`,
+        say(
+          'compaction {0} opened at seq {1} is still open at the end of the log (seq {2})',
+          valueText(this.bracket.id),
+          this.bracket.startSeq,
+          lastSeq,
+        ),
       );
   }
 
@@ -128,25 +143,27 @@ export class CompactionBracketCheck {
     if (!event) return;
     const data = event.data ?? {};
     if (typeof data.compactionId !== 'string' || data.compactionId === '')
-      this.sink.report('warning', BRACKET, event.seq, 'compaction/start has no compactionId (a non-empty string)');
+      this.sink.report('warning', BRACKET, event.seq, say('compaction/start has no compactionId (a non-empty string)'));
     if (this.bracket) {
       this.sink.report(
         'warning',
         BRACKET,
         event.seq,
-        `compaction/start while the bracket opened at seq ${this.bracket.startSeq} is still open (nested compaction)`,
-        [{ seq: this.bracket.startSeq, message: 'open compaction/start' }],
+        say('compaction/start while the bracket opened at seq {0} is still open (nested compaction)', this.bracket.startSeq),
+        [{ seq: this.bracket.startSeq, message: say('open compaction/start') }],
       );
     }
     if (data.turn === null) {
       if (openTurn !== null)
-        this.sink.report('warning', BRACKET, event.seq, `standalone compaction (turn: null) started while turn ${openTurn} is open`);
+        this.sink.report('warning', BRACKET, event.seq, say('standalone compaction (turn: null) started while turn {0} is open', openTurn));
     } else if (data.turn !== openTurn) {
       this.sink.report(
         'warning',
         BRACKET,
         event.seq,
-        `compaction/start names turn ${valueText(data.turn)} but ${openTurn === null ? 'no turn is open' : `turn ${openTurn} is open`}`,
+        openTurn === null
+          ? say('compaction/start names turn {0} but no turn is open', valueText(data.turn))
+          : say('compaction/start names turn {0} but turn {1} is open', valueText(data.turn), openTurn),
       );
     }
     this.bracket = { id: data.compactionId, sourceCommandId: data.sourceCommandId, turn: data.turn, startSeq: event.seq };
@@ -156,21 +173,21 @@ export class CompactionBracketCheck {
     if (!event) return;
     const data = event.data ?? {};
     const bracket = this.bracket;
-    if (!bracket) this.sink.report('warning', SUMMARY, event.seq, 'compaction/summary outside a compaction bracket');
+    if (!bracket) this.sink.report('warning', SUMMARY, event.seq, say('compaction/summary outside a compaction bracket'));
     else {
       if (data.compactionId !== bracket.id)
         this.sink.report(
           'warning',
           SUMMARY,
           event.seq,
-          `compaction/summary id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`,
+          say('compaction/summary id {0} does not match the open bracket {1}', valueText(data.compactionId), valueText(bracket.id)),
         );
       if (bracket.summarySeq !== undefined)
         this.sink.report(
           'warning',
           SUMMARY,
           event.seq,
-          `second compaction/summary in the bracket (the first is seq ${bracket.summarySeq})`,
+          say('second compaction/summary in the bracket (the first is seq {0})', bracket.summarySeq),
         );
       bracket.summarySeq ??= event.seq;
     }
@@ -187,17 +204,17 @@ export class CompactionBracketCheck {
     const seqs = data.shadowedSeqs;
     const range = data.shadowedRange ?? {};
     if (!Array.isArray(seqs) || seqs.length === 0 || !seqs.every(isSeq)) {
-      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedSeqs must be a non-empty array of seqs`);
+      this.sink.report('warning', SUMMARY, event.seq, say('{0} shadowedSeqs must be a non-empty array of seqs', type));
     } else if (seqs[0] !== range.start || seqs[seqs.length - 1] !== range.end) {
       this.sink.report(
         'warning',
         SUMMARY,
         event.seq,
-        `${type} shadowedSeqs run ${seqs[0]}…${seqs[seqs.length - 1]} but shadowedRange is ${valueText(data.shadowedRange)}`,
+        say('{0} shadowedSeqs run {1}…{2} but shadowedRange is {3}', type, seqs[0], seqs[seqs.length - 1], valueText(data.shadowedRange)),
       );
     }
     if (!isSeq(data.shadowedTokenCount))
-      this.sink.report('warning', SUMMARY, event.seq, `${type} shadowedTokenCount must be a non-negative safe integer`);
+      this.sink.report('warning', SUMMARY, event.seq, say('{0} shadowedTokenCount must be a non-negative safe integer', type));
     this.priced = { seq: event.seq, type, start: range.start, end: range.end };
   }
 
@@ -207,7 +224,7 @@ export class CompactionBracketCheck {
     const bracket = this.bracket;
     this.bracket = undefined;
     if (!bracket) {
-      this.sink.report('warning', BRACKET, event.seq, 'compaction/end without an open compaction/start');
+      this.sink.report('warning', BRACKET, event.seq, say('compaction/end without an open compaction/start'));
       return;
     }
     const related = [{ seq: bracket.startSeq, message: 'compaction/start' }];
@@ -216,7 +233,7 @@ export class CompactionBracketCheck {
         'warning',
         BRACKET,
         event.seq,
-        `compaction/end id ${valueText(data.compactionId)} does not match the open bracket ${valueText(bracket.id)}`,
+        say('compaction/end id {0} does not match the open bracket {1}', valueText(data.compactionId), valueText(bracket.id)),
         related,
       );
     if (data.sourceCommandId !== bracket.sourceCommandId)
@@ -224,7 +241,11 @@ export class CompactionBracketCheck {
         'warning',
         BRACKET,
         event.seq,
-        `compaction/end sourceCommandId ${valueText(data.sourceCommandId)} differs from the start's ${valueText(bracket.sourceCommandId)}`,
+        say(
+          "compaction/end sourceCommandId {0} differs from the start's {1}",
+          valueText(data.sourceCommandId),
+          valueText(bracket.sourceCommandId),
+        ),
         related,
       );
     if (data.turn !== bracket.turn)
@@ -232,7 +253,7 @@ export class CompactionBracketCheck {
         'warning',
         BRACKET,
         event.seq,
-        `compaction/end owner turn ${valueText(data.turn)} differs from the start's ${valueText(bracket.turn)}`,
+        say("compaction/end owner turn {0} differs from the start's {1}", valueText(data.turn), valueText(bracket.turn)),
         related,
       );
     if (data.error === undefined && bracket.summarySeq === undefined)
@@ -240,7 +261,7 @@ export class CompactionBracketCheck {
         'warning',
         BRACKET,
         event.seq,
-        'compaction/end reports success (no error) but the bracket has no compaction/summary',
+        say('compaction/end reports success (no error) but the bracket has no compaction/summary'),
         related,
       );
   }
@@ -263,7 +284,14 @@ export class CompactionBracketCheck {
           'warning',
           ADJACENT,
           seq,
-          `${type} at seq ${seq} follows the ${priced.type} at seq ${priced.seq} but does not replace its range ${valueText({ start: priced.start, end: priced.end })}`,
+          say(
+            '{0} at seq {1} follows the {2} at seq {3} but does not replace its range {4}',
+            type,
+            seq,
+            priced.type,
+            priced.seq,
+            valueText({ start: priced.start, end: priced.end }),
+          ),
           [{ seq: priced.seq, message: priced.type }],
         );
     }
@@ -275,14 +303,14 @@ export class CompactionBracketCheck {
         'warning',
         CHECKPOINT,
         seq,
-        `compaction checkpoint ${valueText(source.compactionId)} replaces the surface outside any compaction bracket`,
+        say('compaction checkpoint {0} replaces the surface outside any compaction bracket', valueText(source.compactionId)),
       );
     else if (source.compactionId !== this.bracket.id)
       this.sink.report(
         'warning',
         CHECKPOINT,
         seq,
-        `compaction checkpoint ${valueText(source.compactionId)} does not match the open bracket ${valueText(this.bracket.id)}`,
+        say('compaction checkpoint {0} does not match the open bracket {1}', valueText(source.compactionId), valueText(this.bracket.id)),
         [{ seq: this.bracket.startSeq, message: 'compaction/start' }],
       );
   }

@@ -2,10 +2,11 @@
 // rule: a log that breaks one rule on every turn of a 300k-event file should stay readable.
 import type { Diagnostic, RelatedPlace, Severity } from '../types';
 import type { EventFacts } from '../read/event-index';
+import { said, type Said } from '../words';
 
 export interface RelatedSeq {
   seq?: number;
-  message: string;
+  message: string | Said;
 }
 
 export class DiagnosticSink {
@@ -18,12 +19,18 @@ export class DiagnosticSink {
   ) {}
 
   /** Adds a diagnostic and returns it (undefined when the rule's cap dropped it). */
-  report(severity: Severity, rule: string, seq: number, message: string, related: readonly RelatedSeq[] = []): Diagnostic | undefined {
+  report(
+    severity: Severity,
+    rule: string,
+    seq: number,
+    message: string | Said,
+    related: readonly RelatedSeq[] = [],
+  ): Diagnostic | undefined {
     const n = (this.perRule.get(rule) ?? 0) + 1;
     this.perRule.set(rule, n);
     if (n > this.maxPerRule) return undefined;
     const place = this.log.place(seq);
-    const diagnostic: Diagnostic = { severity, rule, message, seq };
+    const diagnostic: Diagnostic = { severity, rule, ...said(message), seq };
     if (place) Object.assign(diagnostic, { line: place.line, offset: place.offset, length: place.length });
     if (related.length > 0) diagnostic.related = related.map((r) => this.related(r));
     this.diagnostics.push(diagnostic);
@@ -31,7 +38,7 @@ export class DiagnosticSink {
   }
 
   private related(r: RelatedSeq): RelatedPlace {
-    const out: RelatedPlace = { message: r.message };
+    const out: RelatedPlace = { ...said(r.message) };
     if (r.seq !== undefined) {
       out.seq = r.seq;
       const line = this.log.place(r.seq)?.line;

@@ -26,6 +26,7 @@ import { DiagnosticSink } from './diagnostic-sink';
 import { CompactionBracketCheck } from './compaction-invariants';
 import { stringText, valueText } from '../value-text';
 import { SmallMap } from '../small-map';
+import { say, type Said } from '../words';
 
 const TURN = 'invariant.turn-bracketing';
 const STEP = 'invariant.step-bracketing';
@@ -51,7 +52,7 @@ export class InvariantPass {
   /** Recorded tool/calls of the open step awaiting a result: call id → tool/call seq. */
   private readonly pending = new SmallMap<string, number>();
   /** The last step-scope warning, so a run of stray events of one step makes one warning, not hundreds. */
-  private scopeRun: { key: string; diagnostic: Diagnostic | undefined; more: number } | undefined;
+  private scopeRun: { key: string; first: Said; diagnostic: Diagnostic | undefined; more: number } | undefined;
 
   constructor(private readonly log: EventFacts) {
     this.sink = new DiagnosticSink(log);
@@ -127,12 +128,12 @@ export class InvariantPass {
 
   private turnStart(seq: number, turn: number | undefined): void {
     if (this.openTurn !== null) {
-      this.sink.report('warning', TURN, seq, `turn/start (turn ${show(turn)}) while turn ${this.openTurn} is still open`, [
-        { seq: this.openTurnSeq, message: `turn ${this.openTurn} starts here` },
+      this.sink.report('warning', TURN, seq, say('turn/start (turn {0}) while turn {1} is still open', show(turn), this.openTurn), [
+        { seq: this.openTurnSeq, message: say('turn {0} starts here', this.openTurn) },
       ]);
     }
     if (turn !== this.lastTurn + 1)
-      this.sink.report('warning', TURN, seq, `turn/start numbers turn ${show(turn)}; the next turn is ${this.lastTurn + 1}`);
+      this.sink.report('warning', TURN, seq, say('turn/start numbers turn {0}; the next turn is {1}', show(turn), this.lastTurn + 1));
     this.openTurn = turn ?? null;
     this.openTurnSeq = seq;
     if (turn !== undefined) this.lastTurn = turn;
@@ -142,10 +143,10 @@ export class InvariantPass {
   }
 
   private turnEnd(seq: number, turn: number | undefined): void {
-    if (this.openTurn === null) this.sink.report('warning', TURN, seq, `turn/end (turn ${show(turn)}) with no open turn`);
+    if (this.openTurn === null) this.sink.report('warning', TURN, seq, say('turn/end (turn {0}) with no open turn', show(turn)));
     else if (turn !== this.openTurn)
-      this.sink.report('warning', TURN, seq, `turn/end names turn ${show(turn)} but turn ${this.openTurn} is open`);
-    if (this.openStep !== null) this.sink.report('warning', TURN, seq, `turn/end while step ${this.openStep} is still open`);
+      this.sink.report('warning', TURN, seq, say('turn/end names turn {0} but turn {1} is open', show(turn), this.openTurn));
+    if (this.openStep !== null) this.sink.report('warning', TURN, seq, say('turn/end while step {0} is still open', this.openStep));
     this.openTurn = null;
     this.openStep = null;
     this.pending.clear();
@@ -153,12 +154,17 @@ export class InvariantPass {
 
   private stepStart(seq: number, turn: number | undefined, step: number | undefined): void {
     if (this.openTurn === null)
-      this.sink.report('warning', STEP, seq, `step/start (turn ${show(turn)} step ${show(step)}) outside any turn`);
+      this.sink.report('warning', STEP, seq, say('step/start (turn {0} step {1}) outside any turn', show(turn), show(step)));
     else if (turn !== this.openTurn)
-      this.sink.report('warning', STEP, seq, `step/start names turn ${show(turn)} but turn ${this.openTurn} is open`);
-    if (this.openStep !== null) this.sink.report('warning', STEP, seq, `step/start while step ${this.openStep} is still open`);
+      this.sink.report('warning', STEP, seq, say('step/start names turn {0} but turn {1} is open', show(turn), this.openTurn));
+    if (this.openStep !== null) this.sink.report('warning', STEP, seq, say('step/start while step {0} is still open', this.openStep));
     if (step !== this.lastStep + 1)
-      this.sink.report('warning', STEP, seq, `step/start numbers step ${show(step)}; the next step of the turn is ${this.lastStep + 1}`);
+      this.sink.report(
+        'warning',
+        STEP,
+        seq,
+        say('step/start numbers step {0}; the next step of the turn is {1}', show(step), this.lastStep + 1),
+      );
     this.openStep = step ?? null;
     if (step !== undefined) this.lastStep = step;
     this.pending.clear();
@@ -166,13 +172,13 @@ export class InvariantPass {
 
   private stepEnd(seq: number, turn: number | undefined, step: number | undefined): void {
     if (this.openStep === null)
-      this.sink.report('warning', STEP, seq, `step/end (turn ${show(turn)} step ${show(step)}) with no open step`);
+      this.sink.report('warning', STEP, seq, say('step/end (turn {0} step {1}) with no open step', show(turn), show(step)));
     else if (turn !== this.openTurn || step !== this.openStep) {
       this.sink.report(
         'warning',
         STEP,
         seq,
-        `step/end names turn ${show(turn)} step ${show(step)} but turn ${show(this.openTurn)} step ${this.openStep} is open`,
+        say('step/end names turn {0} step {1} but turn {2} step {3} is open', show(turn), show(step), show(this.openTurn), this.openStep),
       );
     }
     for (const [callId, callSeq] of this.pending.entries()) {
@@ -180,8 +186,8 @@ export class InvariantPass {
         'warning',
         PENDING,
         seq,
-        `step ${show(step)} ends with tool call ${valueText(callId)} (tool/call seq ${callSeq}) unanswered`,
-        [{ seq: callSeq, message: 'the unanswered tool/call' }],
+        say('step {0} ends with tool call {1} (tool/call seq {2}) unanswered', show(step), valueText(callId), callSeq),
+        [{ seq: callSeq, message: say('the unanswered tool/call') }],
       );
     }
     this.openStep = null;
@@ -190,24 +196,32 @@ export class InvariantPass {
 
   /** `events` stray events of one kind and step (a packed row is many) make one warning. */
   private needStep(seq: number, type: string, turn: number | undefined, step: number | undefined, events: number): void {
-    let message: string;
-    if (this.openTurn === null || this.openStep === null) message = `${type} (turn ${show(turn)} step ${show(step)}) outside an open step`;
+    let message: Said;
+    if (this.openTurn === null || this.openStep === null)
+      message = say('{0} (turn {1} step {2}) outside an open step', type, show(turn), show(step));
     else if (turn !== this.openTurn || step !== this.openStep)
-      message = `${type} names turn ${show(turn)} step ${show(step)} but turn ${this.openTurn} step ${this.openStep} is open`;
+      message = say(
+        '{0} names turn {1} step {2} but turn {3} step {4} is open',
+        type,
+        show(turn),
+        show(step),
+        this.openTurn,
+        this.openStep,
+      );
     else return;
     const key = `${show(turn)}/${show(step)}/${show(this.openTurn)}/${show(this.openStep)}`;
     if (this.scopeRun?.key === key) {
       this.scopeRun.more += events;
       if (this.scopeRun.diagnostic)
-        this.scopeRun.diagnostic.message = `${this.scopeRun.diagnostic.message.replace(/ \(\+\d+ more events of that step\)$/, '')} (+${this.scopeRun.more} more events of that step)`;
+        Object.assign(this.scopeRun.diagnostic, say('{0} (+{1} more events of that step)', this.scopeRun.first, this.scopeRun.more));
       return;
     }
-    this.scopeRun = { key, diagnostic: this.sink.report('warning', STEP_SCOPE, seq, message), more: 0 };
+    this.scopeRun = { key, first: message, diagnostic: this.sink.report('warning', STEP_SCOPE, seq, message), more: 0 };
     if (events > 1) this.needStep(seq, type, turn, step, events - 1);
   }
 
   private needTurn(seq: number, what: string): void {
-    if (this.openTurn === null) this.sink.report('warning', TURN_SCOPE, seq, `${what} outside any turn`);
+    if (this.openTurn === null) this.sink.report('warning', TURN_SCOPE, seq, say('{0} outside any turn', what));
   }
 
   private toolCall(event: SessionEvent | undefined): void {
@@ -221,7 +235,12 @@ export class InvariantPass {
     const callId = data?.message?.source?.callId;
     if (typeof callId === 'string' && this.pending.delete(callId)) return;
     if (data?.error?.code === 'TOOL_NOT_STARTED') return;
-    this.sink.report('warning', PENDING, seq, `tool/result answers call ${valueText(callId)}, which has no pending tool/call in this step`);
+    this.sink.report(
+      'warning',
+      PENDING,
+      seq,
+      say('tool/result answers call {0}, which has no pending tool/call in this step', valueText(callId)),
+    );
   }
 }
 

@@ -2,6 +2,8 @@
 // there — an open turn and its pending calls, a torn tail or damage, event types unknown to dsh,
 // legacy shapes upgraded on read, relational-invariant warnings, and repairs dsh already wrote.
 import type { Severity } from '../types';
+import { say, type Words } from '../words';
+import { verdictError } from '../read/verdict';
 import type { SessionLog } from '../read/session-log';
 import { KNOWN_EVENT_TYPES } from '../read/known-types';
 import { checkInvariants } from './invariants';
@@ -16,6 +18,8 @@ export interface HealthEntry {
   kind: HealthKind;
   severity: Severity;
   message: string;
+  /** `message` as a template and its arguments, for a display in another language (see words.ts). */
+  words?: Words;
   /** Where to jump: an event seq (a closer's seq may be past the last event), a file line, a byte offset. */
   seq?: number;
   line?: number;
@@ -58,7 +62,7 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
     add({
       kind: 'refused',
       severity: 'error',
-      message: verdict.error ?? 'dsh refuses this log',
+      ...(verdictError(verdict) ?? say('dsh refuses this log')),
       rule: verdict.rule,
       ...(verdict.line !== undefined ? { line: verdict.line } : {}),
       ...(verdict.seq !== undefined ? { seq: verdict.seq } : {}),
@@ -71,7 +75,12 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
       kind: 'open-turn',
       severity: 'warning',
       rule: 'repair.open-turn',
-      message: `turn ${openTurn.turn ?? '?'} is open: ${openTurn.pendingCalls.length} tool call(s) pending, ${openTurn.closers.length} closer(s) would close it`,
+      ...say(
+        'turn {0} is open: {1} tool call(s) pending, {2} closer(s) would close it',
+        openTurn.turn ?? '?',
+        openTurn.pendingCalls.length,
+        openTurn.closers.length,
+      ),
       ...at,
     });
     for (const call of openTurn.pendingCalls) {
@@ -80,7 +89,9 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
         kind: 'pending-call',
         severity: 'warning',
         rule: `repair.${call.code}`,
-        message: `${call.toolName ?? 'tool'} call ${call.callId} has no result (${call.code})`,
+        ...((call.toolName ?? null) !== null
+          ? say('{0} call {1} has no result ({2})', String(call.toolName), call.callId, call.code)
+          : say('tool call {0} has no result ({1})', call.callId, call.code)),
         ...(seq !== undefined ? placeOf(seq) : {}),
       });
     }
@@ -92,7 +103,11 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
       kind: tornTail.kind === 'damaged-line' ? 'damaged-line' : 'torn-tail',
       severity: tornTail.refusesLog ? 'error' : 'warning',
       rule: tornTail.damage?.rule ?? 'jsonl.torn-tail',
-      message: `${tornTail.droppedBytes} bytes are not part of the session: ${tornTail.why}`,
+      ...say(
+        '{0} bytes are not part of the session: {1}',
+        tornTail.droppedBytes,
+        tornTail.whyWords ? { message: tornTail.why, words: tornTail.whyWords } : tornTail.why,
+      ),
       line: tornTail.line,
       offset: tornTail.keptTextBytes,
     });
@@ -112,7 +127,9 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
       kind: 'unknown-type',
       severity: ignorable ? 'info' : 'error',
       rule: 'vocabulary.unknown-types',
-      message: `event type "${type}" is unknown to dsh (${count} event(s))${ignorable ? ', marked ignorable' : ''}`,
+      ...(ignorable
+        ? say('event type "{0}" is unknown to dsh ({1} event(s)), marked ignorable', type, count)
+        : say('event type "{0}" is unknown to dsh ({1} event(s))', type, count)),
       ...placeOf(first),
     });
   }
@@ -122,7 +139,7 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
       kind: 'legacy-upgrade',
       severity: 'info',
       rule: 'legacy.upgraded',
-      message: `seq ${seq} (${log.eventType(seq)}) is stored in an older shape, upgraded on read`,
+      ...say('seq {0} ({1}) is stored in an older shape, upgraded on read', seq, String(log.eventType(seq))),
       ...placeOf(seq),
     });
 
@@ -132,6 +149,7 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
       severity: d.severity,
       rule: d.rule,
       message: d.message,
+      ...(d.words ? { words: d.words } : {}),
       ...(d.seq !== undefined ? { seq: d.seq } : {}),
       ...(d.line !== undefined ? { line: d.line } : {}),
       ...(d.offset !== undefined ? { offset: d.offset } : {}),
@@ -143,7 +161,13 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
       kind: 'repair-made',
       severity: 'info',
       rule: 'repair.made',
-      message: `turn ${repair.turn ?? '?'} was closed by a crash repair: ${repair.results.length} synthetic tool result(s), seqs ${repair.closerSeqs[0]}–${repair.turnEndSeq}`,
+      ...say(
+        'turn {0} was closed by a crash repair: {1} synthetic tool result(s), seqs {2}–{3}',
+        repair.turn ?? '?',
+        repair.results.length,
+        String(repair.closerSeqs[0]),
+        repair.turnEndSeq,
+      ),
       ...placeOf(repair.closerSeqs[0]),
     });
   }

@@ -7,6 +7,8 @@ import type { NewEvent, WidenedEvent } from './append-types';
 import { isLosslessJson } from '../read/lossless';
 import { checkSeedEnvelope } from '../read/event-shape';
 import { SurfaceError, type SurfaceFold } from '../surface/surface';
+import { say, type Said } from '../words';
+import { verdictError } from '../read/verdict';
 
 /** What the gate reads of the loaded log. */
 export interface AppendTarget {
@@ -24,7 +26,11 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
   const verdict = target.verdict;
   if (!verdict.ok) {
     return [
-      { severity: 'error', rule: 'append.refused-log', message: `dsh refuses this log (${verdict.error}); nothing can be appended to it` },
+      {
+        severity: 'error',
+        rule: 'append.refused-log',
+        ...say('dsh refuses this log ({0}); nothing can be appended to it', verdictError(verdict) ?? String(verdict.error)),
+      },
     ];
   }
   if (target.tornBytes > 0) {
@@ -32,7 +38,7 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
       {
         severity: 'error',
         rule: 'jsonl.torn-tail',
-        message: `the file has ${target.tornBytes} bytes after its last complete line; an append would join them`,
+        ...say('the file has {0} bytes after its last complete line; an append would join them', target.tornBytes),
       },
     ];
   }
@@ -43,15 +49,20 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
   for (const candidate of events) {
     const event = candidate as unknown as SessionEvent;
     const index = count + pending.length;
-    const fail = (rule: string, message: string) =>
-      problems.push({ severity: 'error', rule, message: `appended event ${pending.length + 1} (seq ${index}): ${message}`, seq: index });
-    if (!isLosslessJson(event)) fail('json.lossless-values', 'is not losslessly JSON-serializable (-0 or a non-finite number)');
+    const fail = (rule: string, message: string | Said) =>
+      problems.push({
+        severity: 'error',
+        rule,
+        ...say('appended event {0} (seq {1}): {2}', pending.length + 1, index, message),
+        seq: index,
+      });
+    if (!isLosslessJson(event)) fail('json.lossless-values', say('is not losslessly JSON-serializable (-0 or a non-finite number)'));
     const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
     if (envelope) fail(envelope.rule, envelope.message);
     else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback')
-      fail('legacy.refused', 'request/header reason "fallback" is retired');
+      fail('legacy.refused', say('request/header reason "fallback" is retired'));
     else if (event.type === 'request/header-delta' || event.type === 'mode/set')
-      fail('legacy.refused', `${event.type} is a retired event type`);
+      fail('legacy.refused', say('{0} is a retired event type', event.type));
     else {
       try {
         const plan = fold.plan(event, index, lookup);

@@ -5,9 +5,10 @@ import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
 import type { NewEvent } from './append-types';
 import { stringText, valueText } from '../value-text';
+import { say, said, type Said } from '../words';
 
-export function reason(rule: string, message: string, log?: SessionLog, seq?: number): Diagnostic {
-  const d: Diagnostic = { severity: 'error', rule, message };
+export function reason(rule: string, message: string | Said, log?: SessionLog, seq?: number): Diagnostic {
+  const d: Diagnostic = { severity: 'error', rule, ...said(message) };
   if (seq !== undefined) {
     d.seq = seq;
     const line = log?.place(seq)?.line;
@@ -34,7 +35,7 @@ export function compactionInProgress(log: SessionLog): Diagnostic | undefined {
   if (start === undefined) return undefined;
   return reason(
     'compaction.in-progress',
-    `compaction already in progress: compaction/start at seq ${start} has no compaction/end (and no session/end-seed after it)`,
+    say('compaction already in progress: compaction/start at seq {0} has no compaction/end (and no session/end-seed after it)', start),
     log,
     start,
   );
@@ -44,12 +45,17 @@ export function compactionInProgress(log: SessionLog): Diagnostic | undefined {
 export function notOnSurface(log: SessionLog, seq: number, what: string): Diagnostic {
   const rule = 'replace.endpoints-on-current-surface';
   if (!Number.isSafeInteger(seq) || seq < 0 || seq >= log.eventCount) {
-    return reason(rule, `${what} seq ${seq} is not an event of this log (it has seqs 0–${log.eventCount - 1})`);
+    return reason(rule, say('{0} seq {1} is not an event of this log (it has seqs 0–{2})', what, String(seq), log.eventCount - 1));
   }
   const shadower = log.replacements().find((r) => r.shadowedSeqs.includes(seq));
   if (shadower)
-    return reason(rule, `${what} seq ${seq} is no longer on the surface: the replace at seq ${shadower.seq} shadowed it`, log, seq);
-  return reason(rule, `${what} seq ${seq} (${log.eventType(seq)}) is not a surface node`, log, seq);
+    return reason(
+      rule,
+      say('{0} seq {1} is no longer on the surface: the replace at seq {2} shadowed it', what, seq, shadower.seq),
+      log,
+      seq,
+    );
+  return reason(rule, say('{0} seq {1} ({2}) is not a surface node', what, seq, String(log.eventType(seq))), log, seq);
 }
 
 /** Tool-call ids of an assistant/message, or the call id a tool/result answers. */
@@ -67,7 +73,7 @@ function callsOf(event: SessionEvent | undefined): { opens: string[]; answers?: 
  * Explains an unbalanced cut (spec §6.3) by call id: the nearest tool call opened before the cut
  * and still unanswered there, and the result after the cut that answers it.
  */
-function explainCut(log: SessionLog, nodes: readonly number[], cut: number): string {
+function explainCut(log: SessionLog, nodes: readonly number[], cut: number): Said {
   const open = new Map<string, number>();
   for (let k = 0; k < cut; k++) {
     const { opens, answers } = callsOf(log.event(nodes[k]));
@@ -75,16 +81,19 @@ function explainCut(log: SessionLog, nodes: readonly number[], cut: number): str
     if (answers !== undefined) open.delete(answers);
   }
   const pending = [...open];
-  if (pending.length === 0) return 'the tool-call/result counts before it do not balance';
+  if (pending.length === 0) return say('the tool-call/result counts before it do not balance');
   const [id, callSeq] = pending[pending.length - 1];
   let resultSeq: number | undefined;
   for (let k = cut; k < nodes.length && resultSeq === undefined; k++) {
     if (callsOf(log.event(nodes[k])).answers === id) resultSeq = nodes[k];
   }
   const answered =
-    resultSeq !== undefined ? `its tool/result is seq ${resultSeq}, after the cut` : 'no tool/result on the surface answers it';
-  const others = pending.length > 1 ? ` (${pending.length - 1} more call${pending.length > 2 ? 's' : ''} also open)` : '';
-  return `tool call ${valueText(id)} of assistant/message seq ${callSeq} is unanswered there; ${answered}${others}`;
+    resultSeq !== undefined ? say('its tool/result is seq {0}, after the cut', resultSeq) : say('no tool/result on the surface answers it');
+  const unanswered = say('tool call {0} of assistant/message seq {1} is unanswered there; {2}', valueText(id), callSeq, answered);
+  if (pending.length === 1) return unanswered;
+  return pending.length > 2
+    ? say('{0} ({1} more calls also open)', unanswered, pending.length - 1)
+    : say('{0} ({1} more call also open)', unanswered, pending.length - 1);
 }
 
 /**
@@ -95,14 +104,14 @@ export function unbalancedCuts(log: SessionLog, startIdx: number, endIdx: number
   const nodes = log.surface();
   const balance = log.balancedCuts(nodes);
   const rule = 'compaction.balanced-cut';
-  if ('error' in balance) return [reason(rule, `the surface cannot be cut: ${balance.error}`)];
+  if ('error' in balance) return [reason(rule, say('the surface cannot be cut: {0}', balance.error))];
   const balanced = new Set(balance.cuts);
   const out: Diagnostic[] = [];
   if (!balanced.has(startIdx)) {
     out.push(
       reason(
         rule,
-        `the cut before seq ${nodes[startIdx]} (start) is not balanced: ${explainCut(log, nodes, startIdx)}`,
+        say('the cut before seq {0} (start) is not balanced: {1}', nodes[startIdx], explainCut(log, nodes, startIdx)),
         log,
         nodes[startIdx],
       ),
@@ -110,7 +119,12 @@ export function unbalancedCuts(log: SessionLog, startIdx: number, endIdx: number
   }
   if (!balanced.has(endIdx + 1)) {
     out.push(
-      reason(rule, `the cut after seq ${nodes[endIdx]} (end) is not balanced: ${explainCut(log, nodes, endIdx + 1)}`, log, nodes[endIdx]),
+      reason(
+        rule,
+        say('the cut after seq {0} (end) is not balanced: {1}', nodes[endIdx], explainCut(log, nodes, endIdx + 1)),
+        log,
+        nodes[endIdx],
+      ),
     );
   }
   return out;

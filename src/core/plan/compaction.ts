@@ -9,6 +9,7 @@ import { serializeEvent } from './serialize';
 import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, notOnSurface, reason, unbalancedCuts } from './checks';
 import { isSeq } from '../read/json-values';
+import { say, type Said } from '../words';
 
 /**
  * Our preamble for the checkpoint message (dsh writes its own wording; any text is valid). It tells the
@@ -41,16 +42,16 @@ export interface CompactionInput {
 
 function inputProblems(input: CompactionInput): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const bad = (field: string, why: string) => out.push(reason('plan.input', `${field} ${why}`));
+  const bad = (why: Said) => out.push(reason('plan.input', why));
   for (const field of ['compactionId', 'messageId', 'provider', 'model'] as const) {
-    if (typeof input[field] !== 'string' || input[field] === '') bad(field, 'must be a non-empty string');
+    if (typeof input[field] !== 'string' || input[field] === '') bad(say('{0} must be a non-empty string', field));
   }
-  if (!Array.isArray(input.summary) || input.summary.length === 0) bad('summary', 'must be a non-empty array of content blocks');
+  if (!Array.isArray(input.summary) || input.summary.length === 0) bad(say('{0} must be a non-empty array of content blocks', 'summary'));
   else if (input.summary.some((b) => b === null || typeof b !== 'object' || typeof (b as { type?: unknown }).type !== 'string'))
-    bad('summary', 'blocks must be objects with a string type');
-  if (!isSeq(input.shadowedTokenCount)) bad('shadowedTokenCount', 'must be a non-negative safe integer');
-  if (!Number.isSafeInteger(input.time)) bad('time', 'must be a safe integer (epoch ms)');
-  if (input.preamble !== undefined && typeof input.preamble !== 'string') bad('preamble', 'must be a string');
+    bad(say('{0} blocks must be objects with a string type', 'summary'));
+  if (!isSeq(input.shadowedTokenCount)) bad(say('{0} must be a non-negative safe integer', 'shadowedTokenCount'));
+  if (!Number.isSafeInteger(input.time)) bad(say('{0} must be a safe integer (epoch ms)', 'time'));
+  if (input.preamble !== undefined && typeof input.preamble !== 'string') bad(say('{0} must be a string', 'preamble'));
   return out;
 }
 
@@ -67,7 +68,7 @@ function spanProblems(log: SessionLog, input: CompactionInput): { reasons: Diagn
     reasons.push(
       reason(
         'replace.endpoint-order',
-        `start seq ${input.start} (surface index ${startIdx}) comes after end seq ${input.end} (surface index ${endIdx})`,
+        say('start seq {0} (surface index {1}) comes after end seq {2} (surface index {3})', input.start, startIdx, input.end, endIdx),
         log,
         input.start,
       ),
@@ -133,7 +134,7 @@ export function planCompaction(log: SessionLog, input: CompactionInput): PlanRes
     reasons.push(
       reason(
         'compaction.turn-open',
-        'a manual compaction runs between turns, but the last turn is open (a live writer or a crash; repair it first)',
+        say('a manual compaction runs between turns, but the last turn is open (a live writer or a crash; repair it first)'),
       ),
     );
   }

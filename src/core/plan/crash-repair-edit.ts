@@ -4,6 +4,7 @@
 import type { SessionLog } from '../read/session-log';
 import { planRepair } from './repair';
 import type { PlanResult } from './types';
+import { say } from '../words';
 
 export function planCrashRepair(log: SessionLog): PlanResult {
   const plan = planRepair(log);
@@ -15,7 +16,10 @@ export function planCrashRepair(log: SessionLog): PlanResult {
         {
           severity: 'error',
           rule: 'repair.torn-tail-first',
-          message: `the file has ${log.scan.fileBytes - plan.truncateAt} bytes after its last complete line; closers appended after them would join them. Remove the torn tail first (it is backed up), then repair`,
+          ...say(
+            'the file has {0} bytes after its last complete line; closers appended after them would join them. Remove the torn tail first (it is backed up), then repair',
+            log.scan.fileBytes - plan.truncateAt,
+          ),
         },
       ],
     };
@@ -23,7 +27,7 @@ export function planCrashRepair(log: SessionLog): PlanResult {
   if (plan.events.length === 0)
     return {
       ok: false,
-      reasons: [{ severity: 'error', rule: 'repair.nothing', message: 'the last turn is closed: there is nothing to repair' }],
+      reasons: [{ severity: 'error', rule: 'repair.nothing', ...say('the last turn is closed: there is nothing to repair') }],
     };
   return { ok: true, events: plan.events, lines: plan.lines, notes: plan.notes };
 }

@@ -9,6 +9,7 @@ import { encodeZstdFrame, concatBytes, type ZstdEncodeOptions } from '../zstd/en
 import { planRepair } from './repair';
 import { appendBytes } from './types';
 import type { AcceptedPlan } from './types';
+import { say } from '../words';
 
 export interface CrashRepairWrite extends AcceptedPlan {
   /** The bytes to append (empty when the last turn is closed). */
@@ -31,17 +32,21 @@ export function planCrashRepairWrite(
     const size = zstd?.tornFrameStart !== undefined ? zstd.compressedBytes - zstd.tornFrameStart : scan.fileBytes - scan.committedBytes;
     const what =
       zstd?.tornFrameStart !== undefined
-        ? 'a torn final zstd frame'
+        ? say('a torn final zstd frame')
         : scan.stoppedAt === 'torn-tail'
-          ? 'a torn last line'
-          : 'a damaged line and what follows it';
+          ? say('a torn last line')
+          : say('a damaged line and what follows it');
     return {
       ok: false,
       reasons: [
         {
           severity: 'error',
           rule: 'repair.torn-tail-first',
-          message: `the file ends with ${what} (${size} bytes that are not part of the session); closers appended after it would join it. Remove the torn tail first (it is backed up), then repair`,
+          ...say(
+            'the file ends with {0} ({1} bytes that are not part of the session); closers appended after it would join it. Remove the torn tail first (it is backed up), then repair',
+            what,
+            size,
+          ),
         },
       ],
     };

@@ -8,6 +8,7 @@ import { planCompaction as compaction } from './compaction';
 import { planToolResultPrune as prune } from './prune';
 import { planRepair as repair } from './repair';
 import type { RefusedPlan } from './types';
+import { say } from '../words';
 
 export { COMPACTION_PREAMBLE } from './compaction';
 export type { CompactionInput } from './compaction';
@@ -31,7 +32,7 @@ function guarded<R>(name: string, run: () => R): R | RefusedPlan {
         {
           severity: 'error',
           rule: 'api.unexpected',
-          message: `${name} could not plan this input: ${error instanceof Error ? error.message : 'unknown failure'}`,
+          ...say('{0} could not plan this input: {1}', name, error instanceof Error ? error.message : say('unknown failure')),
         },
       ],
     };

@@ -9,6 +9,7 @@ import { planCompaction, type CompactionInput } from './compaction';
 import { planToolResultPrune, type PruneOptions } from './prune';
 import type { AcceptedPlan } from './types';
 import { planCrashRepair } from './crash-repair-edit';
+import { say } from '../words';
 
 export interface CompactionEdit {
   kind: 'compaction';
@@ -169,7 +170,11 @@ export class PendingEdits {
       const reason: Diagnostic = {
         severity: 'error',
         rule: 'edit.log-shrank',
-        message: `the log now has ${base.log.eventCount} events, fewer than the ${this.baseEventCount} these edits were made on; a session log only grows`,
+        ...say(
+          'the log now has {0} events, fewer than the {1} these edits were made on; a session log only grows',
+          base.log.eventCount,
+          this.baseEventCount,
+        ),
       };
       return this.edits.length > 0
         ? { ok: false, index: 0, edit: this.edits[0], reasons: [reason], steps }

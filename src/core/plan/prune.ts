@@ -8,6 +8,7 @@ import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, lastTime, notOnSurface, reason } from './checks';
 import { isSeq, jsonEqual } from '../read/json-values';
 import { cloneJson, jsonText } from '../value-text';
+import { say } from '../words';
 
 export interface PruneOptions {
   /**
@@ -32,28 +33,28 @@ function rewrite(original: SessionEvent, newContent: unknown[]): unknown {
 
 function targetProblems(log: SessionLog, seq: number, newContent: unknown): { reasons: Diagnostic[]; original?: SessionEvent } {
   const reasons: Diagnostic[] = [];
-  if (!Array.isArray(newContent)) reasons.push(reason('plan.input', 'the new content must be an array of content blocks'));
+  if (!Array.isArray(newContent)) reasons.push(reason('plan.input', say('the new content must be an array of content blocks')));
   if (!isSeq(seq) || seq >= log.eventCount) {
-    reasons.push(reason('prune.not-tool-result', `seq ${seq} is not an event of this log (it has seqs 0–${log.eventCount - 1})`));
+    reasons.push(reason('prune.not-tool-result', say('seq {0} is not an event of this log (it has seqs 0–{1})', seq, log.eventCount - 1)));
     return { reasons };
   }
   const type = log.eventType(seq);
   if (type !== 'tool/result') {
-    reasons.push(reason('prune.not-tool-result', `seq ${seq} is a ${type}, not a tool/result`, log, seq));
+    reasons.push(reason('prune.not-tool-result', say('seq {0} is a {1}, not a tool/result', seq, String(type)), log, seq));
     return { reasons };
   }
   if (!log.surface().includes(seq)) reasons.push(notOnSurface(log, seq, 'tool/result'));
   const original = log.event(seq);
   const block = original?.data?.message?.content?.[0];
   if (!block || !Array.isArray(block.content)) {
-    reasons.push(reason('prune.not-tool-result', `tool/result seq ${seq} has no tool-result block to rewrite`, log, seq));
+    reasons.push(reason('prune.not-tool-result', say('tool/result seq {0} has no tool-result block to rewrite', seq), log, seq));
     return { reasons };
   }
   if (Array.isArray(newContent) && jsonEqual(block.content, newContent)) {
     reasons.push(
       reason(
         'prune.unchanged',
-        `the new content of tool/result seq ${seq} equals its current content; the prune would change nothing`,
+        say('the new content of tool/result seq {0} equals its current content; the prune would change nothing', seq),
         log,
         seq,
       ),
@@ -73,8 +74,8 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
   if (lock) reasons.push(lock);
   const time = options.time ?? lastTime(log);
   const tokens = options.shadowedTokenCount ?? estimateTokens(original?.data?.message?.content?.[0]?.content);
-  if (!Number.isSafeInteger(time)) reasons.push(reason('plan.input', 'time must be a safe integer (epoch ms)'));
-  if (!isSeq(tokens)) reasons.push(reason('plan.input', 'shadowedTokenCount must be a non-negative safe integer'));
+  if (!Number.isSafeInteger(time)) reasons.push(reason('plan.input', say('{0} must be a safe integer (epoch ms)', 'time')));
+  if (!isSeq(tokens)) reasons.push(reason('plan.input', say('{0} must be a non-negative safe integer', 'shadowedTokenCount')));
   if (!original || reasons.some((r) => r.rule === 'plan.input' || r.rule === 'prune.not-tool-result')) return { ok: false, reasons };
   const first = log.eventCount;
   const events: SessionEvent[] = [
@@ -100,8 +101,9 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
     notes.push({
       severity: 'warning',
       rule: 'invariant.turn-scope',
-      message:
+      ...say(
         "the prune lands between turns: dsh loads it, but dsh's pruner rewrites results inside a turn and its invariant companion flags a replacement tool/result outside one",
+      ),
       seq: first + 1,
     });
   }

@@ -9,6 +9,8 @@ import { serializeCloser } from './serialize';
 import type { RepairPlan } from './types';
 import { appendProblems, reason } from './checks';
 import { cloneJson } from '../value-text';
+import { say } from '../words';
+import { verdictError } from '../read/verdict';
 
 /** The repair of a loaded log; pass the loaded file (not only its log) so a zstd container is repaired too. */
 export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
@@ -20,7 +22,12 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
   if (!verdict.ok)
     return {
       ok: false,
-      reasons: [reason('append.refused-log', `dsh refuses this log (${verdict.error}); it does not repair a log it cannot open`)],
+      reasons: [
+        reason(
+          'append.refused-log',
+          say('dsh refuses this log ({0}); it does not repair a log it cannot open', verdictError(verdict) ?? String(verdict.error)),
+        ),
+      ],
     };
   // A copy: log.closers hands out the core's cached events, and a plan is the caller's to keep or edit.
   const closers: SessionEvent[] = cloneJson(log.closers as SessionEvent[]);
@@ -33,7 +40,11 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
     notes.push({
       severity: 'info',
       rule: 'repair.truncate',
-      message: `dsh first truncates the file to byte ${truncateAt}, dropping ${scan.fileBytes - truncateAt} bytes after the last committed line`,
+      ...say(
+        'dsh first truncates the file to byte {0}, dropping {1} bytes after the last committed line',
+        truncateAt,
+        scan.fileBytes - truncateAt,
+      ),
     });
   } else if (closers.length > 0) {
     // planAppend refuses any batch while uncommitted bytes remain, so it can only check the closers here.
@@ -41,7 +52,7 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
     if (problems.length > 0) return { ok: false, reasons: problems };
   }
   if (closers.length === 0)
-    notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
+    notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
   const plan = { ok: true as const, events: closers, lines: closers.map(serializeCloser), notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
 }
@@ -72,10 +83,36 @@ function tornFrameRepair(
   notes.push({
     severity: 'info',
     rule: 'repair.truncate',
-    message: `dsh first truncates the file to byte ${frameStart}, the start of its torn final frame (${fileBytes - frameStart} bytes), then appends the ${recovered.length} event${recovered.length === 1 ? '' : 's'} recovered from that frame${closers.length > 0 ? ' and the closers' : ''} as one frame`,
+    ...(closers.length > 0
+      ? recovered.length === 1
+        ? say(
+            'dsh first truncates the file to byte {0}, the start of its torn final frame ({1} bytes), then appends the {2} event recovered from that frame and the closers as one frame',
+            frameStart,
+            fileBytes - frameStart,
+            recovered.length,
+          )
+        : say(
+            'dsh first truncates the file to byte {0}, the start of its torn final frame ({1} bytes), then appends the {2} events recovered from that frame and the closers as one frame',
+            frameStart,
+            fileBytes - frameStart,
+            recovered.length,
+          )
+      : recovered.length === 1
+        ? say(
+            'dsh first truncates the file to byte {0}, the start of its torn final frame ({1} bytes), then appends the {2} event recovered from that frame as one frame',
+            frameStart,
+            fileBytes - frameStart,
+            recovered.length,
+          )
+        : say(
+            'dsh first truncates the file to byte {0}, the start of its torn final frame ({1} bytes), then appends the {2} events recovered from that frame as one frame',
+            frameStart,
+            fileBytes - frameStart,
+            recovered.length,
+          )),
   });
   if (closers.length === 0 && recovered.length === 0)
-    notes.push({ severity: 'info', rule: 'repair.nothing', message: 'the last turn is closed: dsh appends no closers' });
+    notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
   return {
     ok: true,
     events: [...recovered, ...closers],

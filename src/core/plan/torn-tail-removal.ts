@@ -7,6 +7,8 @@ import type { SessionLog } from '../read/session-log';
 import type { ZstdSummary } from '../read/load-file';
 import { decodeZstdLog } from '../zstd/decode';
 import { concatBytes, encodeZstdFrame, type ZstdEncodeOptions } from '../zstd/encode';
+import { say, said, type Said } from '../words';
+import { verdictError } from '../read/verdict';
 
 export interface TornTailRemoval {
   ok: true;
@@ -22,7 +24,10 @@ export interface TornTailRemoval {
 
 export type TornTailRemovalPlan = TornTailRemoval | { ok: false; reasons: Diagnostic[] };
 
-const refuse = (rule: string, message: string): TornTailRemovalPlan => ({ ok: false, reasons: [{ severity: 'error', rule, message }] });
+const refuse = (rule: string, message: string | Said): TornTailRemovalPlan => ({
+  ok: false,
+  reasons: [{ severity: 'error', rule, ...said(message) }],
+});
 
 export function planTornTailRemoval(
   log: SessionLog,
@@ -34,12 +39,15 @@ export function planTornTailRemoval(
   if (!verdict.ok)
     return refuse(
       'append.refused-log',
-      `dsh refuses this log (${verdict.error}); cutting it would not make it load, so nothing is removed`,
+      say(
+        'dsh refuses this log ({0}); cutting it would not make it load, so nothing is removed',
+        verdictError(verdict) ?? String(verdict.error),
+      ),
     );
   const scan = log.scan;
   if (!zstd) {
     if (scan.committedBytes >= scan.fileBytes)
-      return refuse('repair.no-torn-tail', 'every byte of the file belongs to the session: there is no torn tail to remove');
+      return refuse('repair.no-torn-tail', say('every byte of the file belongs to the session: there is no torn tail to remove'));
     return {
       ok: true,
       cutAt: scan.committedBytes,
@@ -51,7 +59,7 @@ export function planTornTailRemoval(
   if (scan.committedBytes >= scan.fileBytes && zstd.tornFrameStart === undefined) {
     return refuse(
       'repair.no-torn-tail',
-      'every frame of the file is complete and every line belongs to the session: there is no torn tail to remove',
+      say('every frame of the file is complete and every line belongs to the session: there is no torn tail to remove'),
     );
   }
   const decoded = decodeZstdLog(fileBytes);
@@ -68,9 +76,9 @@ export function planTornTailRemoval(
     cutAt = decoded.tornFrameStart;
     textStart = decoded.frameEnds[decoded.frameEnds.length - 1] ?? 0;
   } else {
-    return refuse('repair.no-torn-tail', 'no frame holds bytes outside the session');
+    return refuse('repair.no-torn-tail', say('no frame holds bytes outside the session'));
   }
-  if (frame === 0) return refuse('repair.header-frame', 'the damage is in the header frame: cutting there would leave no session');
+  if (frame === 0) return refuse('repair.header-frame', say('the damage is in the header frame: cutting there would leave no session'));
   const text = decoded.text.subarray(textStart, kept);
   const reappend = text.length > 0 ? encodeZstdFrame(text, options) : new Uint8Array(0);
   return { ok: true, cutAt, reappend, removedBytes: fileBytes.length - cutAt, rewrittenTextBytes: text.length };

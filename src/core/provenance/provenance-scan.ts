@@ -22,6 +22,7 @@ import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-
 import { SeqMap } from './seq-map';
 import { SmallMap } from '../small-map';
 import { TypeId } from '../read/known-types';
+import { say, type Said } from '../words';
 
 /** What provenance reads of the log besides each event. */
 export interface ProvenanceSource extends EventFacts {
@@ -304,7 +305,7 @@ export class ProvenanceBuilder {
         'warning',
         'provenance.shared-chunk',
         chunk,
-        `chunk seq ${chunk} is taken by assistant/message seq ${previous} and again by seq ${message}`,
+        say('chunk seq {0} is taken by assistant/message seq {1} and again by seq {2}', chunk, previous, message),
       );
       return;
     }
@@ -323,21 +324,29 @@ export class ProvenanceBuilder {
           'info',
           'provenance.no-stream',
           event.seq,
-          `assistant/message seq ${event.seq} has no stream chunks (none cited, none left in turn ${data.turn} step ${data.step})`,
+          say(
+            'assistant/message seq {0} has no stream chunks (none cited, none left in turn {1} step {2})',
+            event.seq,
+            String(data.turn),
+            String(data.step),
+          ),
         );
       }
       return;
     }
     const verdict = compareAssembly(assembly, content, interrupted);
-    const how = by === 'cited' ? 'cited' : 'found by turn/step';
     if (verdict.mismatches.length > 0) {
       const first = verdict.mismatches[0].message;
-      const more = verdict.mismatches.length > 1 ? ` (+${verdict.mismatches.length - 1} more)` : '';
+      const more = verdict.mismatches.length - 1;
+      const mismatch =
+        by === 'cited'
+          ? say('assistant/message seq {0} does not reassemble from its {1} cited chunks: {2}', event.seq, chunkCount, first)
+          : say('assistant/message seq {0} does not reassemble from its {1} found by turn/step chunks: {2}', event.seq, chunkCount, first);
       this.report(
         'warning',
         'provenance.reassembly-mismatch',
         event.seq,
-        `assistant/message seq ${event.seq} does not reassemble from its ${chunkCount} ${how} chunks: ${first}${more}`,
+        more > 0 ? say('{0} (+{1} more)', mismatch, more) : mismatch,
         verdict.mismatches,
       );
     }
@@ -346,7 +355,7 @@ export class ProvenanceBuilder {
         'info',
         'provenance.interrupted',
         event.seq,
-        `assistant/message seq ${event.seq} is interrupted: the delivered prefix of a cancelled stream`,
+        say('assistant/message seq {0} is interrupted: the delivered prefix of a cancelled stream', event.seq),
         verdict.notes,
       );
     } else if (verdict.notes.length > 0) {
@@ -354,7 +363,9 @@ export class ProvenanceBuilder {
         'info',
         'provenance.stream-note',
         event.seq,
-        `assistant/message seq ${event.seq}: ${verdict.notes[0].message}${verdict.notes.length > 1 ? ` (+${verdict.notes.length - 1} more)` : ''}`,
+        verdict.notes.length > 1
+          ? say('{0} (+{1} more)', say('assistant/message seq {0}: {1}', event.seq, verdict.notes[0].message), verdict.notes.length - 1)
+          : say('assistant/message seq {0}: {1}', event.seq, verdict.notes[0].message),
         verdict.notes,
       );
     }
@@ -412,46 +423,61 @@ export class ProvenanceBuilder {
       const unclaimed = tracker.chunkCount(attempt) - claimed;
       if (unclaimed === 0) continue;
       const seqs = this.tracker.chunksOf(attempt).filter((s) => this.messageOf.get(s) < 0);
-      const where = `turn ${tracker.turn(attempt) ?? '?'} step ${tracker.step(attempt) ?? '?'}`;
+      const where = say('turn {0} step {1}', tracker.turn(attempt) ?? '?', tracker.step(attempt) ?? '?');
       const finishKind = tracker.finishKind(attempt);
       const retrySeq = tracker.retrySeq(attempt);
       const failureCode = tracker.failureCode(attempt);
       const list = seqRanges(seqs);
       if (claimed === 0 && (finishKind === 'error' || finishKind === 'aborted')) {
-        const retry = retrySeq !== undefined ? `, retried by seq ${retrySeq}` : '';
+        const retry = retrySeq !== undefined ? say(', retried by seq {0}', retrySeq) : '';
         sink.report(
           'info',
           'provenance.failed-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are a failed model attempt (finish ${finishKind}${failureCode ? ` ${failureCode}` : ''}${retry}); no message comes from them`,
+          say(
+            'chunks {0} ({1}) are a failed model attempt (finish {2}{3}{4}); no message comes from them',
+            list,
+            where,
+            finishKind,
+            failureCode ? ` ${failureCode}` : '',
+            retry,
+          ),
         );
       } else if (claimed === 0 && retrySeq !== undefined) {
         sink.report(
           'info',
           'provenance.retried-attempt',
           seqs[0],
-          `chunks ${list} (${where}) are an attempt abandoned by llm retry seq ${retrySeq}`,
+          say('chunks {0} ({1}) are an attempt abandoned by llm retry seq {2}', list, where, retrySeq),
         );
       } else if (claimed === 0 && lastTurnOpen && isStreaming(tracker.endedBy(attempt))) {
         sink.report(
           'info',
           'provenance.in-flight',
           seqs[0],
-          `chunks ${list} (${where}) are still streaming: the last turn is open and no message has been written yet`,
+          say('chunks {0} ({1}) are still streaming: the last turn is open and no message has been written yet', list, where),
         );
       } else {
         sink.report(
           'warning',
           'provenance.orphan-chunk',
           seqs[0],
-          `${seqs.length} chunk${seqs.length === 1 ? '' : 's'} ${list} (${where}) belong to no assistant/message`,
-          seqs.slice(0, 20).map((seq) => ({ seq, message: 'orphan chunk' })),
+          seqs.length === 1
+            ? say('{0} chunk {1} ({2}) belong to no assistant/message', seqs.length, list, where)
+            : say('{0} chunks {1} ({2}) belong to no assistant/message', seqs.length, list, where),
+          seqs.slice(0, 20).map((seq) => ({ seq, message: say('orphan chunk') })),
         );
       }
     }
   }
 
-  private report(severity: Diagnostic['severity'], rule: string, seq: number, message: string, related: AssemblyProblem[] = []): void {
+  private report(
+    severity: Diagnostic['severity'],
+    rule: string,
+    seq: number,
+    message: string | Said,
+    related: AssemblyProblem[] = [],
+  ): void {
     this.sink.report(severity, rule, seq, message, related);
   }
 }

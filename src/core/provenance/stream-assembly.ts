@@ -25,6 +25,7 @@
 import type { SessionEvent } from '../types';
 import { jsonEqual } from '../read/json-values';
 import { stringText, valueText } from '../value-text';
+import { say, type Said } from '../words';
 
 export interface StreamBlock {
   index: number;
@@ -179,7 +180,7 @@ function equalsStreamed(text: unknown, block: StreamBlock): boolean {
 }
 
 export interface AssemblyProblem {
-  message: string;
+  message: Said;
   /** The chunk the problem is about, when there is one. */
   seq?: number;
 }
@@ -217,20 +218,39 @@ function selfConsistency(block: StreamBlock, out: AssemblyProblem[], notes: Asse
     if (block.kind === 'tool-call' && sameJson(recorded, streamed)) {
       notes.push({
         seq: block.firstSeq,
-        message: `block ${block.index} (tool-call): block-end arguments are the streamed JSON re-serialized`,
+        message: say('block {0} (tool-call): block-end arguments are the streamed JSON re-serialized', block.index),
       });
     } else {
-      const what = block.kind === 'tool-call' ? 'arguments' : 'text';
       out.push({
         seq: block.firstSeq,
-        message: `block ${block.index} (${block.kind}): its block-end ${what} ${what === 'text' ? 'differs' : 'differ'} from its ${block.deltas} concatenated deltas ${difference(recorded, streamed)}`,
+        message:
+          block.kind === 'tool-call'
+            ? say(
+                'block {0} ({1}): its block-end arguments differ from its {2} concatenated deltas {3}',
+                block.index,
+                block.kind,
+                block.deltas,
+                difference(recorded, streamed),
+              )
+            : say(
+                'block {0} ({1}): its block-end text differs from its {2} concatenated deltas {3}',
+                block.index,
+                block.kind,
+                block.deltas,
+                difference(recorded, streamed),
+              ),
       });
     }
   }
   if (block.kind === 'tool-call' && block.id !== undefined && block.end.id !== block.id) {
     out.push({
       seq: block.firstSeq,
-      message: `block ${block.index} (tool-call): block-end id ${quote(block.end.id)} differs from the delta id ${quote(block.id)}`,
+      message: say(
+        'block {0} (tool-call): block-end id {1} differs from the delta id {2}',
+        block.index,
+        quote(block.end.id),
+        quote(block.id),
+      ),
     });
   }
 }
@@ -248,7 +268,7 @@ function compareBlock(
   out: AssemblyProblem[],
   notes: AssemblyProblem[],
 ): void {
-  const where = `content[${position}] (${block.kind})`;
+  const where = `content[${position}] (${block.kind})`; // a field and a block type: the same in every language
   if (block.kind === 'text' || block.kind === 'reasoning') {
     const expected = streamValue(block);
     const text = typeof content.text === 'string' ? content.text : undefined;
@@ -256,7 +276,7 @@ function compareBlock(
     if (prefixAllowed && text !== undefined && expected.startsWith(text)) return;
     out.push({
       seq: block.firstSeq,
-      message: `${where} text does not equal the stream's block ${block.index} ${difference(text, expected)}`,
+      message: say("{0} text does not equal the stream's block {1} {2}", where, block.index, difference(text, expected)),
     });
     return;
   }
@@ -266,21 +286,29 @@ function compareBlock(
     const name = block.end?.name ?? block.name;
     if (content.arguments !== expected) {
       if (sameJson(content.arguments, expected))
-        notes.push({ seq: block.firstSeq, message: `${where} arguments are the streamed JSON re-serialized` });
+        notes.push({ seq: block.firstSeq, message: say('{0} arguments are the streamed JSON re-serialized', where) });
       else
         out.push({
           seq: block.firstSeq,
-          message: `${where} arguments do not equal the stream's block ${block.index} ${difference(content.arguments, expected)}`,
+          message: say(
+            "{0} arguments do not equal the stream's block {1} {2}",
+            where,
+            block.index,
+            difference(content.arguments, expected),
+          ),
         });
     }
     if (id !== undefined && content.id !== id)
-      out.push({ seq: block.firstSeq, message: `${where} id ${quote(content.id)} differs from the stream's ${quote(id)}` });
+      out.push({ seq: block.firstSeq, message: say("{0} id {1} differs from the stream's {2}", where, quote(content.id), quote(id)) });
     if (name !== undefined && content.name !== name)
-      out.push({ seq: block.firstSeq, message: `${where} name ${quote(content.name)} differs from the stream's ${quote(name)}` });
+      out.push({
+        seq: block.firstSeq,
+        message: say("{0} name {1} differs from the stream's {2}", where, quote(content.name), quote(name)),
+      });
     return;
   }
   if (block.end && !jsonEqual(block.end, content))
-    out.push({ seq: block.firstSeq, message: `${where} differs from the stream's block-end ${block.index}` });
+    out.push({ seq: block.firstSeq, message: say("{0} differs from the stream's block-end {1}", where, block.index) });
 }
 
 /**
@@ -292,7 +320,7 @@ export function compareAssembly(assembly: StreamAssembly, content: unknown, inte
   const notes: AssemblyProblem[] = [];
   const blocks = assembly.blocks();
   for (const block of blocks) selfConsistency(block, mismatches, notes);
-  if (!Array.isArray(content)) return { mismatches: [{ message: 'message content is not an array' }], notes };
+  if (!Array.isArray(content)) return { mismatches: [{ message: say('message content is not an array') }], notes };
   const maxTokens = assembly.finishKind === 'max-tokens';
   let position = 0;
   for (const block of blocks) {
@@ -306,35 +334,51 @@ export function compareAssembly(assembly: StreamAssembly, content: unknown, inte
     const unfinished = block.end === undefined;
     const droppable = (maxTokens || interrupted) && (block.kind === 'tool-call' || unfinished);
     if (droppable) {
-      const why = interrupted ? 'the message was interrupted' : 'the stream hit max-tokens';
+      const why = interrupted ? say('the message was interrupted') : say('the stream hit max-tokens');
       notes.push({
         seq: block.firstSeq,
-        message: `stream block ${block.index} (${block.kind}${unfinished ? ', unfinished' : ''}) is not in the content: dropped because ${why}`,
+        message: unfinished
+          ? say('stream block {0} ({1}, unfinished) is not in the content: dropped because {2}', block.index, String(block.kind), why)
+          : say('stream block {0} ({1}) is not in the content: dropped because {2}', block.index, String(block.kind), why),
       });
       continue;
     }
     mismatches.push({
       seq: block.firstSeq,
-      message: `stream block ${block.index} (${block.kind}) has no matching content block (content[${position}] is ${next && typeof next === 'object' ? stringText(next.type) : 'missing'})`,
+      message:
+        next && typeof next === 'object'
+          ? say(
+              'stream block {0} ({1}) has no matching content block (content[{2}] is {3})',
+              block.index,
+              String(block.kind),
+              position,
+              stringText(next.type),
+            )
+          : say(
+              'stream block {0} ({1}) has no matching content block (content[{2}] is missing)',
+              block.index,
+              String(block.kind),
+              position,
+            ),
     });
   }
   for (; position < content.length; position++) {
     const extra = content[position] as Record<string, any> | undefined;
-    mismatches.push({ message: `content[${position}] (${stringText(extra?.type)}) has no stream block` });
+    mismatches.push({ message: say('content[{0}] ({1}) has no stream block', position, stringText(extra?.type)) });
   }
-  if (interrupted) notes.push({ message: 'interrupted message: the delivered prefix of a cancelled stream' });
-  for (const seq of assembly.unknown) notes.push({ seq, message: 'chunk of an unknown shape (not part of the reassembly)' });
+  if (interrupted) notes.push({ message: say('interrupted message: the delivered prefix of a cancelled stream') });
+  for (const seq of assembly.unknown) notes.push({ seq, message: say('chunk of an unknown shape (not part of the reassembly)') });
   return { mismatches, notes };
 }
 
 /** Where two strings part: "at character N: "…a…" vs "…b…"" (short windows, for a one-line message). */
-function difference(a: unknown, b: unknown): string {
-  if (typeof a !== 'string' || typeof b !== 'string') return `(${quote(a)} vs ${quote(b)})`;
+function difference(a: unknown, b: unknown): Said {
+  if (typeof a !== 'string' || typeof b !== 'string') return say('({0} vs {1})', quote(a), quote(b));
   let at = 0;
   while (at < a.length && at < b.length && a[at] === b[at]) at++;
   const from = Math.max(0, at - 12);
   const window = (s: string) => `${from > 0 ? '…' : ''}${JSON.stringify(s.slice(from, at + 24))}${at + 24 < s.length ? '…' : ''}`;
-  return `(at character ${at} of ${a.length} vs ${b.length}: ${window(a)} vs ${window(b)})`;
+  return say('(at character {0} of {1} vs {2}: {3} vs {4})', at, a.length, b.length, window(a), window(b));
 }
 
 function quote(value: unknown): string {

@@ -12,6 +12,7 @@ import { nullReadMessage } from './json-values';
 import { utf8 } from './event-index';
 import type { Refusal } from './verdict';
 import { stringText } from '../value-text';
+import { say } from '../words';
 
 const NEWLINE = 0x0a;
 
@@ -112,9 +113,14 @@ export class LineScanner {
   private stopAtLongLine(sink: LineSink, line: number, offset: number): void {
     this.tooLong = { line, offset };
     const limit = this.maxLineBytes;
-    const message = `line ${line} is longer than the read limit of ${limit} bytes (maxLineBytes); reading stopped at byte ${offset} without decoding it`;
-    sink.refuse(line === 1 ? 'header' : 'parse', { dshError: message, errorName: 'Error', rule: 'limits.line-bytes', line });
-    sink.report({ severity: 'error', rule: 'limits.line-bytes', message, line, offset });
+    const said = say(
+      'line {0} is longer than the read limit of {1} bytes (maxLineBytes); reading stopped at byte {2} without decoding it',
+      line,
+      limit,
+      offset,
+    );
+    sink.refuse(line === 1 ? 'header' : 'parse', { dshError: said.message, errorName: 'Error', rule: 'limits.line-bytes', line });
+    sink.report({ severity: 'error', rule: 'limits.line-bytes', ...said, line, offset });
   }
 
   /** Byte offset up to which complete lines have been read (the rest is a torn or growing tail). */
@@ -154,7 +160,7 @@ export class LineScanner {
       try {
         members = validateRow(value);
       } catch (error) {
-        if (error instanceof MalformedRowError) return this.damaged(sink, fileLine, start, end, 'rows.decode', ` (${error.message})`);
+        if (error instanceof MalformedRowError) return this.damaged(sink, fileLine, start, end, 'rows.decode', error.message);
         return this.damaged(sink, fileLine, start, end, 'jsonl.damaged-line', '');
       }
     }
@@ -177,7 +183,7 @@ export class LineScanner {
     sink.report({
       severity: 'warning',
       rule,
-      message: `line ${fileLine} cannot be read${why}`,
+      ...(why ? say('line {0} cannot be read ({1})', fileLine, why) : say('line {0} cannot be read', fileLine)),
       line: fileLine,
       offset: start,
       length: end - start,
@@ -201,10 +207,10 @@ export class LineScanner {
       sink.report({
         severity: 'error',
         rule: 'jsonl.damaged-line',
-        message: `line ${damage.line} is damaged but line ${fileLine} closes a turn after it: the damage is inside committed history`,
+        ...say('line {0} is damaged but line {1} closes a turn after it: the damage is inside committed history', damage.line, fileLine),
         line: damage.line,
         offset: damage.offset,
-        related: [{ line: fileLine, message: 'the later turn/end' }],
+        related: [{ line: fileLine, ...say('the later turn/end') }],
       });
     }
   }
@@ -232,7 +238,7 @@ export class LineScanner {
     sink.report({
       severity: 'error',
       rule: 'jsonl.damaged-line',
-      message: `line ${fileLine} is JSON null, which dsh's reader cannot read (it crashes)`,
+      ...say("line {0} is JSON null, which dsh's reader cannot read (it crashes)", fileLine),
       line: fileLine,
     });
   }
@@ -244,7 +250,7 @@ export class LineScanner {
     sink.report({
       severity: 'warning',
       rule,
-      message: `line ${fileLine} has seq ${shown} where seq ${expected} was expected`,
+      ...say('line {0} has seq {1} where seq {2} was expected', fileLine, shown, expected),
       line: fileLine,
       offset,
     });

@@ -5,6 +5,7 @@ import { SessionLog } from './session-log';
 import { decodeZstdLog, isZstd, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
 import { concatBytes } from '../zstd/encode';
 import { asBytes, badInput, safeLoadOptions } from '../api-guard';
+import { say } from '../words';
 
 /** What the zstd container held, for the views and `inspect`. */
 export interface ZstdSummary {
@@ -88,7 +89,14 @@ function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
       rule: 'zstd.torn-frame',
       line,
       offset: committed,
-      message: `frame ${frame} at compressed offset ${at} is a skippable frame declaring ${result.tornFrameDeclares ?? '?'} bytes, more than the ${dropped - 8} left in the file: dsh reads it as a torn final frame, keeps nothing after it, and its writable open truncates the file at byte ${at}, dropping whatever frames those ${dropped} bytes hold`,
+      ...say(
+        'frame {0} at compressed offset {1} is a skippable frame declaring {2} bytes, more than the {3} left in the file: dsh reads it as a torn final frame, keeps nothing after it, and its writable open truncates the file at byte {1}, dropping whatever frames those {4} bytes hold',
+        frame,
+        at,
+        result.tornFrameDeclares ?? '?',
+        dropped - 8,
+        dropped,
+      ),
     };
   } else {
     const recovered = result.recoveredBytes ?? 0;
@@ -98,7 +106,21 @@ function tornFrameRemarks(log: SessionLog, result: ZstdDecodeResult): void {
       rule: 'zstd.torn-frame',
       line,
       offset: committed,
-      message: `frame ${frame} at compressed offset ${at} is incomplete (the file ends inside it, ${dropped} bytes): ${lines} complete line${lines === 1 ? '' : 's'} recovered from it; dsh's writable open truncates the file at byte ${at} and appends them again with the closers`,
+      ...(lines === 1
+        ? say(
+            "frame {0} at compressed offset {1} is incomplete (the file ends inside it, {2} bytes): {3} complete line recovered from it; dsh's writable open truncates the file at byte {1} and appends them again with the closers",
+            frame,
+            at,
+            dropped,
+            lines,
+          )
+        : say(
+            "frame {0} at compressed offset {1} is incomplete (the file ends inside it, {2} bytes): {3} complete lines recovered from it; dsh's writable open truncates the file at byte {1} and appends them again with the closers",
+            frame,
+            at,
+            dropped,
+            lines,
+          )),
     };
   }
   log.reportContainer(d);

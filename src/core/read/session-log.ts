@@ -23,6 +23,7 @@ import { VerdictKeeper, type Refusal, type StrictSeedVerdict, type VerdictInputs
 import { LogFacts } from '../check/log-facts';
 import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
 import { asBytes, asSeq, badInput } from '../api-guard';
+import { say, type Said } from '../words';
 
 export { SurfaceRole } from './event-index';
 export type { LineBeyondDamage } from './line-scanner';
@@ -261,10 +262,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   private callContext(event: SessionEvent): RelatedPlace[] | undefined {
     if (event.type !== 'tool/result') return undefined;
     const message = event.data?.message;
-    const named = new Map<string, string>();
-    if (typeof message?.source?.callId === 'string') named.set(message.source.callId, "the call this result's source names");
+    const named = new Map<string, Said>();
+    if (typeof message?.source?.callId === 'string') named.set(message.source.callId, say("the call this result's source names"));
     const blockId = Array.isArray(message?.content) ? message.content[0]?.toolCallId : undefined;
-    if (typeof blockId === 'string' && !named.has(blockId)) named.set(blockId, 'the call its tool-result block answers');
+    if (typeof blockId === 'string' && !named.has(blockId)) named.set(blockId, say('the call its tool-result block answers'));
     const related: RelatedPlace[] = [];
     let looked = 0;
     for (let seq = this.eventCount - 1; seq >= 0 && named.size > 0 && looked < 10_000; seq--) {
@@ -273,10 +274,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       const callId = this.event(seq)?.data?.callId;
       const label = named.get(callId);
       if (label === undefined) continue;
-      related.push({ ...this.place(seq), seq, message: `${label}: tool/call ${valueText(callId)}` });
+      related.push({ ...this.place(seq), seq, ...say('{0}: tool/call {1}', label, valueText(callId)) });
       named.delete(callId);
     }
-    for (const [callId, label] of named) related.push({ message: `${label} (${valueText(callId)}) has no earlier tool/call` });
+    for (const [callId, label] of named) related.push(say('{0} ({1}) has no earlier tool/call', label, valueText(callId)));
     return related.length > 0 ? related : undefined;
   }
 
@@ -286,13 +287,13 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     if (typeof op !== 'object' || op === null) return undefined;
     const fold = this.state.fold;
     const nodes = fold.nodes;
-    const at = (seq: number, message: string): RelatedPlace => ({ ...this.place(seq), seq, message });
+    const at = (seq: number, message: Said): RelatedPlace => ({ ...this.place(seq), seq, ...message });
     const related: RelatedPlace[] = [];
     for (const endpoint of [op.start, op.end]) {
       if (typeof endpoint !== 'number' || nodes.includes(endpoint) || endpoint >= this.eventCount) continue;
       const shadowedBy = fold.replacements.find((r) => r.shadowedSeqs.includes(endpoint));
-      if (shadowedBy) related.push(at(shadowedBy.seq, `seq ${endpoint} left the surface here: this event replaced it`));
-      else related.push(at(endpoint, `seq ${endpoint} is a ${this.eventType(endpoint)}, not a surface node`));
+      if (shadowedBy) related.push(at(shadowedBy.seq, say('seq {0} left the surface here: this event replaced it', endpoint)));
+      else related.push(at(endpoint, say('seq {0} is a {1}, not a surface node', endpoint, String(this.eventType(endpoint)))));
     }
     const startIdx = nodes.indexOf(op.start);
     const endIdx = nodes.indexOf(op.end);
@@ -300,9 +301,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       const shadowed = nodes.slice(startIdx, endIdx + 1);
       const cited = new Set(Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : []);
       for (const seq of shadowed.slice(0, 5)) {
-        if (rule.startsWith('toolresult-rewrite')) related.push(at(seq, `the ${this.eventType(seq)} this replacement targets`));
+        if (rule.startsWith('toolresult-rewrite'))
+          related.push(at(seq, say('the {0} this replacement targets', String(this.eventType(seq)))));
         else if (rule === 'replace.sources-cover-shadowed' && !cited.has(seq))
-          related.push(at(seq, `shadowed here but not cited in sourceEventSeqs`));
+          related.push(at(seq, say('shadowed here but not cited in sourceEventSeqs')));
       }
     }
     return related.length > 0 ? related : undefined;
@@ -316,7 +318,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.verdicts.report({
       severity: 'warning',
       rule: 'reader.unexpected-shape',
-      message: `seq ${seq} has a shape the reader did not expect: ${error instanceof Error ? error.message : valueText(error)}`,
+      ...say('seq {0} has a shape the reader did not expect: {1}', seq, error instanceof Error ? error.message : valueText(error)),
       line,
       seq,
     });
@@ -398,17 +400,31 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       out.push({
         severity: 'info',
         rule: 'jsonl.torn-tail',
-        message: `the final ${scan.fileBytes - scan.committedBytes} bytes (line ${line}) have no newline yet: a torn tail dsh ignores, or a line still being written`,
+        ...say(
+          'the final {0} bytes (line {1}) have no newline yet: a torn tail dsh ignores, or a line still being written',
+          scan.fileBytes - scan.committedBytes,
+          line,
+        ),
         line,
         offset: scan.committedBytes,
       });
     } else if (scan.stoppedAt && verdict.ok) {
       const count = this.scanner.linesBeyondDamage.count;
-      const beyond = count > 0 ? ` (${count} readable line(s) after it are dropped)` : '';
       out.push({
         severity: 'warning',
         rule: 'jsonl.damaged-line',
-        message: `dsh keeps only the events before line ${damage?.line}${beyond}; a writable open would truncate the file at byte ${scan.committedBytes}`,
+        ...(count > 0
+          ? say(
+              'dsh keeps only the events before line {0} ({1} readable line(s) after it are dropped); a writable open would truncate the file at byte {2}',
+              String(damage?.line),
+              count,
+              scan.committedBytes,
+            )
+          : say(
+              'dsh keeps only the events before line {0}; a writable open would truncate the file at byte {1}',
+              String(damage?.line),
+              scan.committedBytes,
+            )),
         line: damage?.line,
         offset: damage?.offset,
       });
@@ -637,7 +653,7 @@ function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
       return {
         severity: 'error',
         rule: 'json.lossless-values',
-        message: `appended event ${i + 1} is not plain JSON (${why}): dsh writes only lossless JSON`,
+        ...say('appended event {0} is not plain JSON ({1}): dsh writes only lossless JSON', i + 1, why),
       };
     out.push(cloneJson(event as SessionEvent));
   }

@@ -5,6 +5,7 @@ import type { Diagnostic, ErrorName, RelatedPlace, Stage, Verdict } from '../typ
 import { RetiredShapeWatch } from './legacy';
 import { isLosslessJson, isLosslessParsed, isLosslessRow } from './lossless';
 import type { EventIndex } from './event-index';
+import { say, type Said } from '../words';
 
 /** One refusal found at a given stage, in dsh's words plus where it was found. */
 export interface Refusal {
@@ -113,7 +114,11 @@ export class VerdictKeeper {
           state.warnings.push({
             severity: 'warning',
             rule: 'json.lossless-values',
-            message: `line ${line} (seq ${s}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it`,
+            ...say(
+              'line {0} (seq {1}) holds -0 or a number too large for JSON; dsh loads it but its strict constructor and append refuse it',
+              String(line),
+              s,
+            ),
             line,
             offset: index.lineOffset(s),
             length: index.lineBytes(s),
@@ -181,13 +186,26 @@ export class VerdictKeeper {
   }
 }
 
-/** Our wording of a refusal: where, which rule, and dsh's own words. */
-function ourWording(refusal: Refusal): string {
+/** Our wording of a refusal: where, which rule, and dsh's own words (`Verdict.error`). */
+export function refusalWording(refusal: Pick<Refusal, 'line' | 'seq' | 'rule' | 'dshError'>): Said {
   const where =
     refusal.line !== undefined
-      ? `line ${refusal.line}${refusal.seq !== undefined ? ` (seq ${refusal.seq})` : ''}`
+      ? refusal.seq !== undefined
+        ? say('line {0} (seq {1})', refusal.line, refusal.seq)
+        : say('line {0}', refusal.line)
       : refusal.seq !== undefined
-        ? `seq ${refusal.seq}`
-        : 'the log';
-  return `${where}: ${refusal.rule}: ${refusal.dshError}`;
+        ? say('seq {0}', refusal.seq)
+        : say('the log');
+  return say('{0}: {1}: {2}', where, refusal.rule, refusal.dshError);
+}
+
+function ourWording(refusal: Refusal): string {
+  return refusalWording(refusal).message;
+}
+
+/** `Verdict.error` with its words (undefined when the log loads). */
+export function verdictError(verdict: Verdict): Said | undefined {
+  return verdict.error === undefined
+    ? undefined
+    : refusalWording({ ...verdict, rule: verdict.rule ?? '', dshError: verdict.dshError ?? '' });
 }

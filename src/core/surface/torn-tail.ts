@@ -4,6 +4,7 @@
 import type { SessionLog, LineBeyondDamage } from '../read/session-log';
 import type { ZstdSummary } from '../read/load-file';
 import { decodeZstdLog } from '../zstd/decode';
+import { say, type Said, type Words } from '../words';
 
 export type TornTailKind = 'torn-line' | 'torn-frame' | 'damaged-line';
 
@@ -16,6 +17,7 @@ export interface TailDamage {
   rule: string;
   /** What is wrong with it, in our words. */
   message: string;
+  words?: Words;
 }
 
 export interface TornTail {
@@ -41,6 +43,8 @@ export interface TornTail {
   refusesLog: boolean;
   /** Why the tail is not part of the session, in one sentence. */
   why: string;
+  /** `why` as a template and its arguments, for a display in another language (see words.ts). */
+  whyWords?: Words;
 }
 
 const DAMAGE_RULES = new Set(['jsonl.damaged-line', 'rows.decode', 'seq.contiguity', 'seq.gap']);
@@ -79,9 +83,18 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
       ...(damage ? { damage } : {}),
       linesBeyond: { count: beyond.count, lines: beyond.lines },
       refusesLog,
-      why: refusesLog
-        ? `line ${damage?.line ?? '?'} cannot be read and a later line closes a turn, so the damage is inside committed history: dsh refuses the log`
-        : `line ${damage?.line ?? '?'} cannot be read (${damage?.message ?? scan.stoppedAt}); dsh keeps only the events before it and drops every later line`,
+      ...why(
+        refusesLog
+          ? say(
+              'line {0} cannot be read and a later line closes a turn, so the damage is inside committed history: dsh refuses the log',
+              damage?.line ?? '?',
+            )
+          : say(
+              'line {0} cannot be read ({1}); dsh keeps only the events before it and drops every later line',
+              damage?.line ?? '?',
+              damage?.words ? { message: damage.message, words: damage.words } : (damage?.message ?? String(scan.stoppedAt)),
+            ),
+      ),
     };
   }
   if (scan.committedBytes < scan.fileBytes) {
@@ -94,7 +107,7 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
       line: nextLine(log),
       ...preview,
       refusesLog: false,
-      why: 'the last line has no newline: a write that stopped part way (dsh ignores it), or a line still being written',
+      ...why(say('the last line has no newline: a write that stopped part way (dsh ignores it), or a line still being written')),
     };
   }
   if (zstd?.tornFrameStart !== undefined) {
@@ -108,7 +121,11 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
       tornFrameStart: zstd.tornFrameStart,
       recoveredTextBytes: zstd.recoveredBytes ?? 0,
       refusesLog: false,
-      why: 'the last zstd frame ends before its last block: a write that stopped part way (dsh keeps the complete lines decoded from it and drops the rest)',
+      ...why(
+        say(
+          'the last zstd frame ends before its last block: a write that stopped part way (dsh keeps the complete lines decoded from it and drops the rest)',
+        ),
+      ),
     };
   }
   return undefined;
@@ -128,7 +145,14 @@ function findDamage(log: SessionLog, offset: number): TailDamage | undefined {
   const found = log.diagnostics.find(
     (d) => DAMAGE_RULES.has(d.rule) && d.offset === offset && d.line !== undefined && d.severity !== 'info',
   );
-  return found ? { line: found.line as number, rule: found.rule, message: found.message } : undefined;
+  return found
+    ? { line: found.line as number, rule: found.rule, message: found.message, ...(found.words ? { words: found.words } : {}) }
+    : undefined;
+}
+
+/** A tail's `why` and its words. */
+function why(said: Said): { why: string; whyWords: Words } {
+  return { why: said.message, whyWords: said.words };
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });

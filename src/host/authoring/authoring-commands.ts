@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { compactionEdit, defaultPrunedContent, pruneEdit, type PendingEdit, type SessionLog } from '../../core';
 import { eventBody, type EditPreview } from '../../present/edit-preview';
-import { hostFormatter } from '../words';
+import { displayText, hostFormatter } from '../words';
 import type { SessionDocument } from '../session-document';
 import type { SessionEditorProvider } from '../session-editor-provider';
 import { restrictedModeExplanation } from './authoring-registry';
@@ -134,7 +134,7 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
   if (!preview.ok) {
     await vscode.window.showErrorMessage(vscode.l10n.t('{0} cannot be applied', preview.title), {
       modal: true,
-      detail: preview.reasons.map((r) => `• ${r.message}`).join('\n'),
+      detail: preview.reasons.map((r) => `• ${displayText(r)}`).join('\n'),
     });
     return false;
   }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { loadSessionFile, PendingEdits, type PendingEdit, type PendingPlan, type SessionLog } from '../../core';
 import { saveEdits, type SaveOutcome } from '../../save/append-save';
 import { editTitle, previewEdit, type EditPreview } from '../../present/edit-preview';
-import { hostFormatter } from '../words';
+import { displayText, hostFormatter } from '../words';
 import { readWholeFile } from '../file-access';
 import type { SessionDocument } from '../session-document';
 
@@ -195,7 +195,7 @@ export class SessionAuthoring implements vscode.Disposable {
     );
     if (!outcome.ok) {
       await this.refresh();
-      const reasons = outcome.reasons.map((r) => ` • ${r.message}`).join('\n');
+      const reasons = outcome.reasons.map((r) => ` • ${displayText(r)}`).join('\n');
       throw new Error(`${outcome.message}${reasons ? `\n${reasons}` : ''}`);
     }
     this.epochEnd.set(this.epoch++, 'saved');
@@ -238,7 +238,7 @@ export class SessionAuthoring implements vscode.Disposable {
       return vscode.l10n.t(
         '{0} no longer holds on the file as it is now: {1}',
         editTitle(plan.edit, hostFormatter()),
-        plan.reasons.map((r) => r.message).join('; '),
+        plan.reasons.map(displayText).join('; '),
       );
     }
     return undefined;

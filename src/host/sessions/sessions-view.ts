@@ -5,6 +5,7 @@ import { projectDirName } from '../../core/catalog';
 import { SESSION_EDITOR_VIEW_TYPE } from '../session-editor-provider';
 import { formatAgo, formatCount, formatDateTime, formatSize, stateIcon, stateLabel } from './format';
 import type { CatalogEntry, SessionCatalog } from './session-catalog';
+import { displayText } from '../words';
 
 export const SESSIONS_VIEW_ID = 'sessionSurface.sessions';
 /** Context key for the welcome view: 'missing' | 'empty' | 'listed' | 'unknown'. */
@@ -147,7 +148,7 @@ function tooltip(e: CatalogEntry, children: number): vscode.MarkdownString {
   if (e.header?.delegationDepth) row(vscode.l10n.t('Delegation depth'), String(e.header.delegationDepth));
   if (children) row(vscode.l10n.t('Child sessions'), formatCount(children));
   if (e.otherGenerations.length) row(vscode.l10n.t('Older generations'), e.otherGenerations.join(', '));
-  if (e.refusal) md.appendMarkdown(`\n${escape(vscode.l10n.t('dsh refuses it: {0}', e.refusal.message))}`);
+  if (e.refusal) md.appendMarkdown(`\n${escape(vscode.l10n.t('dsh refuses it: {0}', displayText(e.refusal)))}`);
   return md;
 }
 

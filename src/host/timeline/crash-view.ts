@@ -8,7 +8,7 @@ import type { CloserReview, OpenTurnReview } from '../../core/surface/crash-revi
 import { openTurnActivity } from '../../core/surface/liveness';
 import type { TornTail } from '../../core/surface/torn-tail';
 import { planCrashRepairWrite } from '../../core/plan/crash-repair-write';
-import { oneLine, typeIcon, typeLabel, type Formatter } from '../../present';
+import { coreText, oneLine, tailWhy, typeIcon, typeLabel, type Formatter } from '../../present';
 import {
   activityWords,
   closerCodeMeaning,
@@ -83,7 +83,7 @@ function openTurnView(review: OpenTurnReview, input: CrashViewInput): OpenTurnVi
   };
   if (review.turn !== undefined) view.turn = review.turn;
   if (review.turnStartSeq !== undefined) view.turnStartSeq = review.turnStartSeq;
-  if (!write.ok) view.blockedText = oneLine(write.reasons.map((r) => r.message).join('; '), 600);
+  if (!write.ok) view.blockedText = oneLine(write.reasons.map((r) => coreText(r, fmt)).join('; '), 600);
   return view;
 }
 
@@ -116,7 +116,7 @@ function tornTailView(tail: TornTail, events: number, fmt: Formatter): TornTailV
   return {
     kind: tail.kind,
     heading: oneLine(tornTailHeading(tail, fmt), 300),
-    why: oneLine(tail.why, 400),
+    why: oneLine(tailWhy(tail, fmt), 400),
     droppedBytes: tail.droppedBytes,
     line: tail.line,
     keptText: keptPrefixWords(tail, events, fmt),
@@ -129,7 +129,7 @@ function tornTailView(tail: TornTail, events: number, fmt: Formatter): TornTailV
 }
 
 function entryView(e: HealthEntry, input: CrashViewInput): HealthEntryView {
-  const view: HealthEntryView = { kind: e.kind, severity: e.severity, message: oneLine(e.message, 400) };
+  const view: HealthEntryView = { kind: e.kind, severity: e.severity, message: oneLine(coreText(e, input.fmt), 400) };
   const target = targetOf(e, input);
   if (target) view.target = target;
   return view;

@@ -150,7 +150,7 @@ describe('present: words in the display language', () => {
     assert.match(stillReadable(refused, zh, 1000), /^仍可读取的内容：会话头，\d+ 个事件，/);
   });
 
-  it('words the diagnostics it words itself in Chinese; the core’s own stay English', () => {
+  it('words the diagnostics in Chinese, its own sentences and the core’s alike; dsh’s message stays as dsh wrote it', () => {
     const seqGap = (closed: boolean) => {
       const b = new LogBuilder();
       b.chatTurn('one');
@@ -170,7 +170,8 @@ describe('present: words in the display language', () => {
     assert.ok(zhList.includes('第 10 行打破了 seq 顺序，但其后的第 11 行结束了一个轮次：损坏位于已提交的历史中'));
     assert.ok(enList.some((m) => m.startsWith("dsh refuses the log. dsh's own message (dsh counts lines after the header")));
     assert.ok(zhList.some((m) => m.startsWith('dsh 拒绝此日志。dsh 自己的消息（dsh 从会话头之后开始计行')));
-    assert.ok(zhList.includes('line 10 has seq 999 where seq 10 was expected'), 'the core words its own diagnostics');
+    assert.ok(enList.includes('line 10 has seq 999 where seq 10 was expected'));
+    assert.ok(zhList.includes('第 10 行的 seq 是 999，而预期是 seq 10'), 'the core’s diagnostics through their words');
     // Loaded up to the gap: what dsh keeps.
     const kept = logDiagnostics(seqGap(false), zh).map((d) => d.message);
     assert.ok(

@@ -1,0 +1,53 @@
+// The core words its messages in English, and a display in another language words them again. So each
+// message keeps its English template ({0}, {1}… placeholders, the convention of vscode.l10n.t) and
+// its arguments beside the English text: the presentation layer translates the template and fills it.
+// scripts/l10n-bundle.mjs collects the literal templates of `say(…)` calls into the string bundles.
+
+/** A message as a template and what fills it; an argument may itself be a worded phrase. */
+export interface Words {
+  template: string;
+  args: WordArg[];
+}
+
+export type WordArg = string | number | Words;
+
+/** A message in English and its words. Spread into a diagnostic: `{ rule, ...say(template, n) }`. */
+export interface Said {
+  message: string;
+  words: Words;
+}
+
+/** Fills {0}, {1}… of a template; a placeholder without an argument stays as written. */
+function fill(template: string, args: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : whole));
+}
+
+/**
+ * `template` filled in English, with its words. An argument that is itself `say(…)` is a nested
+ * phrase: its English fills the message and its words are translated on their own.
+ */
+export function say(template: string, ...args: (string | number | Said)[]): Said {
+  const english: (string | number)[] = [];
+  const words: WordArg[] = [];
+  for (const arg of args as unknown[]) {
+    if (isSaid(arg)) {
+      english.push(arg.message);
+      words.push(arg.words);
+    } else {
+      // Values from a log or a caller may be of any type: shown as a template literal would show them.
+      const shown = typeof arg === 'number' ? arg : String(arg);
+      english.push(shown);
+      words.push(shown);
+    }
+  }
+  return { message: fill(template, english), words: { template, args: words } };
+}
+
+function isSaid(value: unknown): value is Said {
+  return typeof value === 'object' && value !== null && typeof (value as Said).message === 'string' && 'words' in value;
+}
+
+/** A message given either as plain English or as `say(…)`, as the fields of a diagnostic. */
+export function said(message: string | Said): { message: string; words?: Words } {
+  return typeof message === 'string' ? { message } : message;
+}
