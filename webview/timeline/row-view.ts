@@ -18,12 +18,18 @@ export interface RowContext {
   range?: { start: number; end: number };
 }
 
+/** What a bracket's own controls do; a click on a row itself is taken by `rowClick` for the whole list. */
 export interface RowHandlers {
-  /** `extend`: Shift was held, so the selection grows into a range from the previous one. */
-  select(index: number, seq: number, extend?: boolean): void;
-  toggleRun(row: TimelineRow): void;
   toggleBracket(replacementSeq: number): void;
   jump(seq: number): void;
+}
+
+/** A click in the list, on a row (or its chunk-run twist): found from the element clicked. */
+export function rowClick(e: MouseEvent): { index: number; seq: number; twist: boolean } | undefined {
+  const target = e.target as Element | null;
+  const row = target?.closest<HTMLElement>('.row[data-index]');
+  if (!row || row.classList.contains('placeholder')) return undefined;
+  return { index: Number(row.dataset.index), seq: Number(row.dataset.seq), twist: !!target?.closest('.twist') };
 }
 
 export function rowDomId(listId: string, index: number): string {
@@ -69,7 +75,16 @@ export function placeholderRow(index: number, listId: string): TemplateResult {
  * Context keys for the row's context menu (VS Code reads `data-vscode-context`): the seq the authoring
  * commands start from, whether the row is a surface node, and its type (Prune Tool Result… needs one).
  */
+const contexts = new WeakMap<TimelineRow, string>();
+
 function authoringContext(row: TimelineRow, range: RowContext['range']): string {
+  if (range) return wordContext(row, range);
+  let context = contexts.get(row);
+  if (context === undefined) contexts.set(row, (context = wordContext(row, undefined)));
+  return context;
+}
+
+function wordContext(row: TimelineRow, range: RowContext['range']): string {
   const inRange = inRangeOf(row, range);
   return JSON.stringify({
     seq: row.seq,
@@ -119,24 +134,9 @@ export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): T
     data-repair=${row.repair ?? nothing}
     data-inherited=${row.inherited ? 'true' : nothing}
     data-vscode-context=${authoringContext(row, ctx.range)}
-    @mousedown=${(e: MouseEvent) => {
-      if (e.shiftKey) e.preventDefault(); /* Shift+click extends the range, not a text selection */
-    }}
-    @click=${(e: MouseEvent) => on.select(row.index, row.seq, e.shiftKey)}
   >
     <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>
-    ${
-      row.kind === 'chunkRun'
-        ? html`<span
-            class="codicon codicon-chevron-right twist"
-            aria-hidden="true"
-            @click=${(e: Event) => {
-              e.stopPropagation();
-              on.toggleRun(row);
-            }}
-          ></span>`
-        : nothing
-    }
+    ${row.kind === 'chunkRun' ? html`<span class="codicon codicon-chevron-right twist" aria-hidden="true"></span>` : nothing}
     <span class="codicon codicon-${safeIcon(row.icon)} type-icon" aria-hidden="true" title=${row.type}></span>
     <span class="cell seq">${row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : row.seq}</span>
     <span class="cell turn">${row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : ''}</span>

@@ -23,7 +23,7 @@ import { renderInspector } from './inspector-view';
 import { NavHistory } from './nav-history';
 import { OverviewStrip } from './overview-strip';
 import { RowCache } from './row-cache';
-import { placeholderRow, renderRow, rowDomId, type RowContext, type RowHandlers } from './row-view';
+import { placeholderRow, renderRow, rowClick, rowDomId, type RowContext, type RowHandlers } from './row-view';
 import { HostClient } from './rpc';
 import { SearchState } from './search-state';
 import { AsOfPanel } from './asof-panel';
@@ -650,14 +650,19 @@ export class TimelineApp extends LitElement {
     };
   }
 
+  /** One listener for every row of the list: a click selects (Shift+click grows a range), a twist expands. */
+  private onListClick(e: MouseEvent): void {
+    const hit = rowClick(e);
+    if (!hit) return;
+    const row = this.cache.get(hit.index);
+    if (hit.twist && row?.kind === 'chunkRun') return this.toggleRun(row);
+    this.extendRange(e.shiftKey);
+    this.activeIndex = hit.index;
+    void this.select(hit.seq, { scroll: false, index: hit.index });
+    this.focusList();
+  }
+
   private readonly handlers: RowHandlers = {
-    select: (index, seq, extend) => {
-      this.extendRange(extend);
-      this.activeIndex = index;
-      void this.select(seq, { scroll: false, index });
-      this.focusList();
-    },
-    toggleRun: (row) => this.toggleRun(row),
     toggleBracket: (seq) => this.toggleBracket(seq),
     jump: (seq) => void this.jumpTo(seq),
   };
@@ -706,6 +711,10 @@ export class TimelineApp extends LitElement {
               data-order=${this.view.order}
               data-total=${this.total}
               @keydown=${(e: KeyboardEvent) => this.onListKey(e)}
+              @click=${(e: MouseEvent) => this.onListClick(e)}
+              @mousedown=${(e: MouseEvent) => {
+                if (e.shiftKey && rowClick(e)) e.preventDefault(); /* Shift+click extends the range, not a text selection */
+              }}
             >
               ${
                 this.total === 0
