@@ -12,6 +12,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
+import * as esbuild from 'esbuild';
 import { CHROMIUM } from '../e2e/toolchain.mjs';
 
 const TYPES = {
@@ -156,4 +157,22 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
       server.close();
     },
   };
+}
+
+/**
+ * The host side without VS Code: bundles bench/webview-timeline-host.ts (the extension's own request
+ * handler over the core) for Node into `outDir` and imports it; `openTimeline(path)` loads a log.
+ */
+export async function timelineHost(repo, outDir) {
+  const hostBundle = join(outDir, 'webview-timeline-host.mjs');
+  await esbuild.build({
+    entryPoints: [join(repo, 'bench', 'webview-timeline-host.ts')],
+    outfile: hostBundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return import(hostBundle);
 }

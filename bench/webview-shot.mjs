@@ -4,8 +4,7 @@
 import { join, resolve, dirname } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { startWebview } from './webview-harness.mjs';
+import { startWebview, timelineHost } from './webview-harness.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(REPO, 'bench', 'out');
@@ -14,17 +13,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 mkdirSync(OUT, { recursive: true });
-const hostBundle = join(OUT, 'webview-timeline-host.mjs');
-await esbuild.build({
-  entryPoints: [join(REPO, 'bench', 'webview-timeline-host.ts')],
-  outfile: hostBundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-});
-const { openTimeline } = await import(hostBundle);
+const { openTimeline } = await timelineHost(REPO, OUT);
 const host = openTimeline(resolve(arg('log', join(REPO, 'test', 'fixtures', 'sessions', 'session-compaction.jsonl'))));
 let ready;
 const readyPromise = new Promise((r) => (ready = r));

@@ -12,7 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { writeGeneratedLog } from '../e2e/session-log-generator.mjs';
-import { startWebview } from './webview-harness.mjs';
+import { startWebview, timelineHost } from './webview-harness.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(REPO, 'bench', 'out');
@@ -37,17 +37,8 @@ if (!existsSync(logPath)) {
   await writeGeneratedLog(logPath, { sessionId: 'bench-webview', events: EVENTS });
 }
 
-// The host: bundle the extension's request handler for Node and load the log with the core.
-const hostBundle = join(OUT, 'webview-timeline-host.mjs');
-await esbuild.build({
-  entryPoints: [join(REPO, 'bench', 'webview-timeline-host.ts')],
-  outfile: hostBundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  logLevel: 'warning',
-});
+// The host: the extension's request handler for Node, loading the log with the core.
+const { openTimeline } = await timelineHost(REPO, OUT);
 await esbuild.build({
   entryPoints: [join(REPO, 'webview', 'main.ts')],
   outfile: join(OUT, 'webview.js'),
@@ -58,7 +49,6 @@ await esbuild.build({
   target: 'es2022',
   logLevel: 'warning',
 });
-const { openTimeline } = await import(hostBundle);
 
 let post;
 let ready;
