@@ -40,7 +40,6 @@ function page(origin, nonce, theme) {
 <link rel="stylesheet" href="${origin}/media/session.css">
 <style nonce="${nonce}">:root{${theme}}</style>
 <script nonce="${nonce}">
-  window.__posted = [];
   window.__state = undefined;
   const carrier = new Worker('${origin}/carrier.js');
   carrier.onmessage = (e) => window.dispatchEvent(new MessageEvent('message', { data: e.data }));

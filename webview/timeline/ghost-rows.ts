@@ -78,18 +78,20 @@ export function renderGhostRows(order: Order, ghosts: readonly GhostRow[], on: G
 function onGhostKey(e: KeyboardEvent, on: GhostHandlers): void {
   const row = (e.target as HTMLElement).closest<HTMLElement>('.ghost-row');
   if (!row) return;
-  const step = (to: Element | null) => {
-    e.preventDefault();
-    if (to instanceof HTMLElement) to.focus();
-    else if (to === null && e.key !== 'ArrowDown' && e.key !== 'j') on.backToList();
-  };
   switch (e.key) {
     case 'ArrowDown':
     case 'j':
-      return step(row.nextElementSibling);
+      e.preventDefault();
+      (row.nextElementSibling as HTMLElement | null)?.focus();
+      return;
     case 'ArrowUp':
-    case 'k':
-      return step(row.previousElementSibling);
+    case 'k': {
+      e.preventDefault();
+      const previous = row.previousElementSibling as HTMLElement | null;
+      if (previous) previous.focus();
+      else on.backToList();
+      return;
+    }
     case 'Enter': {
       const target = row.querySelector<HTMLElement>('.ghost-link')?.dataset.target;
       if (target !== undefined) {

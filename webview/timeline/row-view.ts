@@ -71,12 +71,13 @@ export function placeholderRow(index: number, listId: string): TemplateResult {
   </div>`;
 }
 
+/** Context keys already worded, per row object, for rows outside a chosen range. */
+const contexts = new WeakMap<TimelineRow, string>();
+
 /**
  * Context keys for the row's context menu (VS Code reads `data-vscode-context`): the seq the authoring
  * commands start from, whether the row is a surface node, and its type (Prune Tool Result… needs one).
  */
-const contexts = new WeakMap<TimelineRow, string>();
-
 function authoringContext(row: TimelineRow, range: RowContext['range']): string {
   if (range) return wordContext(row, range);
   let context = contexts.get(row);

@@ -32,7 +32,7 @@ import { loadViewState, saveViewState, type Order, type TimelineViewState } from
 import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from './type-choices';
 import { CrashReviewState } from './crash-review-state';
 import { renderPendingRows } from './pending-rows';
-import { label, t } from './strings';
+import { formatNumber, label, t } from './strings';
 import type { WebviewString } from '../../src/protocol/webview-strings';
 
 const LIST_ID = 'timeline-list';
@@ -125,12 +125,9 @@ export class TimelineApp extends LitElement {
     if (!this.summary) return;
     const liveChanged = this.summary.liveText !== m.liveText;
     // The appended note carries numbers; the header shows them as worded facts, so word the counts
-    // that an append changes in the summary's own locale.
-    const numbers = new Intl.NumberFormat(this.summary.locale);
+    // that an append changes in the display language, as the summary's were.
     const counted: Record<string, number> = { events: m.counts.events, turns: m.counts.turns, packedRows: m.counts.packedRows };
-    const facts = this.summary.facts.map((f) =>
-      f.name in counted ? { ...f, value: numbers.format(counted[f.name]), full: undefined } : f,
-    );
+    const facts = this.summary.facts.map((f) => (f.name in counted ? { ...f, value: formatNumber(counted[f.name]), full: undefined } : f));
     this.summary = { ...this.summary, facts, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
     if (liveChanged) this.announcer.say(label(m.liveText));
     if (m.surfaceChanged) void this.loadBrackets();

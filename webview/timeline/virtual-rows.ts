@@ -8,7 +8,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
 
 /** The height of a plain row, as media/session.css draws it (`.row { height: 22px }`). */
-export const ROW_HEIGHT = 22;
+const ROW_HEIGHT = 22;
 /** Rows drawn beyond each edge of the viewport, so a short scroll shows rows already drawn. */
 const OVERSCAN = 4;
 
@@ -73,14 +73,8 @@ export class VirtualRows extends LitElement {
     this.virtualizer.scrollToIndex(index, { align: block === 'nearest' ? 'auto' : block });
   }
 
-  /** The element drawn for row `index`, when it is drawn. */
-  itemElement(index: number): HTMLElement | null {
-    return this.querySelector(`:scope > .virtual-space > .virtual-window > [data-item="${index}"]`);
-  }
-
   /** Sizes measured for brackets no longer hold (another order or filter puts other rows at those indexes). */
   forgetSizes(): void {
-    this.virtualizer.itemSizeCache = new Map();
     this.virtualizer.measure();
     this.requestUpdate();
   }
