@@ -17,7 +17,8 @@ export const line: Validator<number> = (v): v is number => typeof v === 'number'
 export const anything: Validator<unknown> = (_v): _v is unknown => true;
 
 export function literal<const L extends readonly (string | number | boolean)[]>(...values: L): Validator<L[number]> {
-  return (v): v is L[number] => values.includes(v as L[number]);
+  const allowed = new Set<unknown>(values);
+  return (v): v is L[number] => allowed.has(v);
 }
 
 export function optional<T>(inner: Validator<T>): Validator<T | undefined> {
@@ -26,15 +27,25 @@ export function optional<T>(inner: Validator<T>): Validator<T | undefined> {
 
 /** An array of at most `max` items, each accepted by `item`. */
 export function arrayOf<T>(item: Validator<T>, max = Number.MAX_SAFE_INTEGER): Validator<T[]> {
-  return (v): v is T[] => Array.isArray(v) && v.length <= max && v.every((x) => item(x));
+  return (v): v is T[] => {
+    if (!Array.isArray(v) || v.length > max) return false;
+    // A plain loop: a window of rows is checked on every scroll that reaches new rows.
+    for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+    return true;
+  };
 }
 
 type Shape<T> = { [K in keyof T]-?: Validator<T[K]> };
 
 /** An object whose listed fields are each accepted; extra fields are allowed and ignored. */
 export function shape<T>(fields: Shape<T>): Validator<T> {
-  const entries = Object.entries(fields) as [string, Validator<unknown>][];
-  return (v): v is T => isObject(v) && entries.every(([key, check]) => check(v[key]));
+  const keys = Object.keys(fields);
+  const checks = Object.values(fields) as Validator<unknown>[];
+  return (v): v is T => {
+    if (!isObject(v)) return false;
+    for (let i = 0; i < keys.length; i++) if (!checks[i](v[keys[i]])) return false;
+    return true;
+  };
 }
 
 /** One of several object shapes told apart by a string field (`kind`, `type`, …). */

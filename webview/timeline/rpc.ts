@@ -1,6 +1,6 @@
 // Requests to the host, each with an id, answered exactly once. Answers are validated by the shared
 // protocol before they are used; a request the host never answers times out instead of hanging a view.
-import { isResponseMessage, type Method, type Params, type Result } from '../../src/protocol/requests';
+import type { Method, Params, ResponseMessage, Result } from '../../src/protocol/requests';
 import type { Generation } from '../../src/protocol/timeline';
 import { send } from '../vscodeApi';
 
@@ -42,15 +42,13 @@ export class HostClient {
     });
   }
 
-  /** Feeds one message from the host; returns true when it was the answer to a request. */
-  receive(message: unknown): boolean {
-    if (!isResponseMessage(message)) return false;
+  /** Feeds one answer from the host, already checked by the shared protocol (`isHostToWebview`). */
+  receive(message: ResponseMessage): void {
     const waiting = this.pending.get(message.id);
-    if (!waiting) return true;
+    if (!waiting) return;
     this.pending.delete(message.id);
     clearTimeout(waiting.timer);
     if (message.ok) waiting.resolve({ result: message.result, generation: message.generation });
     else waiting.reject(new RequestError(message.error.code, message.error.message));
-    return true;
   }
 }
