@@ -18,12 +18,15 @@ import {
   drawnRows,
   focusedId,
   inspector,
+  list,
   listTotal,
   revealRow,
   rowBySeq,
   selectSeq,
   setOrder,
+  waitForListAtRest,
   waitForTimeline,
+  webviewContentFrame,
 } from '../timeline-page.mjs';
 
 // Real logs dsh loads, chosen for what they hold: streamed chunks with tool calls, several turns.
@@ -234,6 +237,74 @@ test('search finds a string that is off screen, with a match count, and scrolls 
   const seq = Number(await selected.getAttribute('data-seq'));
   assert.ok(seq > 900 && seq < 1000, `the match is in the middle of the log (seq ${seq})`);
   await shot('search-off-screen');
+});
+
+test('scrolling the list keeps each row that stays in view in its own element, at its own place', { timeout: 180_000 }, async () => {
+  await open('session-long.jsonl');
+  await setOrder(page, 'log');
+  const frame = await webviewContentFrame(page);
+  const scroller = list(page).locator('virtual-rows');
+  await scroller.evaluate((el) => {
+    el.scrollTop = Math.round(el.scrollHeight / 2);
+  });
+  await waitForListAtRest(page);
+  // Every drawn row element is marked with the seq it shows.
+  const before = await frame.evaluate(() =>
+    [...document.querySelectorAll('#timeline-list .row[data-seq]')].map((row) => {
+      row.shownSeq = Number(row.dataset.seq);
+      return row.shownSeq;
+    }),
+  );
+  assert.ok(before.length > 10, `rows are drawn (${before.length})`);
+  // Three rows up, as a user drags the scroll bar.
+  const moved = await scroller.evaluate((el) => {
+    const was = el.scrollTop;
+    el.scrollTop = was - 66;
+    return { was, now: el.scrollTop, height: el.scrollHeight };
+  });
+  assert.equal(moved.was - moved.now, 66, `the list scrolled (${JSON.stringify(moved)})`);
+  await until(
+    async () =>
+      !(await frame.evaluate(
+        (seqs) => [...document.querySelectorAll('#timeline-list .row[data-seq]')].every((r) => seqs.includes(Number(r.dataset.seq))),
+        before,
+      )),
+    10_000,
+    'rows come into view',
+  );
+  await waitForListAtRest(page);
+  const after = await frame.evaluate(() => {
+    const rows = [...document.querySelectorAll('#timeline-list .row[data-seq]')];
+    const total = Number(document.querySelector('#timeline-list').dataset.total);
+    return {
+      total,
+      rows: rows.map((row) => ({
+        seq: Number(row.dataset.seq),
+        index: Number(row.dataset.index),
+        top: row.getBoundingClientRect().top,
+        markedWith: row.shownSeq,
+        posInSet: Number(row.getAttribute('aria-posinset')),
+        setSize: Number(row.getAttribute('aria-setsize')),
+      })),
+    };
+  });
+  const kept = after.rows.filter((r) => before.includes(r.seq));
+  assert.ok(
+    kept.length > 5 && kept.length < after.rows.length,
+    `some rows stayed in view, some came in (${kept.length} of ${after.rows.length})`,
+  );
+  for (const r of kept) assert.equal(r.markedWith, r.seq, `the element of seq ${r.seq} still shows seq ${r.seq}`);
+  // Rows are drawn in list order, one row height apart, and say their place in the whole list.
+  const ordered = [...after.rows].sort((a, b) => a.index - b.index);
+  assert.ok(Math.min(...ordered.map((r) => r.seq)) < Math.min(...before), 'the list moved up');
+  for (let i = 1; i < ordered.length; i++) {
+    if (ordered[i].index !== ordered[i - 1].index + 1) continue;
+    assert.equal(Math.round(ordered[i].top - ordered[i - 1].top), 22, `row ${ordered[i].index} sits under row ${ordered[i - 1].index}`);
+  }
+  for (const r of after.rows) {
+    assert.equal(r.posInSet, r.index + 1);
+    assert.equal(r.setSize, after.total);
+  }
 });
 
 test('keyboard only: every feature is reached from the keyboard', { timeout: 240_000 }, async () => {

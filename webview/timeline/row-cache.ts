@@ -12,9 +12,14 @@ export interface PageResult<Row> {
 
 export type FetchPage<Row> = (start: number, count: number) => Promise<PageResult<Row>>;
 
-export const PAGE_SIZE = 200;
+/**
+ * Rows per request. A jump far into the list needs the 40 or so rows around its target: a small page
+ * brings little more than that (each row is copied, checked and kept), and a window of rows seldom
+ * spans more than two pages.
+ */
+export const PAGE_SIZE = 100;
 /** Pages kept at most (about 12k rows): scrolling a 300k log end to end must not keep it all. */
-const MAX_PAGES = 60;
+const MAX_PAGES = 120;
 
 interface Page<Row> {
   rows: Row[];

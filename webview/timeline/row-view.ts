@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ShadowBracket, TimelineRow } from '../../src/protocol/timeline';
 import { oneLine } from './safe-text';
-import { label, t } from './strings';
+import { label, stringsVersion, t } from './strings';
 
 export interface RowContext {
   selectedSeq: number | undefined;
@@ -14,6 +14,8 @@ export interface RowContext {
   expandedBrackets: ReadonlySet<number>;
   bracketRows: (bracket: ShadowBracket) => (TimelineRow | undefined)[];
   listId: string;
+  /** Rows in the list (each row says its position in it, as only the rows near the viewport exist). */
+  total: number;
   /** Seqs start..end chosen with Shift (the range a compaction from the context menu hides). */
   range?: { start: number; end: number };
 }
@@ -36,14 +38,57 @@ export function rowDomId(listId: string, index: number): string {
   return `${listId}-row-${index}`;
 }
 
-/** Names already worded, per row object: a row is drawn again on every redraw of the list. */
-const names = new WeakMap<TimelineRow, string>();
+/**
+ * What a row shows that depends on the row alone, worded once per row object (and again when the
+ * strings table changes): a row is drawn again on every redraw of the list.
+ */
+interface RowWords {
+  strings: number;
+  name: string;
+  context: string;
+  classes: string;
+  surfaceTitle: string;
+  seqText: string;
+  turnText: string;
+  labelText: string;
+  summaryText: string;
+  icon: string;
+}
+const words = new WeakMap<TimelineRow, RowWords>();
+
+function wordsOf(row: TimelineRow): RowWords {
+  let w = words.get(row);
+  if (w === undefined || w.strings !== stringsVersion()) words.set(row, (w = wordRow(row)));
+  return w;
+}
+
+function wordRow(row: TimelineRow): RowWords {
+  const classes = [
+    `row surface-${row.surface}`,
+    row.turn !== undefined ? (row.turn % 2 ? 'turn-odd' : 'turn-even') : 'no-turn',
+    row.step !== undefined && row.step % 2 ? 'step-odd' : '',
+    row.severity ? `sev-${row.severity}` : '',
+    row.kind === 'chunkRun' ? 'chunk-run' : '',
+    row.repair ? 'repair' : '',
+    row.inherited ? 'inherited' : '',
+  ];
+  return {
+    strings: stringsVersion(),
+    name: wordName(row),
+    context: wordContext(row, undefined),
+    classes: classes.filter(Boolean).join(' '),
+    surfaceTitle: surfaceTitle(row),
+    seqText: row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : String(row.seq),
+    turnText: row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : '',
+    labelText: label(row.label),
+    summaryText: oneLine(row.summary),
+    icon: `codicon codicon-${safeIcon(row.icon)} type-icon`,
+  };
+}
 
 /** The accessible name: always starts with `seq N <type>` so a screen reader user hears what it is. */
 export function accessibleName(row: TimelineRow): string {
-  let name = names.get(row);
-  if (name === undefined) names.set(row, (name = wordName(row)));
-  return name;
+  return wordsOf(row).name;
 }
 
 function wordName(row: TimelineRow): string {
@@ -59,32 +104,10 @@ function wordName(row: TimelineRow): string {
   return parts.join(', ');
 }
 
-export function placeholderRow(index: number, listId: string): TemplateResult {
-  return html`<div
-    class="row placeholder"
-    id=${rowDomId(listId, index)}
-    role="option"
-    aria-selected="false"
-    aria-label=${t('loading row {0}', index + 1)}
-  >
-    <span class="cell summary muted">…</span>
-  </div>`;
-}
-
-/** Context keys already worded, per row object, for rows outside a chosen range. */
-const contexts = new WeakMap<TimelineRow, string>();
-
 /**
  * Context keys for the row's context menu (VS Code reads `data-vscode-context`): the seq the authoring
  * commands start from, whether the row is a surface node, and its type (Prune Tool Result… needs one).
  */
-function authoringContext(row: TimelineRow, range: RowContext['range']): string {
-  if (range) return wordContext(row, range);
-  let context = contexts.get(row);
-  if (context === undefined) contexts.set(row, (context = wordContext(row, undefined)));
-  return context;
-}
-
 function wordContext(row: TimelineRow, range: RowContext['range']): string {
   const inRange = inRangeOf(row, range);
   return JSON.stringify({
@@ -97,60 +120,78 @@ function wordContext(row: TimelineRow, range: RowContext['range']): string {
 
 const inRangeOf = (row: TimelineRow, range: RowContext['range']): boolean => !!range && row.seq >= range.start && row.seq <= range.end;
 
-export function renderRow(row: TimelineRow, ctx: RowContext, on: RowHandlers): TemplateResult {
+/**
+ * Row `index` of the list: `row` once it has arrived, a placeholder until then. Both are one template,
+ * so a placeholder turning into its row (or a list slot passing to another row) updates the elements
+ * in place instead of making new ones.
+ */
+export function renderRow(row: TimelineRow | undefined, index: number, ctx: RowContext, on: RowHandlers): TemplateResult {
+  if (!row) return rowTemplate(undefined, index, ctx, 'row placeholder', t('loading row {0}', index + 1), false);
+  const w = wordsOf(row);
   const selected =
     ctx.selectedSeq !== undefined &&
     (row.seq === ctx.selectedSeq ||
       (row.kind === 'chunkRun' && row.lastSeq !== undefined && ctx.selectedSeq > row.seq && ctx.selectedSeq <= row.lastSeq));
-  const classes = [
-    'row',
-    `surface-${row.surface}`,
-    row.turn !== undefined ? (row.turn % 2 ? 'turn-odd' : 'turn-even') : 'no-turn',
-    row.step !== undefined && row.step % 2 ? 'step-odd' : '',
-    selected ? 'selected' : '',
-    row.index === ctx.activeIndex ? 'active' : '',
-    isLinked(row, ctx.highlighted) ? 'linked' : '',
-    ctx.matches.has(row.seq) ? 'match' : '',
-    row.severity ? `sev-${row.severity}` : '',
-    row.kind === 'chunkRun' ? 'chunk-run' : '',
-    row.repair ? 'repair' : '',
-    row.inherited ? 'inherited' : '',
-    inRangeOf(row, ctx.range) ? 'in-range' : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+  const inRange = inRangeOf(row, ctx.range);
+  let classes = w.classes;
+  if (selected) classes += ' selected';
+  if (row.index === ctx.activeIndex) classes += ' active';
+  if (isLinked(row, ctx.highlighted)) classes += ' linked';
+  if (ctx.matches.has(row.seq)) classes += ' match';
+  if (inRange) classes += ' in-range';
+  const main = rowTemplate(row, index, ctx, classes, w.name, selected, w, inRange ? wordContext(row, ctx.range) : w.context);
   const bracket = row.replacesCount ? ctx.brackets.get(row.seq) : undefined;
-  const main = html`<div
+  return bracket ? html`${main}${renderBracket(bracket, ctx, on)}` : main;
+}
+
+function rowTemplate(
+  row: TimelineRow | undefined,
+  index: number,
+  ctx: RowContext,
+  classes: string,
+  name: string,
+  selected: boolean,
+  w?: RowWords,
+  context?: string,
+): TemplateResult {
+  return html`<div
     class=${classes}
-    id=${rowDomId(ctx.listId, row.index)}
+    id=${rowDomId(ctx.listId, index)}
     role="option"
     aria-selected=${selected ? 'true' : 'false'}
-    aria-label=${accessibleName(row)}
-    data-seq=${row.seq}
-    data-type=${row.type}
-    data-index=${row.index}
-    data-surface=${row.surface}
-    data-message-index=${row.messageIndex ?? nothing}
-    data-shadowed-by=${row.shadowedBy ?? nothing}
-    data-repair=${row.repair ?? nothing}
-    data-inherited=${row.inherited ? 'true' : nothing}
-    data-vscode-context=${authoringContext(row, ctx.range)}
+    aria-label=${name}
+    aria-posinset=${index + 1}
+    aria-setsize=${ctx.total}
+    data-seq=${row?.seq ?? nothing}
+    data-type=${row?.type ?? nothing}
+    data-index=${row ? index : nothing}
+    data-surface=${row?.surface ?? nothing}
+    data-message-index=${row?.messageIndex ?? nothing}
+    data-shadowed-by=${row?.shadowedBy ?? nothing}
+    data-repair=${row?.repair ?? nothing}
+    data-inherited=${row?.inherited ? 'true' : nothing}
+    data-vscode-context=${context ?? nothing}
   >
-    <span class="surface-mark" aria-hidden="true" title=${surfaceTitle(row)}></span>
-    ${row.kind === 'chunkRun' ? html`<span class="codicon codicon-chevron-right twist" aria-hidden="true"></span>` : nothing}
-    <span class="codicon codicon-${safeIcon(row.icon)} type-icon" aria-hidden="true" title=${row.type}></span>
-    <span class="cell seq">${row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : row.seq}</span>
-    <span class="cell turn">${row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : ''}</span>
-    <span class="cell time">${row.timeText ?? ''}</span>
-    <span class="cell label">${label(row.label)}</span>
-    <span class="cell summary">${oneLine(row.summary)}</span>
-    ${row.repair ? html`<span class="cell repair-mark" title=${repairWords(row.repair)}><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span>` : nothing}
-    ${row.inherited ? html`<span class="cell inherited-mark" title=${t('Inherited from the parent session (seed)')}><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
-    ${row.shadowedBy !== undefined ? html`<span class="cell shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
-    ${row.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
-    ${row.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
+    <span class="surface-mark" aria-hidden="true" title=${w?.surfaceTitle ?? nothing}></span>
+    ${row?.kind === 'chunkRun' ? html`<span class="codicon codicon-chevron-right twist" aria-hidden="true"></span>` : nothing}
+    <span class=${w?.icon ?? 'type-icon'} aria-hidden="true" title=${row?.type ?? nothing}></span>
+    <span class="cell seq">${w?.seqText ?? ''}</span>
+    <span class="cell turn">${w?.turnText ?? ''}</span>
+    <span class="cell time">${row?.timeText ?? ''}</span>
+    <span class="cell label">${w?.labelText ?? ''}</span>
+    <span class="cell summary">${w ? w.summaryText : '…'}</span>
+    ${
+      row?.repair
+        ? html`<span class="cell repair-mark" title=${repairWords(row.repair)}
+            ><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span
+          >`
+        : nothing
+    }
+    ${row?.inherited ? html`<span class="cell inherited-mark" title=${t('Inherited from the parent session (seed)')}><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
+    ${row?.shadowedBy !== undefined ? html`<span class="cell shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
+    ${row?.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
+    ${row?.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
   </div>`;
-  return bracket ? html`${main}${renderBracket(bracket, ctx, on)}` : main;
 }
 
 function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {

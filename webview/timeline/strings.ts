@@ -4,11 +4,18 @@
 import { localize, type WebviewString } from '../../src/protocol/webview-strings';
 
 let table: Record<string, string> | undefined;
+/** Bumped when the table changes, so words kept per row are worded again. */
+let version = 0;
+export function stringsVersion(): number {
+  return version;
+}
+
 /** Numbers as VS Code's display language writes them; never the browser's own language. */
 let numbers = new Intl.NumberFormat('en');
 
 export function setStrings(strings: Record<string, string>, language: string): void {
   table = strings;
+  version++;
   if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(language)) {
     document.documentElement.lang = language;
     setNumberLocale(language);

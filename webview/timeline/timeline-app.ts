@@ -23,7 +23,7 @@ import { renderInspector } from './inspector-view';
 import { NavHistory } from './nav-history';
 import { OverviewStrip } from './overview-strip';
 import { RowCache } from './row-cache';
-import { placeholderRow, renderRow, rowClick, rowDomId, type RowContext, type RowHandlers } from './row-view';
+import { renderRow, rowClick, rowDomId, type RowContext, type RowHandlers } from './row-view';
 import { HostClient } from './rpc';
 import { SearchState } from './search-state';
 import { AsOfPanel } from './asof-panel';
@@ -625,7 +625,7 @@ export class TimelineApp extends LitElement {
   // ---- drawing --------------------------------------------------------------------------------
 
   protected override updated(_changed: PropertyValues): void {
-    // The strip is a canvas: redraw it only when what it shows changed.
+    // The strip draws its canvas for a new overview only; a new selection moves its marker.
     if (this.overview && (this.overview !== this.drawnOverview || this.view.selectedSeq !== this.drawnSelection)) {
       this.drawnOverview = this.overview;
       this.drawnSelection = this.view.selectedSeq;
@@ -643,6 +643,7 @@ export class TimelineApp extends LitElement {
       expandedBrackets: this.expandedBrackets,
       bracketRows: (b) => b.shadowedSeqs.slice(0, 200).map((s) => this.bracketRowCache.get(s)),
       listId: LIST_ID,
+      total: this.total,
       range: this.range(),
     };
   }
@@ -721,8 +722,7 @@ export class TimelineApp extends LitElement {
                   : html` <virtual-rows
                       .count=${this.total}
                       .renderItem=${(i: number) => {
-                        const row = this.cache.get(i);
-                        return row ? renderRow(row, ctx, this.handlers) : placeholderRow(i, LIST_ID);
+                        return renderRow(this.cache.get(i), i, ctx, this.handlers);
                       }}
                       @rows-range=${(e: RowsRangeEvent) => this.onRange(e)}
                     ></virtual-rows>`

@@ -1,16 +1,19 @@
 // The timeline list's scroller. @tanstack/virtual-core decides which rows are in view; this element
-// draws only those, stacked in one block that is moved to the first one's offset. A scroll frame
-// therefore writes one transform and the rows that changed, and measures nothing: a plain row has a
-// fixed height, and only items that hold more (a shadowed bracket) are measured, in one batch after
-// they are drawn.
-import { html, LitElement, type TemplateResult } from 'lit';
-import { repeat } from 'lit/directives/repeat.js';
+// draws only those. Each drawn row sits in a slot — an element placed at the row's own offset in the
+// scrolled space — that it keeps for as long as it is drawn: scrolling leaves the rows already drawn
+// untouched (the browser scrolls them as they are), and a row coming into view takes the slot of one
+// that left, which is an update of that slot's text and attributes rather than new elements. Nothing
+// is measured while scrolling: a plain row has a fixed height, and only items that hold more (a
+// shadowed bracket) report their size, through a ResizeObserver, after the browser has laid them out.
+import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
 
 /** The height of a plain row, as media/session.css draws it (`.row { height: 22px }`). */
 const ROW_HEIGHT = 22;
 /** Rows drawn beyond each edge of the viewport, so a short scroll shows rows already drawn. */
 const OVERSCAN = 4;
+/** A slot that holds no row. */
+const FREE = -1;
 
 export interface RowsRange {
   /** First and last rows drawn (the viewport and the overscan). */
@@ -35,6 +38,15 @@ export class VirtualRows extends LitElement {
   private draw: (index: number) => TemplateResult = () => html``;
   private reported: RowsRange | undefined;
   private cleanup: (() => void) | undefined;
+  /** The row each slot holds (FREE when none), and the slot of each drawn row. */
+  private slots: number[] = [];
+  private readonly slotOf = new Map<number, number>();
+  /** Where each slot's element was last placed, so a row that stays drawn is not placed again. */
+  private placedAt: (number | undefined)[] = [];
+  private pendingScroll: { index: number; block: ScrollBlock } | undefined;
+  /** Items that hold more than a row report their height from here. */
+  private readonly tallItems = new ResizeObserver((entries) => this.onTallResize(entries));
+  private readonly observed = new Map<Element, number>();
   private readonly virtualizer = new Virtualizer<HTMLElement, HTMLElement>({
     count: 0,
     getScrollElement: () => this,
@@ -68,14 +80,21 @@ export class VirtualRows extends LitElement {
     this.requestUpdate();
   }
 
+  /**
+   * Brings row `index` into view at the next redraw, once the scrolled space has its current size (a
+   * count that just grew must be drawn before its last row can be scrolled to). The offset comes from
+   * the rows' known sizes, so the list is moved once, by one write, without reading the page's layout.
+   */
   scrollToIndex(index: number, block: ScrollBlock = 'nearest'): void {
     if (index < 0 || index >= this.total) return;
-    this.virtualizer.scrollToIndex(index, { align: block === 'nearest' ? 'auto' : block });
+    this.pendingScroll = { index, block };
+    this.requestUpdate();
   }
 
   /** Sizes measured for brackets no longer hold (another order or filter puts other rows at those indexes). */
   forgetSizes(): void {
     this.virtualizer.measure();
+    this.placedAt = [];
     this.requestUpdate();
   }
 
@@ -89,55 +108,124 @@ export class VirtualRows extends LitElement {
   override disconnectedCallback(): void {
     this.cleanup?.();
     this.cleanup = undefined;
+    this.tallItems.disconnect();
+    this.observed.clear();
     super.disconnectedCallback();
   }
 
   protected override render(): TemplateResult {
-    const items = this.virtualizer.getVirtualItems();
+    this.assignSlots();
+    // Not keyed: the n-th slot is always the n-th element, so a slot's element is reused whatever row
+    // it holds; a free slot keeps its element, empty and hidden.
     return html`<div class="virtual-space">
-      <div class="virtual-window">
-        ${repeat(
-          items,
-          // Keyed by row: an element stands for one row for as long as it is drawn, so what a pointer
-          // (or an assistive technology) holds does not turn into another row as the list scrolls.
-          (item) => item.index,
-          (item) => html`<div class="item" data-item=${item.index}>${this.draw(item.index)}</div>`,
-        )}
-      </div>
+      ${this.slots.map(
+        (index) =>
+          html`<div class="item" ?hidden=${index === FREE} data-item=${index === FREE ? nothing : index}>
+            ${index === FREE ? nothing : this.draw(index)}
+          </div>`,
+      )}
     </div>`;
+  }
+
+  /** Rows that stay in view keep their slot; rows coming into view take the slots of rows that left. */
+  private assignSlots(): void {
+    const items = this.virtualizer.getVirtualItems();
+    const wanted = new Set<number>();
+    for (const item of items) wanted.add(item.index);
+    const free: number[] = [];
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const index = this.slots[slot];
+      if (index !== FREE && wanted.has(index)) continue;
+      if (index !== FREE) this.slotOf.delete(index);
+      this.slots[slot] = FREE;
+      free.push(slot);
+    }
+    let nextFree = 0;
+    for (const item of items) {
+      if (this.slotOf.has(item.index)) continue;
+      const slot = nextFree < free.length ? free[nextFree++] : this.slots.length;
+      this.slots[slot] = item.index;
+      this.slotOf.set(item.index, slot);
+    }
   }
 
   protected override updated(): void {
     this.place();
+    this.scrollToPending();
     this.virtualizer._willUpdate();
-    this.measureTallItems();
+    this.watchTallItems();
     this.reportRange();
   }
 
   /**
-   * Sizes the scrolled space and moves the drawn block to its first row's offset. Set through the
-   * style object: a style attribute written as text is refused by the webview's Content-Security-Policy.
+   * Sizes the scrolled space and puts each slot's element at its row's offset. Set through the style
+   * object: a style attribute written as text is refused by the webview's Content-Security-Policy.
    */
   private place(): void {
     const space = this.querySelector<HTMLElement>(':scope > .virtual-space');
-    const block = space?.firstElementChild as HTMLElement | null | undefined;
-    if (!space || !block) return;
-    const items = this.virtualizer.getVirtualItems();
+    if (!space) return;
     space.style.height = `${this.virtualizer.getTotalSize()}px`;
-    block.style.transform = `translateY(${items.length ? items[0].start : 0}px)`;
+    const starts = new Map<number, number>();
+    for (const item of this.virtualizer.getVirtualItems()) starts.set(item.index, item.start);
+    let slot = 0;
+    for (let el = space.firstElementChild as HTMLElement | null; el; el = el.nextElementSibling as HTMLElement | null, slot++) {
+      const start = starts.get(this.slots[slot]);
+      if (start === undefined || this.placedAt[slot] === start) continue;
+      this.placedAt[slot] = start;
+      el.style.transform = `translateY(${start}px)`;
+    }
   }
 
-  /** Items that hold more than a row report their height; a plain row keeps the fixed one. */
-  private measureTallItems(): void {
-    const window = this.querySelector(':scope > .virtual-space > .virtual-window');
-    if (!window) return;
+  private scrollToPending(): void {
+    const wanted = this.pendingScroll;
+    this.pendingScroll = undefined;
+    const item = wanted && this.virtualizer.measurementsCache[wanted.index];
+    if (!item) return;
+    const viewport = this.virtualizer.scrollRect?.height ?? this.clientHeight;
+    const now = this.virtualizer.scrollOffset ?? this.scrollTop;
+    let top: number;
+    if (wanted.block === 'start') top = item.start;
+    else if (wanted.block === 'end') top = item.end - viewport;
+    else if (wanted.block === 'center') top = item.start - (viewport - item.size) / 2;
+    else if (item.start < now) top = item.start;
+    else if (item.end > now + viewport) top = item.end - viewport;
+    else return;
+    top = Math.round(Math.max(0, Math.min(top, this.virtualizer.getTotalSize() - viewport)));
+    if (top !== Math.round(now)) this.scrollTop = top;
+  }
+
+  /**
+   * Items that hold a row and what hangs under it (a shadowed bracket) are watched for their height;
+   * a slot that starts holding another row is watched anew, so its first size is reported even when
+   * it equals the last row's.
+   */
+  private watchTallItems(): void {
+    const space = this.querySelector(':scope > .virtual-space');
+    if (!space) return;
+    let slot = 0;
+    for (let el = space.firstElementChild; el; el = el.nextElementSibling, slot++) {
+      const index = this.slots[slot];
+      const tall = index !== FREE && el.childElementCount > 1;
+      const watching = this.observed.get(el);
+      if (tall && watching === index) continue;
+      if (watching !== undefined) {
+        this.tallItems.unobserve(el);
+        this.observed.delete(el);
+      }
+      if (tall) {
+        this.tallItems.observe(el);
+        this.observed.set(el, index);
+      }
+    }
+  }
+
+  private onTallResize(entries: ResizeObserverEntry[]): void {
     const sizes = this.virtualizer.itemSizeCache;
-    for (let el = window.firstElementChild as HTMLElement | null; el; el = el.nextElementSibling as HTMLElement | null) {
-      const index = Number(el.dataset.item);
-      const tall = el.childElementCount > 1; // a row and what hangs under it (a shadowed bracket)
-      const known = sizes.get(index) ?? ROW_HEIGHT;
-      const height = tall ? el.offsetHeight : ROW_HEIGHT;
-      if (height > 0 && height !== known) this.virtualizer.resizeItem(index, height);
+    for (const entry of entries) {
+      const index = this.observed.get(entry.target);
+      if (index === undefined) continue;
+      const height = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+      if (height > 0 && height !== (sizes.get(index) ?? ROW_HEIGHT)) this.virtualizer.resizeItem(index, height);
     }
   }
 
