@@ -24,8 +24,14 @@ const MARK_VAR: Record<OverviewMarkKind, string> = {
 };
 
 export class OverviewStrip {
-  readonly element: HTMLCanvasElement;
+  /** The strip's column content: the canvas and, over it, the selection's marker. */
+  readonly element: HTMLElement;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly marker: HTMLElement;
   private overview: Overview | undefined;
+  private selectedSeq: number | undefined;
+  /** The canvas's size in CSS pixels, as last observed (reading it from layout would force one). */
+  private size = { width: 28, height: 400 };
 
   constructor(private readonly onPick: (seq: number) => void) {
     const c = document.createElement('canvas');
@@ -35,7 +41,13 @@ export class OverviewStrip {
     c.setAttribute('aria-valuemin', '0');
     c.width = 28;
     c.height = 400;
-    this.element = c;
+    this.canvas = c;
+    this.marker = document.createElement('div');
+    this.marker.className = 'overview-selection';
+    this.marker.hidden = true;
+    this.element = document.createElement('div');
+    this.element.className = 'overview-strip';
+    this.element.append(c, this.marker);
     c.addEventListener('click', (e) => this.pick(e.offsetY / Math.max(1, c.clientHeight)));
     let cursor = 0;
     c.addEventListener('keydown', (e) => {
@@ -51,6 +63,16 @@ export class OverviewStrip {
         e.preventDefault();
       }
     });
+    // The canvas is drawn again when its size or the theme changes, and otherwise only for a new overview.
+    new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1].contentRect;
+      if (box.width === this.size.width && box.height === this.size.height) return;
+      this.size = { width: box.width, height: box.height };
+      this.paint();
+    }).observe(c);
+    const theme = new MutationObserver(() => this.paint());
+    theme.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
   }
 
   private pick(fraction: number): void {
@@ -60,21 +82,42 @@ export class OverviewStrip {
     // Prefer a mark near the click (within two pixels), so a thin compaction line can be hit.
     const bucketCount = o.surface.length || 1;
     const bucket = Math.floor(fraction * bucketCount);
-    const near = o.marks.find((m) => Math.abs(m.bucket - bucket) <= Math.max(1, Math.round(bucketCount / this.element.clientHeight) * 2));
+    const near = o.marks.find((m) => Math.abs(m.bucket - bucket) <= Math.max(1, Math.round(bucketCount / this.canvas.clientHeight) * 2));
     this.onPick(near ? near.seq : seq);
   }
 
+  /** Shows `o` (drawn when it is a new one) with the selected event marked. */
   draw(o: Overview, selectedSeq: number | undefined): void {
-    this.overview = o;
-    const c = this.element;
+    if (o !== this.overview) {
+      this.overview = o;
+      this.paint();
+    }
+    this.selectedSeq = selectedSeq;
+    this.placeMarker();
+  }
+
+  /** The selection is a marker moved over the canvas: selecting an event does not draw the strip again. */
+  private placeMarker(): void {
+    const o = this.overview;
+    const seq = this.selectedSeq;
+    this.marker.hidden = !o || o.events === 0 || seq === undefined;
+    if (this.marker.hidden || !o || seq === undefined) return;
+    const y = Math.min(this.size.height - 2, (seq / o.events) * this.size.height) - 1;
+    this.marker.style.transform = `translateY(${Math.max(0, y)}px)`;
+  }
+
+  private paint(): void {
+    const o = this.overview;
+    if (!o) return;
+    const c = this.canvas;
     // Labelled at each draw rather than when made, so the strings table that arrives later applies.
     c.setAttribute(
       'aria-label',
       t('Overview of the whole log: surface, shadowed spans, compactions, repairs and problems. Up and Down move through the log.'),
     );
     c.setAttribute('aria-valuemax', String(Math.max(0, o.events - 1)));
-    const height = Math.max(50, c.clientHeight || 400);
-    const width = Math.max(10, c.clientWidth || 28);
+    const height = Math.max(50, this.size.height || 400);
+    const width = Math.max(10, this.size.width || 28);
     const ratio = window.devicePixelRatio || 1;
     if (c.width !== Math.round(width * ratio) || c.height !== Math.round(height * ratio)) {
       c.width = Math.round(width * ratio);
@@ -117,9 +160,6 @@ export class OverviewStrip {
       g.fillStyle = color(MARK_VAR[m.kind], '#888');
       g.fillRect(0, Math.min(height - 2, m.bucket * rowH), width, 2);
     }
-    if (selectedSeq !== undefined && o.events > 0) {
-      g.fillStyle = color('--vscode-focusBorder', '#08f');
-      g.fillRect(0, Math.min(height - 2, (selectedSeq / o.events) * height) - 1, width, 3);
-    }
+    this.placeMarker();
   }
 }
