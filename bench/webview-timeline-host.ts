@@ -12,11 +12,11 @@ export function openTimeline(path: string) {
   const source = loadSessionFile(bytes);
   const loadMs = performance.now() - started;
   const stat = statSync(path);
-  const timeline = new SessionTimeline(source, 1, new Formatter({ locale: 'en' }), {
+  const timeline: SessionTimeline = new SessionTimeline(source, 1, new Formatter({ locale: 'en' }), {
     summaryContext: () => ({
       fileName: basename(path),
       filePath: path,
-      turns: 0,
+      turns: timeline.index.turns,
       fileBytes: stat.size,
       restrictedMode: false,
       loadMs,

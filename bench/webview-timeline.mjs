@@ -2,7 +2,8 @@
 // (it is not a timed test):
 //   - first rows: from the core's load finishing (the summary sent) to the first rows painted;
 //   - frame times while scrolling the whole log end to end, and while jumping along provenance links
-//     (tool/call -> tool/result -> back), with the frame-rate cap lifted so a frame's time is its work;
+//     (tool/call -> tool/result -> back), with the frame-rate cap lifted and a heartbeat that gives every
+//     frame something to draw, so a frame's time is the page's work (an idle frame's is printed too);
 //   - the webview's JS heap after a garbage collection.
 // The host side is the extension's own request handler (SessionTimeline) over the core; messages cross
 // the page boundary as JSON, as they do between the extension host and a webview.
@@ -117,12 +118,45 @@ async function stopRecording(phase) {
   if (profiler) writeFileSync(profilePath, JSON.stringify((await profiler.send('Profiler.stop')).profile));
 }
 
+// The floor of a frame on this machine: frames of the same page while nothing changes.
+// Without anything to draw chromium paces frames at 60 Hz even with the cap lifted, so a frame that only
+// waits for the host would count as 17 ms of work. A one-pixel composited heartbeat, moved on every
+// frame, gives every frame something to draw (costing the compositor a layer move, not the page a
+// layout or a paint), so frames follow each other as soon as the page's work allows.
+await page.evaluate(() => {
+  const beat = document.createElement('div');
+  beat.id = 'bench-heartbeat';
+  beat.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;will-change:transform';
+  document.body.append(beat);
+  let odd = false;
+  const move = () => {
+    odd = !odd;
+    beat.style.transform = `translateX(${odd ? 1 : 0}px)`;
+    requestAnimationFrame(move);
+  };
+  requestAnimationFrame(move);
+});
+const idleFrames = await page.evaluate(async () => {
+  const frames = [];
+  let last = performance.now();
+  for (let i = 0; i < 120; i++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const now = performance.now();
+    frames.push(now - last);
+    last = now;
+  }
+  return frames;
+});
+console.log(`idle frames (nothing changes): ${frameFigures(idleFrames)}`);
+
 // 2. scroll end to end, recording every frame.
 await startRecording('scroll');
-const scrollFrames = await page.evaluate(
+const scrolled = await page.evaluate(
   async (STEPS) => {
     const scroller = document.querySelector('virtual-rows');
     const frames = [];
+    // Frames whose drawn rows were all there (none still waiting for the host).
+    let complete = 0;
     let last = performance.now();
     const total = scroller.scrollHeight - scroller.clientHeight;
     const steps = STEPS;
@@ -131,14 +165,18 @@ const scrollFrames = await page.evaluate(
       await new Promise((r) => requestAnimationFrame(r));
       const now = performance.now();
       frames.push(now - last);
+      if (!scroller.querySelector('.row.placeholder')) complete++;
       last = now;
     }
-    return frames;
+    return { frames, complete };
   },
   Number(arg('steps', '1500')),
 );
 await stopRecording('scroll');
-console.log(`scrolling end to end: ${frameFigures(scrollFrames)} — target p95 < 16 ms`);
+console.log(`scrolling end to end: ${frameFigures(scrolled.frames)} — target p95 < 16 ms`);
+console.log(
+  `  frames that showed every drawn row (none still on its way from the host): ${scrolled.complete} of ${scrolled.frames.length}`,
+);
 const blank = await page.evaluate(() => document.querySelectorAll('#timeline-list .row.placeholder').length);
 console.log(`  rows still loading at the end of the scroll: ${blank}`);
 const drawn = await page.evaluate(() => ({
@@ -178,7 +216,13 @@ const jump = await page.evaluate(async (seqs) => {
   return { frames: frames.slice(1), perJump };
 }, calls);
 await stopRecording('jumps');
-console.log(`provenance jumps (${calls.length} × call -> result -> back): ${frameFigures(jump.frames)} — target p95 < 16 ms`);
+// Most frames of a jump only wait for the host's answer. The figure that counts is over the frames that
+// did work: longer than twice an idle frame's p95 (a bound that drops short working frames too, so it
+// can only make the percentiles worse).
+const idleBound = 2 * pct(idleFrames, 95);
+const working = jump.frames.filter((f) => f > idleBound);
+console.log(`provenance jumps (${calls.length} × call -> result -> back): ${frameFigures(jump.frames)}`);
+console.log(`  frames that did work (over ${ms(idleBound)}): ${frameFigures(working)} — target p95 < 16 ms`);
 console.log(`  one round trip of three jumps: median ${ms(pct(jump.perJump, 50))}, p95 ${ms(pct(jump.perJump, 95))}`);
 
 // 4. JS heap after a collection.
