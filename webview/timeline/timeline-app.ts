@@ -72,6 +72,8 @@ export class TimelineApp extends LitElement {
   private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
+  /** The list's scroll offset at its last reported range. */
+  private lastOffset: number | undefined;
   private readonly crash = new CrashReviewState(this);
   private pendingEvents: readonly PendingEventRow[] = [];
   private rangeAnchor: number | undefined;
@@ -184,6 +186,7 @@ export class TimelineApp extends LitElement {
     this.cache = this.newCache();
     if (this.summary) this.cache.stale(generationKey(this.summary.generation));
     this.restoredScroll = false;
+    this.lastOffset = undefined;
     // One round trip to the first rows: the first page brings the total with it. A followed log
     // starts from its end instead, which needs the total first.
     if (this.view.following) void this.refreshTotal();
@@ -251,16 +254,21 @@ export class TimelineApp extends LitElement {
   }
 
   private onRange(e: RowsRangeEvent): void {
-    const { first, last, visibleFirst, visibleLast } = e.range;
+    const { first, last, visibleFirst, visibleLast, offset } = e.range;
     this.cache.ensure(first, last + 20);
-    this.onVisibility({ first: visibleFirst, last: visibleLast });
+    this.onVisibility({ first: visibleFirst, last: visibleLast, offset });
   }
 
-  private onVisibility(e: { first: number; last: number }): void {
+  private onVisibility(e: { first: number; last: number; offset: number }): void {
     this.lastVisible = { first: e.first, last: e.last };
-    // Following the tail means the last row is in view; scrolling up stops it, scrolling back resumes it.
+    // Following the tail means the last row is in view; moving the list up stops it, scrolling back to
+    // the end resumes it. A list that only got shorter (a banner above it opened) or longer (an append)
+    // still follows: it is brought back to its end.
     const atEnd = this.total > 0 && e.last >= this.total - 1;
-    if (atEnd !== this.view.following && this.restoredScroll) {
+    const movedUp = this.lastOffset !== undefined && e.offset < this.lastOffset;
+    this.lastOffset = e.offset;
+    if (this.restoredScroll && this.view.following && !atEnd && !movedUp) this.scrollToIndex(this.total - 1, 'end');
+    else if (atEnd !== this.view.following && this.restoredScroll) {
       this.view.following = atEnd;
       saveViewState(this.view);
       this.requestUpdate();

@@ -22,6 +22,8 @@ export interface RowsRange {
   /** First and last rows in the viewport. */
   visibleFirst: number;
   visibleLast: number;
+  /** The scroll offset then: a smaller one than before means the list was moved up. */
+  offset: number;
 }
 
 export class RowsRangeEvent extends Event {
@@ -238,6 +240,7 @@ export class VirtualRows extends LitElement {
       last: items[items.length - 1].index,
       visibleFirst: visible.startIndex,
       visibleLast: visible.endIndex,
+      offset: this.virtualizer.scrollOffset ?? 0,
     };
     const was = this.reported;
     if (
