@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SAMPLES, startSuite } from '../harness.mjs';
+import { SAMPLES, startSuite, until } from '../harness.mjs';
 import { headerLine, SessionLogBuilder } from '../session-log-generator.mjs';
 import { closeAllEditors } from '../workbench.mjs';
 import { openViaCommand, readSessionView, sessionView, waitForEventCount, waitForHeader } from '../session-editor.mjs';
@@ -104,6 +104,7 @@ test('a long live log: the list follows the end until the user scrolls up; Follo
   await waitForEventCount(page, events + 1, APPEND_DEADLINE_MS);
   await rowBySeq(page, 0).waitFor({ timeout: 5_000 });
   assert.equal(await rowBySeq(page, events).count(), 0, 'the appended row is not scrolled to');
+  await until(async () => /\(1 new\)/.test((await follow.textContent()) ?? ''), 5_000, 'the button counts the appended event');
   await suite.shot(page, 'live-long-scrolled-up');
 
   // Follow the end: the list goes to the last row and follows the next appends again.

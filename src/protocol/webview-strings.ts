@@ -72,6 +72,7 @@ export const WEBVIEW_STRINGS = [
   'First bytes of the torn frame (hex, shown as text only)',
   'First {0} of {1} nodes.',
   'Follow the end',
+  'Follow the end ({0} new)',
   'Following the file stopped',
   'Format version',
   'Forward',

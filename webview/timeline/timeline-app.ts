@@ -74,6 +74,8 @@ export class TimelineApp extends LitElement {
   private lastVisible = { first: 0, last: 0 };
   /** The list's scroll offset at its last reported range. */
   private lastOffset: number | undefined;
+  /** Events appended since the list stopped following the end (offered with "Follow the end"). */
+  private appendedUnseen = 0;
   private readonly crash = new CrashReviewState(this);
   private pendingEvents: readonly PendingEventRow[] = [];
   private rangeAnchor: number | undefined;
@@ -132,6 +134,7 @@ export class TimelineApp extends LitElement {
     const facts = this.summary.facts.map((f) => (f.name in counted ? { ...f, value: formatNumber(counted[f.name]), full: undefined } : f));
     this.summary = { ...this.summary, facts, counts: m.counts, live: m.live, liveText: m.liveText, file: m.file, generation: m.generation };
     if (liveChanged) this.announcer.say(label(m.liveText));
+    if (!this.view.following) this.appendedUnseen += m.added;
     if (m.surfaceChanged) void this.loadBrackets();
     this.cache.stale(generationKey(m.generation));
     this.cache.ensure(this.lastVisible.first, this.lastVisible.last);
@@ -270,6 +273,7 @@ export class TimelineApp extends LitElement {
     if (this.restoredScroll && this.view.following && !atEnd && !movedUp) this.scrollToIndex(this.total - 1, 'end');
     else if (atEnd !== this.view.following && this.restoredScroll) {
       this.view.following = atEnd;
+      if (atEnd) this.appendedUnseen = 0;
       saveViewState(this.view);
       this.requestUpdate();
     }
@@ -737,18 +741,21 @@ export class TimelineApp extends LitElement {
               }
             </div>
             ${
-              this.view.following
+              // Offered while a live agent writes the log, or once the log grew while the list was elsewhere.
+              this.view.following || (this.summary.live !== 'live' && this.appendedUnseen === 0)
                 ? nothing
                 : html`<vscode-button
                     id="follow-tail"
                     secondary
                     @click=${() => {
                       this.view.following = true;
+                      this.appendedUnseen = 0;
                       this.scrollToIndex(this.total - 1, 'end');
                       this.requestUpdate();
                     }}
                   >
-                    <span class="codicon codicon-arrow-down" aria-hidden="true"></span> ${t('Follow the end')}</vscode-button
+                    <span class="codicon codicon-arrow-down" aria-hidden="true"></span>
+                    ${this.appendedUnseen ? t('Follow the end ({0} new)', formatNumber(this.appendedUnseen)) : t('Follow the end')}</vscode-button
                   >`
             }
           </div>
