@@ -18,8 +18,8 @@ export type FetchPage<Row> = (start: number, count: number) => Promise<PageResul
  * spans more than two pages.
  */
 export const PAGE_SIZE = 100;
-/** Pages kept at most (about 12k rows): scrolling a 300k log end to end must not keep it all. */
-const MAX_PAGES = 120;
+/** Pages kept at most (5,000 rows, a hundred screens): scrolling a 300k log end to end must not keep it all. */
+const MAX_PAGES = 50;
 
 interface Page<Row> {
   rows: Row[];
