@@ -16,11 +16,10 @@ import type { Diagnostic, Replacement, SessionEvent } from '../types';
 import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
-import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
+import { EdgeIndex, edgeCode, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
-import { SmallMap } from '../small-map';
 import { TypeId } from '../read/known-types';
 import { say, type Said } from '../words';
 
@@ -63,11 +62,14 @@ export class ProvenanceBuilder {
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
   /**
-   * The sources the event being observed has linked so far (edges are unique per pair, and all of an
-   * event's edges are added while it is observed): a few per event, so no per-seq table across the log.
+   * Edges are unique per pair, and all of an event's edges are added while it is observed, as the
+   * last entries of the edge index: `linkedFor` is the event being linked and `linkedFrom` its first
+   * entry, so a new edge looks at the event's few entries only. An event that links many sources (a
+   * compaction pricing what it shadows) keeps them in a set instead.
    */
-  private readonly linked = new SmallMap<number, true>();
   private linkedFor = -1;
+  private linkedFrom = 0;
+  private linkedMany: Set<number> | undefined;
   /** Events observed so far (edges may point at any of them). */
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
@@ -130,7 +132,9 @@ export class ProvenanceBuilder {
   /** The members of a packed row: chunks of one attempt, never a finish. */
   observeRow(seq0: number, row: Record<string, any>, members: number): void {
     this.count = seq0 + members;
-    this.tracker.chunkRow(seq0, row, members, this.log.turn(seq0), this.log.step(seq0));
+    // A validated row's turn and step are numbers (never NaN): what the log's turn() and step() give.
+    const data = row.data;
+    this.tracker.chunkRow(seq0, row, members, data.turn, data.step);
   }
 
   get eventCount(): number {
@@ -163,14 +167,27 @@ export class ProvenanceBuilder {
   }
 
   private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
+    this.linkCoded(derived, source, edgeCode(kind, how));
+  }
+
+  private linkCoded(derived: number, source: number, code: number): void {
     if (source < 0 || source > derived) return;
+    const edges = this.edges;
     if (derived !== this.linkedFor) {
-      if (this.linked.size > 0) this.linked.clear();
       this.linkedFor = derived;
+      this.linkedFrom = edges.entryCount;
+      this.linkedMany = undefined;
+    } else if (this.linkedMany !== undefined) {
+      if (this.linkedMany.has(source)) return;
+      this.linkedMany.add(source);
+    } else {
+      if (edges.reachesSince(this.linkedFrom, source)) return;
+      if (edges.entryCount - this.linkedFrom >= 16) {
+        this.linkedMany = edges.sourcesSince(this.linkedFrom);
+        this.linkedMany.add(source);
+      }
     }
-    if (this.linked.has(source)) return;
-    this.linked.set(source, true);
-    this.edges.add(derived, source, kind, how);
+    edges.addCoded(derived, source, code);
   }
 
   /**

@@ -64,10 +64,14 @@ export class StreamAssembly {
   /** Chunk shapes this rule does not know (kept as notes: the vocabulary is merge-extensible). */
   readonly unknown: number[] = [];
 
-  add(event: SessionEvent): void {
+  /** Adds one chunk event; true when it is the stream's `finish` chunk. */
+  add(event: SessionEvent): boolean {
     this.chunkCount += 1;
     const chunk = event.data?.chunk;
-    if (chunk === null || typeof chunk !== 'object') return void this.unknown.push(event.seq);
+    if (chunk === null || typeof chunk !== 'object') {
+      this.unknown.push(event.seq);
+      return false;
+    }
     switch (chunk.type) {
       case 'block-start':
         this.block(chunk.index, event.seq).kind ??= chunk.blockType;
@@ -101,12 +105,13 @@ export class StreamAssembly {
         this.finishKind = typeof chunk.reason?.kind === 'string' ? chunk.reason.kind : 'unknown';
         this.finishSeq = event.seq;
         this.failureCode = typeof chunk.reason?.failure?.code === 'string' ? chunk.reason.failure.code : undefined;
-        break;
+        return true;
       case 'usage':
         break;
       default:
         this.unknown.push(event.seq);
     }
+    return false;
   }
 
   /** The members of a validated packed row, as `add` would take them one by one. */
@@ -260,6 +265,11 @@ function streamValue(block: StreamBlock): string {
   return endValue(block) ?? streamedText(block);
 }
 
+/** The content block a problem is about: a field and a block type, the same in every language (built only for a problem). */
+function where(position: number, block: StreamBlock): string {
+  return `content[${position}] (${block.kind})`;
+}
+
 function compareBlock(
   block: StreamBlock,
   content: Record<string, any>,
@@ -268,7 +278,6 @@ function compareBlock(
   out: AssemblyProblem[],
   notes: AssemblyProblem[],
 ): void {
-  const where = `content[${position}] (${block.kind})`; // a field and a block type: the same in every language
   if (block.kind === 'text' || block.kind === 'reasoning') {
     const expected = streamValue(block);
     const text = typeof content.text === 'string' ? content.text : undefined;
@@ -276,7 +285,7 @@ function compareBlock(
     if (prefixAllowed && text !== undefined && expected.startsWith(text)) return;
     out.push({
       seq: block.firstSeq,
-      message: say("{0} text does not equal the stream's block {1} {2}", where, block.index, difference(text, expected)),
+      message: say("{0} text does not equal the stream's block {1} {2}", where(position, block), block.index, difference(text, expected)),
     });
     return;
   }
@@ -286,29 +295,32 @@ function compareBlock(
     const name = block.end?.name ?? block.name;
     if (content.arguments !== expected) {
       if (sameJson(content.arguments, expected))
-        notes.push({ seq: block.firstSeq, message: say('{0} arguments are the streamed JSON re-serialized', where) });
+        notes.push({ seq: block.firstSeq, message: say('{0} arguments are the streamed JSON re-serialized', where(position, block)) });
       else
         out.push({
           seq: block.firstSeq,
           message: say(
             "{0} arguments do not equal the stream's block {1} {2}",
-            where,
+            where(position, block),
             block.index,
             difference(content.arguments, expected),
           ),
         });
     }
     if (id !== undefined && content.id !== id)
-      out.push({ seq: block.firstSeq, message: say("{0} id {1} differs from the stream's {2}", where, quote(content.id), quote(id)) });
+      out.push({
+        seq: block.firstSeq,
+        message: say("{0} id {1} differs from the stream's {2}", where(position, block), quote(content.id), quote(id)),
+      });
     if (name !== undefined && content.name !== name)
       out.push({
         seq: block.firstSeq,
-        message: say("{0} name {1} differs from the stream's {2}", where, quote(content.name), quote(name)),
+        message: say("{0} name {1} differs from the stream's {2}", where(position, block), quote(content.name), quote(name)),
       });
     return;
   }
   if (block.end && !jsonEqual(block.end, content))
-    out.push({ seq: block.firstSeq, message: say("{0} differs from the stream's block-end {1}", where, block.index) });
+    out.push({ seq: block.firstSeq, message: say("{0} differs from the stream's block-end {1}", where(position, block), block.index) });
 }
 
 /**
