@@ -156,10 +156,15 @@ export class StreamAssembly {
 
   /** Blocks in ascending index order. */
   blocks(): StreamBlock[] {
+    return this.inOrder().slice();
+  }
+
+  /** The blocks in ascending index order, for reading only: the stream's own list when it is in order already (nearly always). */
+  inOrder(): readonly StreamBlock[] {
     const started = this.started;
     for (let i = 1; i < started.length; i++)
       if (started[i - 1].index > started[i].index) return started.slice().sort((a, b) => a.index - b.index);
-    return started.slice();
+    return started;
   }
 
   /** True when the stream ended in a failure (the attempt produced no message of its own). */
@@ -179,9 +184,22 @@ export function streamedText(block: StreamBlock): string {
   return (block.joined ??= block.parts.length === 1 ? block.parts[0] : block.parts.join(''));
 }
 
-/** Whether `text` equals the concatenated deltas (joined only when the lengths agree). */
+/**
+ * Whether `text` equals the concatenated deltas: compared part by part where the parts lie, so a
+ * block whose text agrees (nearly every block) is never joined into a copy of its whole stream.
+ */
 function equalsStreamed(text: unknown, block: StreamBlock): boolean {
-  return typeof text === 'string' && text.length === block.streamedLength && text === streamedText(block);
+  if (typeof text !== 'string' || text.length !== block.streamedLength) return false;
+  if (block.joined !== undefined) return text === block.joined;
+  const parts = block.parts;
+  if (parts.length === 1) return text === parts[0];
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!text.startsWith(part, at)) return false;
+    at += part.length;
+  }
+  return true;
 }
 
 export interface AssemblyProblem {
@@ -330,7 +348,7 @@ function compareBlock(
 export function compareAssembly(assembly: StreamAssembly, content: unknown, interrupted: boolean): AssemblyVerdict {
   const mismatches: AssemblyProblem[] = [];
   const notes: AssemblyProblem[] = [];
-  const blocks = assembly.blocks();
+  const blocks = assembly.inOrder();
   for (const block of blocks) selfConsistency(block, mismatches, notes);
   if (!Array.isArray(content)) return { mismatches: [{ message: say('message content is not an array') }], notes };
   const maxTokens = assembly.finishKind === 'max-tokens';
