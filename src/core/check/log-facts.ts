@@ -35,8 +35,10 @@ export class LogFacts {
     this.provenanceBuilder.observeEvent(seq, event, typeId, turn, step);
   }
 
+  /** One validated packed row: its turn and step are numbers (never NaN), what the log's turn() and step() give for its members. */
   observeRow(seq0: number, row: Record<string, any>, members: number): void {
-    this.invariants.observeRow(seq0, members);
+    const data = row.data;
+    this.invariants.observeRow(seq0, members, data.turn, data.step);
     this.provenanceBuilder.observeRow(seq0, row, members);
   }
 }
