@@ -13,9 +13,10 @@ export class LogFacts {
   private readonly provenanceBuilder: ProvenanceBuilder;
   readonly provenance: ProvenanceIndex;
 
-  constructor(log: ProvenanceSource, expectedEvents?: number) {
+  /** `provenanceEdges`: false when only the diagnostics are wanted (LoadOptions.provenanceEdges). */
+  constructor(log: ProvenanceSource, expectedEvents?: number, provenanceEdges = true) {
     this.invariants = new InvariantPass(log);
-    this.provenanceBuilder = new ProvenanceBuilder(log, expectedEvents);
+    this.provenanceBuilder = new ProvenanceBuilder(log, expectedEvents, provenanceEdges);
     this.provenance = new ProvenanceIndex(this.provenanceBuilder);
   }
 

@@ -74,10 +74,16 @@ export class ProvenanceBuilder {
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
 
-  /** `expectedEvents`: the reader's estimate of the log's size, so the columns rarely grow. */
+  /**
+   * `expectedEvents`: the reader's estimate of the log's size, so the columns rarely grow.
+   * `withEdges`: false when only the diagnostics are wanted. Then no edge is recorded, and nothing
+   * is done for the events that only add edges (tool calls and results, citations outside a
+   * message's stream, prices); claims, attempts and the reassembly check are the same.
+   */
   constructor(
     private readonly log: ProvenanceSource,
     expectedEvents = 1024,
+    private readonly withEdges = true,
   ) {
     this.sink = new DiagnosticSink(log);
     // A message's stream is one edge entry, so most events add none: an eighth of the events is room
@@ -103,14 +109,14 @@ export class ProvenanceBuilder {
         this.message(event, turn, step);
         return;
       case TypeId.ToolCall:
-        this.toolCall(event);
+        if (this.withEdges) this.toolCall(event);
         return;
       case TypeId.ToolResult:
-        this.toolResult(event);
+        if (this.withEdges) this.toolResult(event);
         return;
       case TypeId.CompactionSummary:
       case TypeId.CompactionPrune:
-        this.price(event);
+        if (this.withEdges) this.price(event);
         return;
       case TypeId.LlmRetry:
       case TypeId.LlmRetryStarted:
@@ -124,7 +130,7 @@ export class ProvenanceBuilder {
         return;
       case TypeId.UserMessage:
         // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
-        this.citations(event);
+        if (this.withEdges) this.citations(event);
         return;
     }
   }
@@ -171,7 +177,7 @@ export class ProvenanceBuilder {
   }
 
   private linkCoded(derived: number, source: number, code: number): void {
-    if (source < 0 || source > derived) return;
+    if (!this.withEdges || source < 0 || source > derived) return;
     const edges = this.edges;
     if (derived !== this.linkedFor) {
       this.linkedFor = derived;
@@ -266,6 +272,8 @@ export class ProvenanceBuilder {
   /** What every message does once its chunks are claimed: close the step's stream, note the calls it asks for. */
   private messageDone(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     this.tracker.message(turn, step);
+    // The call owners only serve the call and result edges.
+    if (!this.withEdges) return;
     for (const block of contentOf(event)) {
       if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, event.seq);
     }
@@ -300,7 +308,7 @@ export class ProvenanceBuilder {
     const first = this.tracker.first(attempt);
     const count = this.tracker.chunkCount(attempt);
     // Not noted in `linked`: it only keeps one event's edges unique, and this message links nothing else.
-    this.edges.addRun(message, first, count, 'stream', 'recorded');
+    if (this.withEdges) this.edges.addRun(message, first, count, 'stream', 'recorded');
     this.tracker.takeWhole(attempt, message);
     return count;
   }

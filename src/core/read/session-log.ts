@@ -48,7 +48,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes);
     this.index = new EventIndex(this.scanner.bytes);
     this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
-    this.facts = new LogFacts(this, this.index.expectedEvents);
+    this.facts = new LogFacts(this, this.index.expectedEvents, options.provenanceEdges !== false);
     const self = this;
     this.verdictInputs = {
       get headerRead() {
