@@ -220,7 +220,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const seq0 = this.index.count;
     const data = row.data;
     let lastTime = row.time0 as number;
-    for (const gap of data.dt as number[]) lastTime += gap;
+    const dt = data.dt as number[];
+    for (let i = 0; i < dt.length; i++) lastTime += dt[i];
     this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
     this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
     this.verdicts.noteRow(row, seq0, seq0 + members);
