@@ -33,7 +33,8 @@ export type FileVerdict =
 
 export function checkFile(file: string, limits: Partial<ReadLimits> = {}): FileVerdict {
   try {
-    const { log } = openLog(file, { limits });
+    // A check reports problems only: provenance need not build the edge index behind its views.
+    const { log } = openLog(file, { limits, provenanceEdges: false });
     const problems = logDiagnostics(log, english).map((d) => ({
       line: d.line ?? 0,
       rule: d.rule,

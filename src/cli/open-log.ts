@@ -11,6 +11,8 @@ export class FileReadError extends Error {}
 
 export interface OpenOptions {
   limits?: Partial<ReadLimits>;
+  /** False for a caller that reports problems only (see LoadOptions.provenanceEdges). */
+  provenanceEdges?: boolean;
 }
 
 /** The file's bytes, refusing what is not a regular file and what is larger than the text limit. */
@@ -65,7 +67,12 @@ export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
     // Its text in a Buffer, as a plain file's is: a Buffer's indexOf finds the line ends faster.
     allocate: (length: number) => Buffer.allocUnsafe(length),
   };
-  return loadSessionFileFrom(source, { fileName: path, zstdCodec: zlibZstd(), limits: options.limits });
+  return loadSessionFileFrom(source, {
+    fileName: path,
+    zstdCodec: zlibZstd(),
+    limits: options.limits,
+    provenanceEdges: options.provenanceEdges,
+  });
 }
 
 /**

@@ -60,6 +60,7 @@ export function safeLoadOptions(options: unknown): LoadOptions {
       }
     };
   }
+  if (read(() => o.provenanceEdges) === false) out.provenanceEdges = false;
   const codec = asNativeZstd(read(() => o.zstdCodec));
   if (codec) out.zstdCodec = codec;
   const limits = read(() => o.limits);

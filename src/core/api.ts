@@ -37,6 +37,12 @@ export interface LoadOptions {
   zstdCodec?: NativeZstd;
   /** Called now and then during long loads with the fraction done (0..1). */
   onProgress?: (fraction: number) => void;
+  /**
+   * `false`: provenance gathers only what its diagnostics need, not the edge index behind the
+   * provenance views (sourcesOf, derivativesOf and the rest then find no edges). For a caller that
+   * reports problems only, as `session-surface check` does: every diagnostic is the same.
+   */
+  provenanceEdges?: boolean;
 }
 
 /** The result of appending bytes that a writer added to the file after we loaded it. */

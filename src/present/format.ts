@@ -48,32 +48,55 @@ function supportedLocale(locale: string | undefined): string {
 
 export class Formatter {
   readonly locale: string;
-  private readonly integer: Intl.NumberFormat;
-  private readonly decimal1: Intl.NumberFormat;
-  private readonly dateTime: Intl.DateTimeFormat;
-  private readonly time: Intl.DateTimeFormat;
-  private readonly percentFormat: Intl.NumberFormat;
+  private readonly timeZone: string | undefined;
   private readonly translate: Translate | undefined;
+  // The engine's formatters are made when first used: making one loads the language's data, which
+  // costs a short-lived CLI process tens of milliseconds even when it prints no number or date.
+  private integerFormat: Intl.NumberFormat | undefined;
+  private decimal1Format: Intl.NumberFormat | undefined;
+  private dateTimeFormat: Intl.DateTimeFormat | undefined;
+  private timeFormat: Intl.DateTimeFormat | undefined;
+  private percentFormatter: Intl.NumberFormat | undefined;
 
   constructor(options: FormatOptions = {}) {
     this.locale = supportedLocale(options.locale);
     this.translate = options.translate;
-    const timeZone = options.timeZone;
-    this.integer = new Intl.NumberFormat(this.locale, { maximumFractionDigits: 0 });
-    this.decimal1 = new Intl.NumberFormat(this.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    this.percentFormat = new Intl.NumberFormat(this.locale, { style: 'percent', maximumFractionDigits: 0 });
-    // One date-time format everywhere: the date, then a 24-hour or 12-hour time as the language has it.
-    this.dateTime = new Intl.DateTimeFormat(this.locale, {
+    this.timeZone = options.timeZone;
+  }
+
+  private get integer(): Intl.NumberFormat {
+    return (this.integerFormat ??= new Intl.NumberFormat(this.locale, { maximumFractionDigits: 0 }));
+  }
+
+  private get decimal1(): Intl.NumberFormat {
+    return (this.decimal1Format ??= new Intl.NumberFormat(this.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }));
+  }
+
+  private get percentFormat(): Intl.NumberFormat {
+    return (this.percentFormatter ??= new Intl.NumberFormat(this.locale, { style: 'percent', maximumFractionDigits: 0 }));
+  }
+
+  /** One date-time format everywhere: the date, then a 24-hour or 12-hour time as the language has it. */
+  private get dateTime(): Intl.DateTimeFormat {
+    return (this.dateTimeFormat ??= new Intl.DateTimeFormat(this.locale, {
       year: 'numeric',
       month: 'short',
       day: 'numeric',
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-      timeZone,
+      timeZone: this.timeZone,
       timeZoneName: 'short',
-    });
-    this.time = new Intl.DateTimeFormat(this.locale, { hour: '2-digit', minute: '2-digit', second: '2-digit', timeZone });
+    }));
+  }
+
+  private get time(): Intl.DateTimeFormat {
+    return (this.timeFormat ??= new Intl.DateTimeFormat(this.locale, {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZone: this.timeZone,
+    }));
   }
 
   /** `message` (an English template) in the display language, with {0}, {1}… filled in. */

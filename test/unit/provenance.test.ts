@@ -352,6 +352,24 @@ describe('provenance index', () => {
       assert.equal(log.eventType(second.callOfResult(closer)!), 'tool/call');
     });
 
+    it('without the edge index (provenanceEdges: false) finds the same diagnostics and records no edge', () => {
+      const logs: [string, Uint8Array][] = [];
+      for (const openTail of [undefined, 'recorded-call'] as const) logs.push([`rich ${openTail}`, richLog({ openTail }).bytes()]);
+      if (hasShared()) {
+        for (const dir of [join(sharedDir(), 'fixtures', 'dsh-real'), join(sharedDir(), 'conformance', 'real')])
+          for (const name of readdirSync(dir).filter((f) => f.endsWith('.jsonl')))
+            logs.push([name, new Uint8Array(readFileSync(join(dir, name)))]);
+      }
+      for (const [name, bytes] of logs) {
+        const full = provenanceIndex(loadSession(bytes));
+        const lean = provenanceIndex(loadSession(bytes, { provenanceEdges: false }));
+        assert.deepEqual(lean.diagnostics, full.diagnostics, name);
+        assert.deepEqual(lean.attempts(), full.attempts(), name);
+        const edges = lean.summary().edges;
+        assert.deepEqual(Object.values(edges), [0, 0, 0, 0, 0, 0], name);
+      }
+    });
+
     it('reads a 100k-member packed row in linear time', function () {
       this.timeout(60_000);
       const b = new LogBuilder();

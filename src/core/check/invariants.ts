@@ -75,11 +75,11 @@ export class InvariantPass {
     this.visit(typeId, seq, turn, step, replaces, event);
   }
 
-  /** The members of a packed row: chunks of one turn and step. */
-  observeRow(seq0: number, members: number): void {
+  /** The members of a packed row: chunks of one turn and step (a validated row's, numbers as turn() and step() give them). */
+  observeRow(seq0: number, members: number, turn: number, step: number): void {
     this.count = seq0 + members;
     this.compaction.observe(TypeId.AssistantChunk, seq0, undefined, this.openTurn, false);
-    this.needStep(seq0, 'assistant/chunk', this.log.turn(seq0), this.log.step(seq0), members);
+    this.needStep(seq0, 'assistant/chunk', turn, step, members);
   }
 
   /** The warnings so far, plus what the end of the log says (an open bracket, a price with no replacement). */
@@ -181,15 +181,17 @@ export class InvariantPass {
         say('step/end names turn {0} step {1} but turn {2} step {3} is open', show(turn), show(step), show(this.openTurn), this.openStep),
       );
     }
-    for (const [callId, callSeq] of this.pending.entries()) {
-      this.sink.report(
-        'warning',
-        PENDING,
-        seq,
-        say('step {0} ends with tool call {1} (tool/call seq {2}) unanswered', show(step), valueText(callId), callSeq),
-        [{ seq: callSeq, message: say('the unanswered tool/call') }],
-      );
-    }
+    // Most steps end with every call answered: no snapshot of an empty table.
+    if (this.pending.size > 0)
+      for (const [callId, callSeq] of this.pending.entries()) {
+        this.sink.report(
+          'warning',
+          PENDING,
+          seq,
+          say('step {0} ends with tool call {1} (tool/call seq {2}) unanswered', show(step), valueText(callId), callSeq),
+          [{ seq: callSeq, message: say('the unanswered tool/call') }],
+        );
+      }
     this.openStep = null;
     this.pending.clear();
   }

@@ -13,9 +13,10 @@ export class LogFacts {
   private readonly provenanceBuilder: ProvenanceBuilder;
   readonly provenance: ProvenanceIndex;
 
-  constructor(log: ProvenanceSource, expectedEvents?: number) {
+  /** `provenanceEdges`: false when only the diagnostics are wanted (LoadOptions.provenanceEdges). */
+  constructor(log: ProvenanceSource, expectedEvents?: number, provenanceEdges = true) {
     this.invariants = new InvariantPass(log);
-    this.provenanceBuilder = new ProvenanceBuilder(log, expectedEvents);
+    this.provenanceBuilder = new ProvenanceBuilder(log, expectedEvents, provenanceEdges);
     this.provenance = new ProvenanceIndex(this.provenanceBuilder);
   }
 
@@ -35,8 +36,10 @@ export class LogFacts {
     this.provenanceBuilder.observeEvent(seq, event, typeId, turn, step);
   }
 
+  /** One validated packed row: its turn and step are numbers (never NaN), what the log's turn() and step() give for its members. */
   observeRow(seq0: number, row: Record<string, any>, members: number): void {
-    this.invariants.observeRow(seq0, members);
+    const data = row.data;
+    this.invariants.observeRow(seq0, members, data.turn, data.step);
     this.provenanceBuilder.observeRow(seq0, row, members);
   }
 }

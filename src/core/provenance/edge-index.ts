@@ -25,6 +25,11 @@ const KIND_CODE: Record<EdgeKind, number> = { stream: 0, call: 1, result: 2, rep
 /** The code's low bits hold kind and how; the span above them. */
 const SPAN = 16;
 
+/** An edge's kind and how as the number an entry stores (for callers that add many edges of a few kinds). */
+export function edgeCode(kind: EdgeKind, how: EdgeHow): number {
+  return KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0);
+}
+
 export class EdgeIndex {
   private readonly from: Int32Column;
   private readonly to: Int32Column;
@@ -48,12 +53,41 @@ export class EdgeIndex {
   }
 
   add(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
+    this.addCoded(derived, source, edgeCode(kind, how));
+  }
+
+  /** `add` with the kind and how as edgeCode gives them. */
+  addCoded(derived: number, source: number, code: number): void {
     if (derived < this.lastFrom) throw new Error(`edges must be added in derived-seq order (${derived} after ${this.lastFrom})`);
     this.lastFrom = derived;
     this.from.push(derived);
     this.to.push(source);
-    this.code.push(KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0));
+    this.code.push(code);
     this.edgeCount += 1;
+  }
+
+  /** Entries so far (a run is one entry). */
+  get entryCount(): number {
+    return this.from.length;
+  }
+
+  /** Whether an entry from `first` on reaches `source` (entries of one derived seq are added together, so they are the last ones). */
+  reachesSince(first: number, source: number): boolean {
+    for (let e = first; e < this.to.length; e++) {
+      const to = this.to.get(e);
+      if (to <= source && source < to + this.span(e)) return true;
+    }
+    return false;
+  }
+
+  /** The sources the entries from `first` on reach. */
+  sourcesSince(first: number): Set<number> {
+    const out = new Set<number>();
+    for (let e = first; e < this.to.length; e++) {
+      const to = this.to.get(e);
+      for (let k = this.span(e) - 1; k >= 0; k--) out.add(to + k);
+    }
+    return out;
   }
 
   /** Edges from `derived` to `count` consecutive sources starting at `source` (a message's whole stream), as one entry. */

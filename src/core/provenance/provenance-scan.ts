@@ -16,11 +16,10 @@ import type { Diagnostic, Replacement, SessionEvent } from '../types';
 import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
-import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
+import { EdgeIndex, edgeCode, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
-import { SmallMap } from '../small-map';
 import { TypeId } from '../read/known-types';
 import { say, type Said } from '../words';
 
@@ -63,19 +62,28 @@ export class ProvenanceBuilder {
   /** call id → the tool/call event that recorded it (latest wins). */
   private readonly callEvent = new Map<string, number>();
   /**
-   * The sources the event being observed has linked so far (edges are unique per pair, and all of an
-   * event's edges are added while it is observed): a few per event, so no per-seq table across the log.
+   * Edges are unique per pair, and all of an event's edges are added while it is observed, as the
+   * last entries of the edge index: `linkedFor` is the event being linked and `linkedFrom` its first
+   * entry, so a new edge looks at the event's few entries only. An event that links many sources (a
+   * compaction pricing what it shadows) keeps them in a set instead.
    */
-  private readonly linked = new SmallMap<number, true>();
   private linkedFor = -1;
+  private linkedFrom = 0;
+  private linkedMany: Set<number> | undefined;
   /** Events observed so far (edges may point at any of them). */
   private count = 0;
   private settled: { count: number; scan: ProvenanceScan } | undefined;
 
-  /** `expectedEvents`: the reader's estimate of the log's size, so the columns rarely grow. */
+  /**
+   * `expectedEvents`: the reader's estimate of the log's size, so the columns rarely grow.
+   * `withEdges`: false when only the diagnostics are wanted. Then no edge is recorded, and nothing
+   * is done for the events that only add edges (tool calls and results, citations outside a
+   * message's stream, prices); claims, attempts and the reassembly check are the same.
+   */
   constructor(
     private readonly log: ProvenanceSource,
     expectedEvents = 1024,
+    private readonly withEdges = true,
   ) {
     this.sink = new DiagnosticSink(log);
     // A message's stream is one edge entry, so most events add none: an eighth of the events is room
@@ -101,14 +109,14 @@ export class ProvenanceBuilder {
         this.message(event, turn, step);
         return;
       case TypeId.ToolCall:
-        this.toolCall(event);
+        if (this.withEdges) this.toolCall(event);
         return;
       case TypeId.ToolResult:
-        this.toolResult(event);
+        if (this.withEdges) this.toolResult(event);
         return;
       case TypeId.CompactionSummary:
       case TypeId.CompactionPrune:
-        this.price(event);
+        if (this.withEdges) this.price(event);
         return;
       case TypeId.LlmRetry:
       case TypeId.LlmRetryStarted:
@@ -122,7 +130,7 @@ export class ProvenanceBuilder {
         return;
       case TypeId.UserMessage:
         // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
-        this.citations(event);
+        if (this.withEdges) this.citations(event);
         return;
     }
   }
@@ -130,7 +138,9 @@ export class ProvenanceBuilder {
   /** The members of a packed row: chunks of one attempt, never a finish. */
   observeRow(seq0: number, row: Record<string, any>, members: number): void {
     this.count = seq0 + members;
-    this.tracker.chunkRow(seq0, row, members, this.log.turn(seq0), this.log.step(seq0));
+    // A validated row's turn and step are numbers (never NaN): what the log's turn() and step() give.
+    const data = row.data;
+    this.tracker.chunkRow(seq0, row, members, data.turn, data.step);
   }
 
   get eventCount(): number {
@@ -163,14 +173,27 @@ export class ProvenanceBuilder {
   }
 
   private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    if (source < 0 || source > derived) return;
+    this.linkCoded(derived, source, edgeCode(kind, how));
+  }
+
+  private linkCoded(derived: number, source: number, code: number): void {
+    if (!this.withEdges || source < 0 || source > derived) return;
+    const edges = this.edges;
     if (derived !== this.linkedFor) {
-      if (this.linked.size > 0) this.linked.clear();
       this.linkedFor = derived;
+      this.linkedFrom = edges.entryCount;
+      this.linkedMany = undefined;
+    } else if (this.linkedMany !== undefined) {
+      if (this.linkedMany.has(source)) return;
+      this.linkedMany.add(source);
+    } else {
+      if (edges.reachesSince(this.linkedFrom, source)) return;
+      if (edges.entryCount - this.linkedFrom >= 16) {
+        this.linkedMany = edges.sourcesSince(this.linkedFrom);
+        this.linkedMany.add(source);
+      }
     }
-    if (this.linked.has(source)) return;
-    this.linked.set(source, true);
-    this.edges.add(derived, source, kind, how);
+    edges.addCoded(derived, source, code);
   }
 
   /**
@@ -249,6 +272,8 @@ export class ProvenanceBuilder {
   /** What every message does once its chunks are claimed: close the step's stream, note the calls it asks for. */
   private messageDone(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
     this.tracker.message(turn, step);
+    // The call owners only serve the call and result edges.
+    if (!this.withEdges) return;
     for (const block of contentOf(event)) {
       if (block?.type === 'tool-call' && typeof block.id === 'string') this.callOwner.set(block.id, event.seq);
     }
@@ -283,7 +308,7 @@ export class ProvenanceBuilder {
     const first = this.tracker.first(attempt);
     const count = this.tracker.chunkCount(attempt);
     // Not noted in `linked`: it only keeps one event's edges unique, and this message links nothing else.
-    this.edges.addRun(message, first, count, 'stream', 'recorded');
+    if (this.withEdges) this.edges.addRun(message, first, count, 'stream', 'recorded');
     this.tracker.takeWhole(attempt, message);
     return count;
   }

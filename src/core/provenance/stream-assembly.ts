@@ -64,10 +64,14 @@ export class StreamAssembly {
   /** Chunk shapes this rule does not know (kept as notes: the vocabulary is merge-extensible). */
   readonly unknown: number[] = [];
 
-  add(event: SessionEvent): void {
+  /** Adds one chunk event; true when it is the stream's `finish` chunk. */
+  add(event: SessionEvent): boolean {
     this.chunkCount += 1;
     const chunk = event.data?.chunk;
-    if (chunk === null || typeof chunk !== 'object') return void this.unknown.push(event.seq);
+    if (chunk === null || typeof chunk !== 'object') {
+      this.unknown.push(event.seq);
+      return false;
+    }
     switch (chunk.type) {
       case 'block-start':
         this.block(chunk.index, event.seq).kind ??= chunk.blockType;
@@ -101,12 +105,13 @@ export class StreamAssembly {
         this.finishKind = typeof chunk.reason?.kind === 'string' ? chunk.reason.kind : 'unknown';
         this.finishSeq = event.seq;
         this.failureCode = typeof chunk.reason?.failure?.code === 'string' ? chunk.reason.failure.code : undefined;
-        break;
+        return true;
       case 'usage':
         break;
       default:
         this.unknown.push(event.seq);
     }
+    return false;
   }
 
   /** The members of a validated packed row, as `add` would take them one by one. */
@@ -151,10 +156,15 @@ export class StreamAssembly {
 
   /** Blocks in ascending index order. */
   blocks(): StreamBlock[] {
+    return this.inOrder().slice();
+  }
+
+  /** The blocks in ascending index order, for reading only: the stream's own list when it is in order already (nearly always). */
+  inOrder(): readonly StreamBlock[] {
     const started = this.started;
     for (let i = 1; i < started.length; i++)
       if (started[i - 1].index > started[i].index) return started.slice().sort((a, b) => a.index - b.index);
-    return started.slice();
+    return started;
   }
 
   /** True when the stream ended in a failure (the attempt produced no message of its own). */
@@ -174,9 +184,22 @@ export function streamedText(block: StreamBlock): string {
   return (block.joined ??= block.parts.length === 1 ? block.parts[0] : block.parts.join(''));
 }
 
-/** Whether `text` equals the concatenated deltas (joined only when the lengths agree). */
+/**
+ * Whether `text` equals the concatenated deltas: compared part by part where the parts lie, so a
+ * block whose text agrees (nearly every block) is never joined into a copy of its whole stream.
+ */
 function equalsStreamed(text: unknown, block: StreamBlock): boolean {
-  return typeof text === 'string' && text.length === block.streamedLength && text === streamedText(block);
+  if (typeof text !== 'string' || text.length !== block.streamedLength) return false;
+  if (block.joined !== undefined) return text === block.joined;
+  const parts = block.parts;
+  if (parts.length === 1) return text === parts[0];
+  let at = 0;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
+    if (!text.startsWith(part, at)) return false;
+    at += part.length;
+  }
+  return true;
 }
 
 export interface AssemblyProblem {
@@ -260,6 +283,11 @@ function streamValue(block: StreamBlock): string {
   return endValue(block) ?? streamedText(block);
 }
 
+/** The content block a problem is about: a field and a block type, the same in every language (built only for a problem). */
+function where(position: number, block: StreamBlock): string {
+  return `content[${position}] (${block.kind})`;
+}
+
 function compareBlock(
   block: StreamBlock,
   content: Record<string, any>,
@@ -268,7 +296,6 @@ function compareBlock(
   out: AssemblyProblem[],
   notes: AssemblyProblem[],
 ): void {
-  const where = `content[${position}] (${block.kind})`; // a field and a block type: the same in every language
   if (block.kind === 'text' || block.kind === 'reasoning') {
     const expected = streamValue(block);
     const text = typeof content.text === 'string' ? content.text : undefined;
@@ -276,7 +303,7 @@ function compareBlock(
     if (prefixAllowed && text !== undefined && expected.startsWith(text)) return;
     out.push({
       seq: block.firstSeq,
-      message: say("{0} text does not equal the stream's block {1} {2}", where, block.index, difference(text, expected)),
+      message: say("{0} text does not equal the stream's block {1} {2}", where(position, block), block.index, difference(text, expected)),
     });
     return;
   }
@@ -286,29 +313,32 @@ function compareBlock(
     const name = block.end?.name ?? block.name;
     if (content.arguments !== expected) {
       if (sameJson(content.arguments, expected))
-        notes.push({ seq: block.firstSeq, message: say('{0} arguments are the streamed JSON re-serialized', where) });
+        notes.push({ seq: block.firstSeq, message: say('{0} arguments are the streamed JSON re-serialized', where(position, block)) });
       else
         out.push({
           seq: block.firstSeq,
           message: say(
             "{0} arguments do not equal the stream's block {1} {2}",
-            where,
+            where(position, block),
             block.index,
             difference(content.arguments, expected),
           ),
         });
     }
     if (id !== undefined && content.id !== id)
-      out.push({ seq: block.firstSeq, message: say("{0} id {1} differs from the stream's {2}", where, quote(content.id), quote(id)) });
+      out.push({
+        seq: block.firstSeq,
+        message: say("{0} id {1} differs from the stream's {2}", where(position, block), quote(content.id), quote(id)),
+      });
     if (name !== undefined && content.name !== name)
       out.push({
         seq: block.firstSeq,
-        message: say("{0} name {1} differs from the stream's {2}", where, quote(content.name), quote(name)),
+        message: say("{0} name {1} differs from the stream's {2}", where(position, block), quote(content.name), quote(name)),
       });
     return;
   }
   if (block.end && !jsonEqual(block.end, content))
-    out.push({ seq: block.firstSeq, message: say("{0} differs from the stream's block-end {1}", where, block.index) });
+    out.push({ seq: block.firstSeq, message: say("{0} differs from the stream's block-end {1}", where(position, block), block.index) });
 }
 
 /**
@@ -318,7 +348,7 @@ function compareBlock(
 export function compareAssembly(assembly: StreamAssembly, content: unknown, interrupted: boolean): AssemblyVerdict {
   const mismatches: AssemblyProblem[] = [];
   const notes: AssemblyProblem[] = [];
-  const blocks = assembly.blocks();
+  const blocks = assembly.inOrder();
   for (const block of blocks) selfConsistency(block, mismatches, notes);
   if (!Array.isArray(content)) return { mismatches: [{ message: say('message content is not an array') }], notes };
   const maxTokens = assembly.finishKind === 'max-tokens';

@@ -10,7 +10,7 @@
 import { StreamAssembly } from './stream-assembly';
 import type { SessionEvent } from '../types';
 import { SeqMap } from './seq-map';
-import { SmallMap } from '../small-map';
+import { StepTable } from './step-table';
 
 export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end';
 
@@ -18,24 +18,8 @@ export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end
 const END_NAMES: readonly (AttemptEnd | undefined)[] = [undefined, 'finish', 'message', 'retry', 'step-end', 'turn-end'];
 const END_CODE: Record<AttemptEnd, number> = { finish: 1, message: 2, retry: 3, 'step-end': 4, 'turn-end': 5 };
 
-/**
- * A step's key: for the usual small integer turn and step a number below 2^30, which the engine keeps
- * unboxed (no string or heap number per chunk); else text.
- */
-function keyOf(turn: number | undefined, step: number | undefined): number | string {
-  if (
-    turn !== undefined &&
-    step !== undefined &&
-    turn >= 0 &&
-    step >= 0 &&
-    step < 1024 &&
-    turn < 1048576 &&
-    Number.isInteger(turn) &&
-    Number.isInteger(step)
-  )
-    return turn * 1024 + step;
-  return `${turn}/${step}`;
-}
+/** No step: the stream key while no attempt is streaming (below every key keyOf gives). */
+const NO_KEY = -0x40000000;
 
 /**
  * The attempts of a log, as numbered rows of typed columns: a large log has thousands, and an object
@@ -64,17 +48,19 @@ export class AttemptTracker {
   private readonly failureCodes = new Map<number, string>();
   /** Attempt id per chunk seq (-1 for other events). */
   readonly attemptOf: SeqMap;
-  /** Attempts still receiving chunks, by turn/step. */
-  private readonly open = new SmallMap<number | string, number>();
+  /** Attempts still receiving chunks, by step key (keyOf). */
+  private readonly open = new StepTable<number>();
   /** The latest attempt of a step that a message may still take, with its running reassembly. */
-  private readonly claimable = new SmallMap<number | string, StreamAssembly>();
+  private readonly claimable = new StepTable<StreamAssembly>();
   /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
-  private readonly latest = new SmallMap<number | string, number>();
+  private readonly latest = new StepTable<number>();
+  /** Keys of the steps whose turn or step is not a small non-negative integer (rare): -1, -2, … */
+  private readonly otherKeys = new Map<string, number>();
   /**
    * The attempt the last chunk went to, while it is open, with its reassembly: a step's chunks come
    * in a run, so most chunks find their attempt here without a lookup in `open` and `claimable`.
    */
-  private streamKey: number | string | undefined;
+  private streamKey = NO_KEY;
   private streamId = -1;
   private streamAssembly: StreamAssembly | undefined;
 
@@ -166,9 +152,39 @@ export class AttemptTracker {
     return END_NAMES[this.endOf[id]];
   }
 
+  /**
+   * A step's key: for the usual small integer turn and step a number below 2^30, which the engine
+   * keeps unboxed (no string or heap number per chunk); any other turn and step get a negative number
+   * of their own, so every key is a small integer and equal keys are equal steps.
+   */
+  private keyOf(turn: number | undefined, step: number | undefined): number {
+    if (
+      turn !== undefined &&
+      step !== undefined &&
+      turn >= 0 &&
+      step >= 0 &&
+      step < 1024 &&
+      turn < 1048576 &&
+      Number.isInteger(turn) &&
+      Number.isInteger(step)
+    )
+      return turn * 1024 + step;
+    return this.otherKey(turn, step);
+  }
+
+  private otherKey(turn: number | undefined, step: number | undefined): number {
+    const text = `${turn}/${step}`;
+    let key = this.otherKeys.get(text);
+    if (key === undefined) {
+      key = -1 - this.otherKeys.size;
+      this.otherKeys.set(text, key);
+    }
+    return key;
+  }
+
   /** The running reassembly of an attempt a message may still take (undefined once nothing can). */
   assemblyOf(id: number): StreamAssembly | undefined {
-    const assembly = this.claimable.get(keyOf(this.turn(id), this.step(id)));
+    const assembly = this.claimable.get(this.keyOf(this.turn(id), this.step(id)));
     return assembly?.attempt === id ? assembly : undefined;
   }
 
@@ -189,7 +205,7 @@ export class AttemptTracker {
   }
 
   /** The open attempt of the step `key` (made for `seq` when there is none); streamAssembly is then its reassembly. */
-  private attemptFor(key: number | string, seq: number, turn: number | undefined, step: number | undefined): number {
+  private attemptFor(key: number, seq: number, turn: number | undefined, step: number | undefined): number {
     if (key === this.streamKey) return this.streamId;
     const open = this.open.get(key);
     if (open !== undefined) {
@@ -213,7 +229,7 @@ export class AttemptTracker {
     return id;
   }
 
-  private stream(key: number | string | undefined, id: number, assembly: StreamAssembly | undefined): void {
+  private stream(key: number, id: number, assembly: StreamAssembly | undefined): void {
     this.streamKey = key;
     this.streamId = id;
     this.streamAssembly = assembly;
@@ -221,7 +237,7 @@ export class AttemptTracker {
 
   /** The members of a packed row: deltas of one block, never a finish. */
   chunkRow(seq0: number, row: Record<string, any>, members: number, turn: number | undefined, step: number | undefined): void {
-    const key = keyOf(turn, step);
+    const key = this.keyOf(turn, step);
     const id = this.attemptFor(key, seq0, turn, step);
     this.attemptOf.setRange(seq0, members, id);
     this.countOf[id] += members;
@@ -230,20 +246,19 @@ export class AttemptTracker {
   }
 
   chunk(event: SessionEvent, turn: number | undefined, step: number | undefined): void {
-    const key = keyOf(turn, step);
+    const key = this.keyOf(turn, step);
     const seq = event.seq;
     const id = this.attemptFor(key, seq, turn, step);
     this.attemptOf.set(seq, id);
     this.countOf[id] += 1;
     this.lastOf[id] = seq;
     const assembly = this.streamAssembly!;
-    assembly.add(event);
-    if (event.data?.chunk?.type === 'finish') {
+    if (assembly.add(event)) {
       this.finishOf[id] = this.finishCode(assembly.finishKind);
       if (assembly.failureCode !== undefined) this.failureCodes.set(id, assembly.failureCode);
       this.endOf[id] = END_CODE.finish;
       this.open.delete(key);
-      this.stream(undefined, -1, undefined);
+      this.stream(NO_KEY, -1, undefined);
       // A failed attempt produces no message; anything after it in the step is a new call.
       if (assembly.failed) this.claimable.delete(key);
     }
@@ -262,23 +277,23 @@ export class AttemptTracker {
 
   /** The attempt a message of (turn, step) without citations takes (-1 when none). */
   claimableFor(turn: number | undefined, step: number | undefined): number {
-    return this.claimable.get(keyOf(turn, step))?.attempt ?? -1;
+    return this.claimable.get(this.keyOf(turn, step))?.attempt ?? -1;
   }
 
   /** A message of (turn, step) ends the step's stream. */
   message(turn: number | undefined, step: number | undefined): void {
-    this.end(keyOf(turn, step), 'message');
+    this.end(this.keyOf(turn, step), 'message');
   }
 
   retry(seq: number, turn: number | undefined, step: number | undefined): void {
-    const key = keyOf(turn, step);
+    const key = this.keyOf(turn, step);
     const id = this.latest.get(key);
     if (id !== undefined && this.claimedOf[id] === 0 && this.retryOf[id] < 0) this.retryOf[id] = seq;
     this.end(key, 'retry');
   }
 
   stepEnd(turn: number | undefined, step: number | undefined): void {
-    const key = keyOf(turn, step);
+    const key = this.keyOf(turn, step);
     this.end(key, 'step-end');
     this.latest.delete(key);
   }
@@ -302,13 +317,13 @@ export class AttemptTracker {
     return out;
   }
 
-  private end(key: number | string, why: AttemptEnd): void {
+  private end(key: number, why: AttemptEnd): void {
     // A finished stream still waits for its message; whatever closes the step settles it for good.
     const id = this.open.get(key) ?? this.claimable.get(key)?.attempt;
     if (id !== undefined && (this.endOf[id] === 0 || this.endOf[id] === END_CODE.finish)) this.endOf[id] = END_CODE[why];
     this.open.delete(key);
     this.claimable.delete(key);
-    if (key === this.streamKey) this.stream(undefined, -1, undefined);
+    if (key === this.streamKey) this.stream(NO_KEY, -1, undefined);
   }
 }
 

@@ -39,32 +39,38 @@ function allSafeIntegers(values: unknown[]): boolean {
   return true;
 }
 
+// The key lists, made once rather than for every row.
+const ROW_KEYS = ['type', 'seq0', 'time0', 'data'];
+const TOOL_DATA_KEYS = ['turn', 'step', 'index', 'id', 'name', 'dt', 'args'];
+const TOOL_DATA_KEYS_NAMELESS = ['turn', 'step', 'index', 'id', 'dt', 'args'];
+const TEXT_DATA_KEYS = ['turn', 'step', 'index', 'dt', 'texts'];
+
 /** Validates a row-tagged value; throws MalformedRowError with dsh's wording. Returns the member count. */
 export function validateRow(row: Record<string, unknown>): number {
   const tag = row.type as string;
-  if (!hasExactKeys(row, ['type', 'seq0', 'time0', 'data'])) malformed(tag, 'envelope must be exactly {type, seq0, time0, data}');
+  if (!hasExactKeys(row, ROW_KEYS)) malformed(tag, 'envelope must be exactly {type, seq0, time0, data}');
   if (!Number.isSafeInteger(row.seq0) || (row.seq0 as number) < 0) malformed(tag, 'seq0 must be a non-negative safe integer');
   if (!Number.isSafeInteger(row.time0)) malformed(tag, 'time0 must be a safe integer');
   const data = row.data;
   if (!isObjectLike(data)) malformed(tag, 'data must be an object');
   let members: string[];
   if (tag === 'tool-call-chunks') {
-    const withName = hasExactKeys(data, ['turn', 'step', 'index', 'id', 'name', 'dt', 'args']);
-    if (!withName && !hasExactKeys(data, ['turn', 'step', 'index', 'id', 'dt', 'args'])) {
+    const withName = hasExactKeys(data, TOOL_DATA_KEYS);
+    if (!withName && !hasExactKeys(data, TOOL_DATA_KEYS_NAMELESS)) {
       malformed(tag, 'data must be exactly {turn, step, index, id, name?, dt, args}');
     }
     if (typeof data.id !== 'string' || (withName && typeof data.name !== 'string'))
       malformed(tag, 'id (and name when present) must be strings');
     members = validateMembers(tag, data, 'args');
   } else {
-    if (!hasExactKeys(data, ['turn', 'step', 'index', 'dt', 'texts']))
-      malformed(tag, 'data must be exactly {turn, step, index, dt, texts}');
+    if (!hasExactKeys(data, TEXT_DATA_KEYS)) malformed(tag, 'data must be exactly {turn, step, index, dt, texts}');
     members = validateMembers(tag, data, 'texts');
   }
   if (!Number.isSafeInteger((row.seq0 as number) + members.length - 1)) malformed(tag, 'member seqs must stay safe integers');
   let time = row.time0 as number;
-  for (const gap of data.dt as number[]) {
-    time += gap;
+  const dt = data.dt as number[];
+  for (let i = 0; i < dt.length; i++) {
+    time += dt[i];
     if (!Number.isSafeInteger(time)) malformed(tag, 'member times must stay safe integers');
   }
   return members.length;

@@ -35,26 +35,31 @@ export function checkMessageShape(event: Record<string, unknown>, subject: strin
   const type = event.type as string;
   const rule = MESSAGE_RULE.get(type);
   if (!rule) return undefined;
-  const fail = (message: string): ShapeProblem => ({ message: `${subject} ${subjectNumber} ${message}`, rule });
+  const problem = messageShapeProblem(event, type);
+  return problem === undefined ? undefined : { message: `${subject} ${subjectNumber} ${problem}`, rule };
+}
+
+/** What is wrong with a message event's shape (dsh's words after the subject), or undefined. */
+function messageShapeProblem(event: Record<string, unknown>, type: string): string | undefined {
   const message = messageOf(event as { type: unknown; data: unknown });
-  if (!message || typeof message.id !== 'string' || message.id === '') return fail('lacks an identified message');
+  if (!message || typeof message.id !== 'string' || message.id === '') return 'lacks an identified message';
   const role = type === 'assistant/message' ? 'assistant' : 'user';
-  if (message.role !== role) return fail(`message must have role "${role}"`);
+  if (message.role !== role) return `message must have role "${role}"`;
   const source = message.source;
-  if (!isObjectLike(source) || typeof source.kind !== 'string' || source.kind === '') return fail('message has invalid source');
-  if (!Array.isArray(message.content)) return fail('message has invalid content');
+  if (!isObjectLike(source) || typeof source.kind !== 'string' || source.kind === '') return 'message has invalid source';
+  if (!Array.isArray(message.content)) return 'message has invalid content';
   if (type === 'assistant/message') {
-    if (source.kind !== 'model' || !hasProviderModel(source)) return fail('message must have model source');
+    if (source.kind !== 'model' || !hasProviderModel(source)) return 'message must have model source';
     return undefined;
   }
   if (type !== 'tool/result') return undefined;
-  if (source.kind !== 'tool' || typeof source.callId !== 'string' || source.callId === '') return fail('message must have tool source');
+  if (source.kind !== 'tool' || typeof source.callId !== 'string' || source.callId === '') return 'message must have tool source';
   const content = message.content as unknown[];
   const block = content[0];
   if (content.length !== 1 || !isObjectLike(block) || block.type !== 'tool-result' || !Array.isArray(block.content)) {
-    return fail('message must contain one tool-result block');
+    return 'message must contain one tool-result block';
   }
-  if (block.toolCallId !== source.callId) return fail('message has mismatched tool call ids');
+  if (block.toolCallId !== source.callId) return 'message has mismatched tool call ids';
   return undefined;
 }
 
@@ -108,6 +113,11 @@ function checkRequestHeader(data: unknown, index: number): ShapeProblem | undefi
   return undefined;
 }
 
+/** dsh's envelope refusal of the event at `index` (a function, not a closure made for every event that passes). */
+function invalidEnvelope(event: Record<string, unknown>, index: number): ShapeProblem {
+  return { message: `seed event at index ${index} has an invalid event envelope`, rule: envelopeRule(event) };
+}
+
 /**
  * The seed boundary's envelope check (plus request/header and message shapes), as the constructor runs it.
  * `messageShapeChecked` skips the message check when the adopt step already checked the same object.
@@ -116,11 +126,7 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
   if (event.type === 'request/header-delta') {
     return { message: `seed event at index ${index} uses unsupported legacy request/header-delta format`, rule: 'legacy.refused' };
   }
-  const invalid = (): ShapeProblem => ({
-    message: `seed event at index ${index} has an invalid event envelope`,
-    rule: envelopeRule(event),
-  });
-  for (const key in event) if (!isEnvelopeKey(key)) return invalid();
+  for (const key in event) if (!isEnvelopeKey(key)) return invalidEnvelope(event, index);
   const { type, seq, time } = event;
   if (
     typeof type !== 'string' ||
@@ -132,7 +138,7 @@ export function checkSeedEnvelope(event: Record<string, unknown>, index: number,
     event.data === undefined ||
     (event.ignorable !== undefined && event.ignorable !== true)
   )
-    return invalid();
+    return invalidEnvelope(event, index);
   if (type === 'request/header') {
     const problem = checkRequestHeader(event.data, index);
     if (problem) return problem;

@@ -48,7 +48,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes);
     this.index = new EventIndex(this.scanner.bytes);
     this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
-    this.facts = new LogFacts(this, this.index.expectedEvents);
+    this.facts = new LogFacts(this, this.index.expectedEvents, options.provenanceEdges !== false);
     const self = this;
     this.verdictInputs = {
       get headerRead() {
@@ -220,7 +220,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const seq0 = this.index.count;
     const data = row.data;
     let lastTime = row.time0 as number;
-    for (const gap of data.dt as number[]) lastTime += gap;
+    const dt = data.dt as number[];
+    for (let i = 0; i < dt.length; i++) lastTime += dt[i];
     this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
     this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
     this.verdicts.noteRow(row, seq0, seq0 + members);
