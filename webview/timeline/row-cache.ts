@@ -34,8 +34,8 @@ export class RowCache<Row> {
 
   constructor(
     private readonly fetchPage: FetchPage<Row>,
-    /** Called when rows arrived (redraw) with the host's total for the view. */
-    private readonly onChange: (total: number) => void,
+    /** Called when rows first..last arrived (redraw) with the host's total for the view. */
+    private readonly onChange: (total: number, first: number, last: number) => void,
   ) {}
 
   get(index: number): Row | undefined {
@@ -82,7 +82,7 @@ export class RowCache<Row> {
           const oldest = this.pages.keys().next().value;
           if (oldest !== undefined) this.pages.delete(oldest);
         }
-        this.onChange(result.total);
+        this.onChange(result.total, page * PAGE_SIZE, page * PAGE_SIZE + result.rows.length - 1);
       },
       () => {
         this.inFlight.delete(page);

@@ -22,7 +22,7 @@ import { renderHealth, renderLoading } from './health-view';
 import { renderInspector } from './inspector-view';
 import { NavHistory } from './nav-history';
 import { OverviewStrip } from './overview-strip';
-import { RowCache } from './row-cache';
+import { PAGE_SIZE, RowCache } from './row-cache';
 import { renderRow, rowClick, rowDomId, type RowContext, type RowHandlers } from './row-view';
 import { HostClient } from './rpc';
 import { SearchState } from './search-state';
@@ -72,6 +72,9 @@ export class TimelineApp extends LitElement {
   private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
+  /** The rows the list draws (the viewport and its overscan). */
+  private drawn = { first: 0, last: 0 };
+  private listRedrawPending = false;
   /** The list's scroll offset at its last reported range. */
   private lastOffset: number | undefined;
   /** Events appended since the list stopped following the end (offered with "Follow the end"). */
@@ -170,13 +173,14 @@ export class TimelineApp extends LitElement {
         const { result, generation } = await this.client.request('rows', { order, start, count, filter: this.filter() });
         return { rows: result.rows, total: result.total, generation: generationKey(generation) };
       },
-      (total) => {
+      (total, firstArrived, lastArrived) => {
         const first = !this.rowsArrived;
         this.rowsArrived = true;
         if (total !== this.total) this.setTotal(total);
-        // Rows arriving for the same list change only the rows: the list redraws, not the whole view.
+        // Rows arriving for the same list change only the rows: the list redraws, not the whole view,
+        // at most once a frame, and only when they are drawn (a fast scroll leaves windows behind).
         if (first || !this.list) this.requestUpdate();
-        else this.list.requestUpdate();
+        else if (firstArrived <= this.drawn.last && lastArrived >= this.drawn.first) this.redrawListSoon();
         this.afterRowsArrive();
       },
     );
@@ -256,9 +260,30 @@ export class TimelineApp extends LitElement {
     if (this.view.following) this.scrollToIndex(this.total - 1, 'end');
   }
 
+  /** Rows that arrive in one frame (several pages, several answers) are drawn together, in the next. */
+  private redrawListSoon(): void {
+    if (this.listRedrawPending) return;
+    this.listRedrawPending = true;
+    requestAnimationFrame(() => {
+      this.listRedrawPending = false;
+      this.list?.requestUpdate();
+    });
+  }
+
   private onRange(e: RowsRangeEvent): void {
     const { first, last, visibleFirst, visibleLast, offset } = e.range;
-    this.cache.ensure(first, last + 20);
+    // A list moved further than a page in one frame (a scroll bar dragged fast) asks for its rows once
+    // it stays put for a frame: windows the user only passes through are never fetched.
+    const passing = Math.abs(first - this.drawn.first) > PAGE_SIZE;
+    const drawn = (this.drawn = { first, last });
+    if (!passing) this.cache.ensure(first, last + 20);
+    else
+      requestAnimationFrame(() =>
+        // The next frame's callbacks run after its scroll events: the range held for a whole frame.
+        requestAnimationFrame(() => {
+          if (this.drawn === drawn) this.cache.ensure(first, last + 20);
+        }),
+      );
     this.onVisibility({ first: visibleFirst, last: visibleLast, offset });
   }
 
@@ -277,7 +302,6 @@ export class TimelineApp extends LitElement {
       saveViewState(this.view);
       this.requestUpdate();
     }
-    this.cache.ensure(e.first, e.last);
     const top = this.cache.get(e.first);
     if (top && top.seq !== this.view.topSeq) {
       this.view.topSeq = top.seq;
