@@ -1,7 +1,8 @@
 // Benchmark of the timeline webview in headless chromium on a generated 300k-event log. Prints figures
 // (it is not a timed test):
 //   - first rows: from the core's load finishing (the summary sent) to the first rows painted;
-//   - frame times while scrolling the whole log end to end, and while jumping along provenance links
+//   - frame times while scrolling the whole log end to end, a screen at a time (the rows arriving as it
+//     goes), and while jumping along provenance links
 //     (tool/call -> tool/result -> back), with the frame-rate cap lifted and a heartbeat that gives every
 //     frame something to draw, so a frame's time is the page's work (an idle frame's is printed too);
 //   - the webview's JS heap after a garbage collection.
@@ -93,7 +94,7 @@ console.log(
 );
 
 // `--trace file.json` records a chromium trace and `--cpu-profile file.cpuprofile` a JS profile of the
-// phase named by `--phase scroll|jumps` (default scroll), to see where a frame's time goes.
+// phase named by `--phase scroll|paging|jumps` (default scroll), to see where a frame's time goes.
 const tracePath = arg('trace', '');
 const profilePath = arg('cpu-profile', '');
 const recordedPhase = arg('phase', 'scroll');
@@ -177,14 +178,49 @@ console.log(`scrolling end to end: ${frameFigures(scrolled.frames)} — target p
 console.log(
   `  frames that showed every drawn row (none still on its way from the host): ${scrolled.complete} of ${scrolled.frames.length}`,
 );
-const blank = await page.evaluate(() => document.querySelectorAll('#timeline-list .row.placeholder').length);
-console.log(`  rows still loading at the end of the scroll: ${blank}`);
+// A drag that moves more than a page a frame fetches the rows where it comes to rest, not on the way.
+const settled = await page.evaluate(async () => {
+  const started = performance.now();
+  while (document.querySelector('#timeline-list .row.placeholder') && performance.now() - started < 5000)
+    await new Promise((r) => requestAnimationFrame(r));
+  return { ms: performance.now() - started, blank: document.querySelectorAll('#timeline-list .row.placeholder').length };
+});
+console.log(`  the rows where the scroll ended were drawn ${ms(settled.ms)} after it (${settled.blank} still loading)`);
 const drawn = await page.evaluate(() => ({
   children: document.querySelectorAll('virtual-rows .item').length,
   elements: document.querySelectorAll('*').length,
   height: document.querySelector('virtual-rows').clientHeight,
 }));
 console.log(`  list: ${drawn.children} children drawn in a ${drawn.height} px viewport; ${drawn.elements} elements in the page`);
+
+// 2b. a screen at a time, as Page Down held or a flick of the wheel: 150 screens from a third of the
+// way down, one every 40 ms, so the rows of each screen arrive from the host and are drawn while the
+// frames are recorded.
+await startRecording('paging');
+const paged = await page.evaluate(async () => {
+  const scroller = document.querySelector('virtual-rows');
+  scroller.scrollTop = Math.round(scroller.scrollHeight / 3);
+  await new Promise((r) => setTimeout(r, 500));
+  const frames = [];
+  let running = true;
+  let last = performance.now();
+  const tick = () => {
+    const now = performance.now();
+    frames.push(now - last);
+    last = now;
+    if (running) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  let complete = 0;
+  for (let i = 0; i < 150; i++) {
+    scroller.scrollTop += scroller.clientHeight;
+    await new Promise((r) => setTimeout(r, 40));
+    if (!scroller.querySelector('.row.placeholder')) complete++;
+  }
+  running = false;
+  return { frames: frames.slice(1), complete };
+});
+await stopRecording('paging');
 
 // 3. jumps along provenance links: tool/call -> its tool/result -> back, across the whole log.
 const calls = [];
@@ -221,6 +257,10 @@ await stopRecording('jumps');
 // can only make the percentiles worse).
 const idleBound = 2 * pct(idleFrames, 95);
 const working = jump.frames.filter((f) => f > idleBound);
+const pagingWork = paged.frames.filter((f) => f > idleBound);
+console.log(`a screen at a time (150 screens, 40 ms apart): ${frameFigures(paged.frames)}`);
+console.log(`  frames that did work (over ${ms(idleBound)}): ${frameFigures(pagingWork)} — target p95 < 16 ms`);
+console.log(`  screens whose rows had all arrived 40 ms after the scroll: ${paged.complete} of 150`);
 console.log(`provenance jumps (${calls.length} × call -> result -> back): ${frameFigures(jump.frames)}`);
 console.log(`  frames that did work (over ${ms(idleBound)}): ${frameFigures(working)} — target p95 < 16 ms`);
 console.log(`  one round trip of three jumps: median ${ms(pct(jump.perJump, 50))}, p95 ${ms(pct(jump.perJump, 95))}`);
