@@ -282,6 +282,22 @@ describe('crash review: repairs already made and session health', () => {
     assert.deepEqual(findRepairsMade(log), []);
   });
 
+  it('a repair whose turn/end writes "interrupted" with a \\u escape is still found (only lines that cannot say it are skipped)', () => {
+    const b = richLog({ openTail: 'recorded-call' });
+    const log = loadSession(b.bytes());
+    const plan = planRepair(log);
+    assert.ok(plan.ok);
+    const lines = [...b.lines, ...plan.lines];
+    const last = lines.length - 1;
+    assert.ok(lines[last].includes('"interrupted"'));
+    lines[last] = lines[last].replace('"interrupted"', '"\\u0069nterrupted"');
+    const repaired = loadSession(plainBytes(lines));
+    assert.equal((repaired.event(log.eventCount + plan.lines.length - 1) as any).data.reason.kind, 'interrupted');
+    const [repair, ...others] = findRepairsMade(repaired);
+    assert.deepEqual(others, []);
+    assert.equal(repair.turnEndSeq, log.eventCount + plan.lines.length - 1);
+  });
+
   it('a turn/end completed is no repair, nor a tool/result whose id only looks like one', () => {
     const b = richLog();
     b.turnStart();

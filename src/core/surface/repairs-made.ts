@@ -36,12 +36,20 @@ export interface RepairMade {
 export function findRepairsMade(log: SessionLog): RepairMade[] {
   const repairs: RepairMade[] = [];
   for (let seq = 0; seq < log.eventCount; seq++) {
-    if (log.eventType(seq) !== 'turn/end') continue;
+    if (log.eventType(seq) !== 'turn/end' || !mayBeInterrupted(log.lineText(seq))) continue;
     const end = log.event(seq);
     if (end?.data?.reason?.kind !== 'interrupted') continue;
     repairs.push(readRepair(log, seq, end.data.turn));
   }
   return repairs;
+}
+
+/**
+ * Whether a turn/end line can say `"kind":"interrupted"`: the word written out, or written with a
+ * \u escape. Most turn/ends say neither, and are not parsed again (a long log has tens of thousands).
+ */
+function mayBeInterrupted(line: string | undefined): boolean {
+  return line === undefined || line.includes('interrupted') || line.includes('\\u');
 }
 
 function readRepair(log: SessionLog, turnEndSeq: number, turn: unknown): RepairMade {
