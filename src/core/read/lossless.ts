@@ -2,18 +2,6 @@
 // numbers. JSON text can produce both (`-0`, `1e400`), and the persistence load path does not check,
 // so the core reports them as warnings plus the strictSeed verdict.
 
-// Cheap text pre-filters: only lines that could hold -0 or a number that overflows are walked as
-// values. Split regexes measured faster than one alternation and than a character loop.
-const NEGATIVE_ZERO = /[:,[]\s*-0(?:\.0*)?(?:[eE][+-]?\d+)?\s*[,\]}]/;
-const BIG_EXPONENT = /\d[eE][+-]?0*[1-9]\d{2}/;
-/** A number literal needs 309 digits to overflow to Infinity. */
-const OVERFLOW_DIGITS = /\d{309}/;
-
-/** Over-approximates (text inside strings can match) and never misses. */
-export function mayBeLossy(lineText: string): boolean {
-  return (lineText.includes('-0') && NEGATIVE_ZERO.test(lineText)) || BIG_EXPONENT.test(lineText) || OVERFLOW_DIGITS.test(lineText);
-}
-
 /** Whether a parsed JSON value is losslessly serializable (iterative walk: deep nesting is fine). */
 export function isLosslessJson(value: unknown): boolean {
   const pending: unknown[] = [value];
@@ -32,7 +20,7 @@ export function isLosslessJson(value: unknown): boolean {
 
 /**
  * The same answer for a value just parsed from JSON text, fast enough to run on every event while
- * loading: strings are skipped without looking at them, which the text filter above cannot do.
+ * loading: strings are skipped without looking at them (a text filter would see inside them).
  * Recursive for speed; a value nested deeper than the stack falls back to the iterative walk.
  */
 export function isLosslessParsed(value: unknown): boolean {
