@@ -138,6 +138,23 @@ await page.evaluate(() => {
     requestAnimationFrame(move);
   };
   requestAnimationFrame(move);
+  // Records the time between animation frames until the returned function is called, which gives them.
+  window.recordFrames = () => {
+    const frames = [];
+    let running = true;
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      frames.push(now - last);
+      last = now;
+      if (running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    return () => {
+      running = false;
+      return frames.slice(1);
+    };
+  };
 });
 const idleFrames = await page.evaluate(async () => {
   const frames = [];
@@ -203,24 +220,14 @@ const paged = await page.evaluate(async () => {
   const scroller = document.querySelector('virtual-rows');
   scroller.scrollTop = Math.round(scroller.scrollHeight / 3);
   await new Promise((r) => setTimeout(r, 500));
-  const frames = [];
-  let running = true;
-  let last = performance.now();
-  const tick = () => {
-    const now = performance.now();
-    frames.push(now - last);
-    last = now;
-    if (running) requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
+  const stop = window.recordFrames();
   let complete = 0;
   for (let i = 0; i < 150; i++) {
     scroller.scrollTop += scroller.clientHeight;
     await new Promise((r) => setTimeout(r, 40));
     if (!scroller.querySelector('.row.placeholder')) complete++;
   }
-  running = false;
-  return { frames: frames.slice(1), complete };
+  return { frames: stop(), complete };
 });
 await stopRecording('paging');
 
@@ -230,17 +237,8 @@ for (let turn = 0; turn < 60; turn++) calls.push(Math.floor((turn / 60) * (host.
 await startRecording('jumps');
 const jump = await page.evaluate(async (seqs) => {
   const app = document.querySelector('timeline-app');
-  const frames = [];
   const perJump = [];
-  let running = true;
-  let last = performance.now();
-  const tick = () => {
-    const now = performance.now();
-    frames.push(now - last);
-    last = now;
-    if (running) requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
+  const stop = window.recordFrames();
   for (const seq of seqs) {
     const started = performance.now();
     await app.jumpTo(seq);
@@ -250,8 +248,7 @@ const jump = await page.evaluate(async (seqs) => {
     await new Promise((r) => requestAnimationFrame(r));
     perJump.push(performance.now() - started);
   }
-  running = false;
-  return { frames: frames.slice(1), perJump };
+  return { frames: stop(), perJump };
 }, calls);
 await stopRecording('jumps');
 // Most frames of a jump only wait for the host's answer. The figure that counts is over the frames that
