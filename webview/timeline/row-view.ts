@@ -87,10 +87,6 @@ function wordRow(row: TimelineRow): RowWords {
 }
 
 /** The accessible name: always starts with `seq N <type>` so a screen reader user hears what it is. */
-export function accessibleName(row: TimelineRow): string {
-  return wordsOf(row).name;
-}
-
 function wordName(row: TimelineRow): string {
   const parts = [t('seq {0} {1}', row.seq, row.type)];
   if (row.kind === 'chunkRun') parts.push(t('{0} chunks to seq {1}', row.runLength ?? 0, row.lastSeq ?? row.seq));

@@ -151,6 +151,11 @@ export class VirtualRows extends LitElement {
     }
   }
 
+  /** The scrolled space, whose children are the slots in order. */
+  private get space(): HTMLElement | null {
+    return this.querySelector<HTMLElement>(':scope > .virtual-space');
+  }
+
   protected override updated(): void {
     this.place();
     this.scrollToPending();
@@ -164,14 +169,13 @@ export class VirtualRows extends LitElement {
    * object: a style attribute written as text is refused by the webview's Content-Security-Policy.
    */
   private place(): void {
-    const space = this.querySelector<HTMLElement>(':scope > .virtual-space');
+    const space = this.space;
     if (!space) return;
     space.style.height = `${this.virtualizer.getTotalSize()}px`;
-    const starts = new Map<number, number>();
-    for (const item of this.virtualizer.getVirtualItems()) starts.set(item.index, item.start);
+    const measured = this.virtualizer.measurementsCache;
     let slot = 0;
     for (let el = space.firstElementChild as HTMLElement | null; el; el = el.nextElementSibling as HTMLElement | null, slot++) {
-      const start = starts.get(this.slots[slot]);
+      const start = this.slots[slot] === FREE ? undefined : measured[this.slots[slot]]?.start;
       if (start === undefined || this.placedAt[slot] === start) continue;
       this.placedAt[slot] = start;
       el.style.transform = `translateY(${start}px)`;
@@ -202,7 +206,7 @@ export class VirtualRows extends LitElement {
    * it equals the last row's.
    */
   private watchTallItems(): void {
-    const space = this.querySelector(':scope > .virtual-space');
+    const space = this.space;
     if (!space) return;
     let slot = 0;
     for (let el = space.firstElementChild; el; el = el.nextElementSibling, slot++) {
