@@ -86,14 +86,14 @@ export class OverviewStrip {
     this.onPick(near ? near.seq : seq);
   }
 
-  /** Shows `o` (drawn when it is a new one) with the selected event marked. */
+  /** Shows `o` with the selected event marked: the canvas is drawn for a new overview, the marker moved for a new selection. */
   draw(o: Overview, selectedSeq: number | undefined): void {
-    if (o !== this.overview) {
-      this.overview = o;
-      this.paint();
-    }
+    const fresh = o !== this.overview;
+    if (!fresh && selectedSeq === this.selectedSeq) return;
+    this.overview = o;
     this.selectedSeq = selectedSeq;
-    this.placeMarker();
+    if (fresh) this.paint();
+    else this.placeMarker();
   }
 
   /** The selection is a marker moved over the canvas: selecting an event does not draw the strip again. */

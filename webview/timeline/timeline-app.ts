@@ -68,8 +68,6 @@ export class TimelineApp extends LitElement {
   readonly time = new TimePanel(this);
   private restoredScroll = false;
   private sideLoadsPending = false;
-  private drawnOverview: Overview | undefined;
-  private drawnSelection: number | undefined;
   private firstPaintReported = false;
   private lastVisible = { first: 0, last: 0 };
   /** The rows the list draws (the viewport and its overscan). */
@@ -114,7 +112,7 @@ export class TimelineApp extends LitElement {
     this.failed = undefined;
     if (first) {
       // A closed log opens at its start; a live one at its end, following appends.
-      if (this.view.topSeq === undefined && this.view.selectedSeq === undefined) this.view.following = s.live === 'live';
+      if (this.view.topSeq === undefined && this.view.selectedSeq === undefined) this.setFollowing(s.live === 'live');
       (window as unknown as { __timelineLoadDone?: number }).__timelineLoadDone = performance.now();
       this.resetView();
       // Rows first: the brackets and the overview are asked for once the first rows are drawn.
@@ -260,6 +258,12 @@ export class TimelineApp extends LitElement {
     if (this.view.following) this.scrollToIndex(this.total - 1, 'end');
   }
 
+  /** Whether the list follows the end; once it does again, nothing appended is left unseen. */
+  private setFollowing(on: boolean): void {
+    this.view.following = on;
+    if (on) this.appendedUnseen = 0;
+  }
+
   /** Rows that arrive in one frame (several pages, several answers) are drawn together, in the next. */
   private redrawListSoon(): void {
     if (this.listRedrawPending) return;
@@ -297,8 +301,7 @@ export class TimelineApp extends LitElement {
     this.lastOffset = e.offset;
     if (this.restoredScroll && this.view.following && !atEnd && !movedUp) this.scrollToIndex(this.total - 1, 'end');
     else if (atEnd !== this.view.following && this.restoredScroll) {
-      this.view.following = atEnd;
-      if (atEnd) this.appendedUnseen = 0;
+      this.setFollowing(atEnd);
       saveViewState(this.view);
       this.requestUpdate();
     }
@@ -378,7 +381,7 @@ export class TimelineApp extends LitElement {
     const around = Math.max(10, this.lastVisible.last - this.lastVisible.first);
     await this.cache.ready(result.index - around, result.index + around);
     this.activeIndex = result.index;
-    this.view.following = false;
+    this.setFollowing(false);
     await this.updateComplete;
     this.scrollToIndex(result.index, 'center');
     await this.select(seq, { scroll: false });
@@ -535,7 +538,7 @@ export class TimelineApp extends LitElement {
     if (!this.total) return;
     const index = Math.max(0, Math.min(this.total - 1, to));
     this.activeIndex = index;
-    this.view.following = index === this.total - 1;
+    this.setFollowing(index === this.total - 1);
     this.scrollToIndex(index);
     const row = this.cache.get(index);
     if (row) void this.select(row.seq, { scroll: false, index });
@@ -662,11 +665,7 @@ export class TimelineApp extends LitElement {
 
   protected override updated(_changed: PropertyValues): void {
     // The strip draws its canvas for a new overview only; a new selection moves its marker.
-    if (this.overview && (this.overview !== this.drawnOverview || this.view.selectedSeq !== this.drawnSelection)) {
-      this.drawnOverview = this.overview;
-      this.drawnSelection = this.view.selectedSeq;
-      this.strip.draw(this.overview, this.view.selectedSeq);
-    }
+    if (this.overview) this.strip.draw(this.overview, this.view.selectedSeq);
   }
 
   private rowContext(): RowContext {
@@ -772,8 +771,7 @@ export class TimelineApp extends LitElement {
                     id="follow-tail"
                     secondary
                     @click=${() => {
-                      this.view.following = true;
-                      this.appendedUnseen = 0;
+                      this.setFollowing(true);
                       this.scrollToIndex(this.total - 1, 'end');
                       this.requestUpdate();
                     }}
