@@ -156,9 +156,18 @@ export class VirtualRows extends LitElement {
     return this.querySelector<HTMLElement>(':scope > .virtual-space');
   }
 
+  /** Where the list scrolls to at the end of this update (a pending scrollToIndex), if anywhere. */
+  private scrollTarget: number | undefined;
+
+  protected override willUpdate(): void {
+    this.scrollTarget = this.takeScrollTarget();
+    if (this.scrollTarget !== undefined) this.virtualizer.scrollOffset = this.scrollTarget;
+  }
+
   protected override updated(): void {
     this.place();
-    this.scrollToPending();
+    // One write, after the rows at the new offset are in place (the scrolled space has its new size).
+    if (this.scrollTarget !== undefined) this.scrollTop = this.scrollTarget;
     this.virtualizer._willUpdate();
     this.watchTallItems();
     this.reportRange();
@@ -182,11 +191,17 @@ export class VirtualRows extends LitElement {
     }
   }
 
-  private scrollToPending(): void {
+  /**
+   * The offset a pending scroll asks for, from the rows' known sizes (no layout is read). The
+   * virtualizer is told it before the rows are drawn, so the rows at the new offset are drawn in this
+   * same update and the list is laid out once; otherwise the rows of the old offset would be drawn, then
+   * laid out again when the browser's scroll event reports the new one.
+   */
+  private takeScrollTarget(): number | undefined {
     const wanted = this.pendingScroll;
     this.pendingScroll = undefined;
     const item = wanted && this.virtualizer.measurementsCache[wanted.index];
-    if (!item) return;
+    if (!item) return undefined;
     const viewport = this.virtualizer.scrollRect?.height ?? this.clientHeight;
     const now = this.virtualizer.scrollOffset ?? this.scrollTop;
     let top: number;
@@ -195,9 +210,9 @@ export class VirtualRows extends LitElement {
     else if (wanted.block === 'center') top = item.start - (viewport - item.size) / 2;
     else if (item.start < now) top = item.start;
     else if (item.end > now + viewport) top = item.end - viewport;
-    else return;
+    else return undefined;
     top = Math.round(Math.max(0, Math.min(top, this.virtualizer.getTotalSize() - viewport)));
-    if (top !== Math.round(now)) this.scrollTop = top;
+    return top === Math.round(now) ? undefined : top;
   }
 
   /**
