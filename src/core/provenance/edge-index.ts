@@ -25,11 +25,6 @@ const KIND_CODE: Record<EdgeKind, number> = { stream: 0, call: 1, result: 2, rep
 /** The code's low bits hold kind and how; the span above them. */
 const SPAN = 16;
 
-/** An edge's kind and how as the number an entry stores (for callers that add many edges of a few kinds). */
-export function edgeCode(kind: EdgeKind, how: EdgeHow): number {
-  return KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0);
-}
-
 export class EdgeIndex {
   private readonly from: Int32Column;
   private readonly to: Int32Column;
@@ -53,16 +48,11 @@ export class EdgeIndex {
   }
 
   add(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    this.addCoded(derived, source, edgeCode(kind, how));
-  }
-
-  /** `add` with the kind and how as edgeCode gives them. */
-  addCoded(derived: number, source: number, code: number): void {
     if (derived < this.lastFrom) throw new Error(`edges must be added in derived-seq order (${derived} after ${this.lastFrom})`);
     this.lastFrom = derived;
     this.from.push(derived);
     this.to.push(source);
-    this.code.push(code);
+    this.code.push(KIND_CODE[kind] * 2 + (how === 'inferred' ? 1 : 0));
     this.edgeCount += 1;
   }
 

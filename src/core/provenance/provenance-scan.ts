@@ -16,7 +16,7 @@ import type { Diagnostic, Replacement, SessionEvent } from '../types';
 import { DiagnosticSink } from '../check/diagnostic-sink';
 import { formatSeqRanges } from './seq-ranges';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
-import { EdgeIndex, edgeCode, type EdgeHow, type EdgeKind } from './edge-index';
+import { EdgeIndex, type EdgeHow, type EdgeKind } from './edge-index';
 import { AttemptTracker, type AttemptEnd } from './stream-attempts';
 import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-assembly';
 import { SeqMap } from './seq-map';
@@ -173,10 +173,6 @@ export class ProvenanceBuilder {
   }
 
   private link(derived: number, source: number, kind: EdgeKind, how: EdgeHow): void {
-    this.linkCoded(derived, source, edgeCode(kind, how));
-  }
-
-  private linkCoded(derived: number, source: number, code: number): void {
     if (!this.withEdges || source < 0 || source > derived) return;
     const edges = this.edges;
     if (derived !== this.linkedFor) {
@@ -193,7 +189,7 @@ export class ProvenanceBuilder {
         this.linkedMany.add(source);
       }
     }
-    edges.addCoded(derived, source, code);
+    edges.add(derived, source, kind, how);
   }
 
   /**
