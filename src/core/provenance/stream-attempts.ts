@@ -10,7 +10,7 @@
 import { StreamAssembly } from './stream-assembly';
 import type { SessionEvent } from '../types';
 import { SeqMap } from './seq-map';
-import { StepTable } from './step-table';
+import { SmallMap } from '../small-map';
 
 export type AttemptEnd = 'finish' | 'message' | 'retry' | 'step-end' | 'turn-end';
 
@@ -49,11 +49,11 @@ export class AttemptTracker {
   /** Attempt id per chunk seq (-1 for other events). */
   readonly attemptOf: SeqMap;
   /** Attempts still receiving chunks, by step key (keyOf). */
-  private readonly open = new StepTable<number>();
+  private readonly open = new SmallMap<number, number>();
   /** The latest attempt of a step that a message may still take, with its running reassembly. */
-  private readonly claimable = new StepTable<StreamAssembly>();
+  private readonly claimable = new SmallMap<number, StreamAssembly>();
   /** The most recent attempt of each step, whatever ended it (an llm/retry names the attempt it abandons). */
-  private readonly latest = new StepTable<number>();
+  private readonly latest = new SmallMap<number, number>();
   /** Keys of the steps whose turn or step is not a small non-negative integer (rare): -1, -2, … */
   private readonly otherKeys = new Map<string, number>();
   /**
