@@ -157,15 +157,9 @@ await page.evaluate(() => {
   };
 });
 const idleFrames = await page.evaluate(async () => {
-  const frames = [];
-  let last = performance.now();
-  for (let i = 0; i < 120; i++) {
-    await new Promise((r) => requestAnimationFrame(r));
-    const now = performance.now();
-    frames.push(now - last);
-    last = now;
-  }
-  return frames;
+  const stop = window.recordFrames();
+  for (let i = 0; i < 121; i++) await new Promise((r) => requestAnimationFrame(r));
+  return stop();
 });
 console.log(`idle frames (nothing changes): ${frameFigures(idleFrames)}`);
 
