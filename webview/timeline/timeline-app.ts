@@ -756,9 +756,7 @@ export class TimelineApp extends LitElement {
                     </p>`
                   : html` <virtual-rows
                       .count=${this.total}
-                      .renderItem=${(i: number) => {
-                        return renderRow(this.cache.get(i), i, ctx, this.handlers);
-                      }}
+                      .renderItem=${(i: number) => renderRow(this.cache.get(i), i, ctx, this.handlers)}
                       @rows-range=${(e: RowsRangeEvent) => this.onRange(e)}
                     ></virtual-rows>`
               }
