@@ -220,8 +220,8 @@ function renderLink(l: ProvenanceLink, on: InspectorHandlers): TemplateResult {
     >
       <span class="rel">${RELATION_LABEL[l.relation] ? t(RELATION_LABEL[l.relation]) : l.relation}</span>
       <span class="target">seq ${l.target} ${l.targetType}</span>
-      <span class="summary">${oneLine(l.targetSummary, 140)}</span>
-      ${l.how === 'inferred' ? html`<span class="muted">${t('(inferred)')}</span>` : nothing}</a
+      ${l.how === 'inferred' ? html`<span class="how muted">${t('(inferred)')}</span>` : nothing}
+      <span class="summary">${oneLine(l.targetSummary, 140)}</span></a
     >
   </li>`;
 }
