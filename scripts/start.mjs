@@ -3,7 +3,7 @@
 // the extension loaded from this working tree, and prints the URL. Ctrl+C stops it.
 // Options: --port N (default 8740 or $PORT), --folder DIR (open DIR instead of the samples).
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
@@ -30,13 +30,19 @@ if (!folder) {
   mkdirSync(folder, { recursive: true });
   const samples = join(REPO, 'test', 'fixtures', 'sessions');
   for (const f of readdirSync(samples).filter((n) => /\.jsonl(\.zstd)?$/.test(n))) cpSync(join(samples, f), join(folder, f));
+  // A click on a sample opens it in the session editor (kept as the user leaves it on later runs).
+  const settings = join(folder, '.vscode', 'settings.json');
+  if (!existsSync(settings)) {
+    mkdirSync(dirname(settings), { recursive: true });
+    writeFileSync(settings, JSON.stringify({ 'sessionSurface.openLogsInSessionEditor': true }, null, 2) + '\n');
+  }
 }
 
 const server = await startCodeServer({ runDir: join(CACHE, 'start', 'server'), port, workspace: folder });
 const url = workbenchUrl({ origin: server.origin, folder, extensionPath: REPO });
 console.log(`\ncode-server is running with Session Surface Studio loaded from ${REPO}.`);
 console.log(`Open this URL in a browser on this machine (the title bar says [Extension Development Host]):\n\n  ${url}\n`);
-console.log('Open a sample with "Session Surface: Open Session…" or "Reopen Editor With…". After changing the code, run');
+console.log('A click on a sample in the Explorer opens it in the session editor. After changing the code, run');
 console.log('`npm run build` and reload the browser tab. Ctrl+C stops code-server.');
 console.log(`(server log: ${server.logFile})`);
 
