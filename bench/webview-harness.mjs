@@ -74,6 +74,7 @@ const DARK = [
   '--vscode-charts-purple: #b180d7',
   '--vscode-charts-blue: #3794ff',
   '--vscode-charts-orange: #d18616',
+  '--vscode-charts-yellow: #cca700',
   '--vscode-errorForeground: #f85149',
   '--vscode-panel-border: #2b2b2b',
   '--vscode-button-background: #0078d4',

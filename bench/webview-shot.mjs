@@ -1,6 +1,7 @@
 // Draws the timeline webview for one log at a given size in headless chromium and saves a PNG, so the
 // view can be looked at without VS Code (narrow editors, long logs):
 //   node bench/webview-shot.mjs --log path.jsonl --width 700 --height 800 --out shot.png [--select SEQ]
+//     [--click SELECTOR]   (clicked after the selection: a panel's toggle, an order button, …)
 import { join, resolve, dirname } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,8 @@ await webview.post({ type: 'summary', summary: host.timeline.summary() });
 await webview.page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { timeout: 30_000 });
 const select = arg('select', '');
 if (select) await webview.page.evaluate((seq) => document.querySelector('timeline-app').jumpTo(seq), Number(select));
+const click = arg('click', '');
+if (click) await webview.page.click(click);
 await webview.page.waitForTimeout(500);
 await webview.page.screenshot({ path: resolve(arg('out', join(OUT, 'shot.png'))) });
 await webview.stop();
