@@ -66,15 +66,38 @@ export function sourceSummary(source: unknown): string {
 /** A message (as the model sees it) in one line: source, then its blocks. */
 export function messageSummary(message: unknown, fmt: Formatter, width = SUMMARY_WIDTH): string {
   if (!isLoose(message)) return fmt.t('(no message)');
-  const blocks = Array.isArray(message.content) ? message.content : [];
-  const body =
-    blocks.length === 0
-      ? fmt.t('(empty)')
-      : blocks
-          .slice(0, 12)
-          .map((b) => blockSummary(b, fmt))
-          .join(' + ');
-  return oneLine(`[${sourceSummary(message.source)}] ${body}`, width);
+  return oneLine(`[${sourceSummary(message.source)}] ${contentSummary(message.content, fmt, false)}`, width);
+}
+
+/** A message's blocks joined; `resultBodies` gives a tool-result block as what it holds, without its call id. */
+function contentSummary(content: unknown, fmt: Formatter, resultBodies: boolean): string {
+  const blocks = Array.isArray(content) ? content : [];
+  if (blocks.length === 0) return fmt.t('(empty)');
+  return blocks
+    .slice(0, 12)
+    .map((b) => (resultBodies && isLoose(b) && b.type === 'tool-result' ? resultBody(b, fmt) : blockSummary(b, fmt)))
+    .join(' + ');
+}
+
+function resultBody(block: Loose, fmt: Formatter): string {
+  const inner = Array.isArray(block.content)
+    ? block.content
+        .slice(0, 8)
+        .map((b) => blockSummary(b, fmt, 1))
+        .join(' ')
+    : '';
+  return block.isError === true ? fmt.t('(error) {0}', inner) : inner;
+}
+
+/**
+ * The message of an event whose row already says its type: what it says comes first. The source is
+ * left out when it is the one the type always has — a model for an assistant/message, a tool call for
+ * a tool/result (whose result block then goes without the call id again) — since the model and the
+ * call are in the event's inspector; any other source is kept, as it tells something.
+ */
+function eventMessageSummary(message: unknown, usual: 'model' | 'tool', fmt: Formatter, width: number): string {
+  if (!isLoose(message) || field(message.source, 'kind') !== usual) return messageSummary(message, fmt, width);
+  return oneLine(contentSummary(message.content, fmt, usual === 'tool'), width);
 }
 
 /** The token usage an event records, as `TokenUsage` numbers (undefined when none). */
@@ -151,12 +174,12 @@ export function eventSummary(event: { type: string; data?: unknown }, fmt: Forma
       line = messageSummary(data, fmt, width);
       break;
     case 'assistant/message': {
-      const message = messageSummary(field(data, 'message'), fmt, width);
+      const message = eventMessageSummary(field(data, 'message'), 'model', fmt, width);
       line = field(data, 'interrupted') === true ? fmt.t('(interrupted) {0}', message) : message;
       break;
     }
     case 'tool/result': {
-      const message = messageSummary(field(data, 'message'), fmt, width);
+      const message = eventMessageSummary(field(data, 'message'), 'tool', fmt, width);
       const error = field(data, 'error');
       line = error === undefined ? message : fmt.t('{0} error {1}', message, oneLine(text(field(error, 'code')), 40));
       break;

@@ -46,6 +46,31 @@ describe('present: event summaries', () => {
     assert.equal(typeIcon('constructor'), 'circle-small');
   });
 
+  it('puts what a message says first in a row, leaving out the source its type always has', () => {
+    const model = { kind: 'model', provider: 'deepseek-official', model: 'deepseek-v4-flash' };
+    const said = (type: string, data: unknown) => eventSummary({ type, data }, fmt);
+    assert.equal(
+      said('assistant/message', { message: { content: [{ type: 'text', text: 'The entry point' }], source: model } }),
+      '"The entry point"',
+    );
+    // Any other source tells something, so it stays.
+    assert.equal(
+      said('assistant/message', { message: { content: [{ type: 'text', text: 'hi' }], source: { kind: 'plugin', plugin: 'p' } } }),
+      '[plugin:p] "hi"',
+    );
+    const result = (isError: boolean) => ({
+      message: {
+        content: [{ type: 'tool-result', toolCallId: 'call-7', isError, content: [{ type: 'text', text: 'main.ts util.ts' }] }],
+        source: { kind: 'tool', callId: 'call-7' },
+      },
+    });
+    assert.equal(said('tool/result', result(false)), '"main.ts util.ts"');
+    assert.equal(said('tool/result', result(true)), '(error) "main.ts util.ts"');
+    // The message as a list of derived messages shows it (source first, call id kept).
+    assert.equal(messageSummary(result(false).message, fmt), '[tool call-7] tool-result for call-7: "main.ts util.ts"');
+    assert.match(said('user/message', { content: [{ type: 'text', text: 'x' }], source: { kind: 'user' } }), /^\[user\] "x"$/);
+  });
+
   it('stays bounded and inert on hostile values', () => {
     let deep: unknown = 'x';
     for (let i = 0; i < 5000; i++) deep = { deep };

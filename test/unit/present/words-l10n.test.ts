@@ -119,7 +119,22 @@ describe('present: words in the display language', () => {
         },
         zh,
       ),
-      '（已中断）[model p/m] （空）',
+      '（已中断）（空）',
+    );
+    assert.equal(
+      eventSummary(
+        {
+          type: 'tool/result',
+          data: {
+            message: {
+              content: [{ type: 'tool-result', toolCallId: 'c1', isError: true, content: [{ type: 'text', text: 'boom' }] }],
+              source: { kind: 'tool', callId: 'c1' },
+            },
+          },
+        },
+        zh,
+      ),
+      '（出错）"boom"',
     );
     assert.equal(
       messageSummary(
