@@ -30,7 +30,10 @@ const webview = await startWebview({
 });
 await readyPromise;
 await webview.post({ type: 'summary', summary: host.timeline.summary() });
-await webview.page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { timeout: 30_000 });
+// A log with no rows (empty, refused at its first line) never paints rows: drawn as it is after a while.
+await webview.page
+  .waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { timeout: 10_000 })
+  .catch(() => console.log('no rows painted within 10 s; the picture shows the page as it is'));
 const select = arg('select', '');
 if (select) await webview.page.evaluate((seq) => document.querySelector('timeline-app').jumpTo(seq), Number(select));
 const click = arg('click', '');

@@ -25,6 +25,8 @@ export function openTimeline(path: string) {
     }),
     reveal: async () => true,
     reload: () => {},
+    // The file's bytes, for a torn tail's preview (the file as it was read).
+    readFileBytes: async () => bytes,
   });
   return { timeline, loadMs, loadedAt: performance.now(), events: source.log.eventCount };
 }

@@ -89,11 +89,13 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
               'line {0} cannot be read and a later line closes a turn, so the damage is inside committed history: dsh refuses the log',
               damage?.line ?? '?',
             )
-          : say(
-              'line {0} cannot be read ({1}); dsh keeps only the events before it and drops every later line',
-              damage?.line ?? '?',
-              damage?.words ? { message: damage.message, words: damage.words } : (damage?.message ?? String(scan.stoppedAt)),
-            ),
+          : damageReason(damage) === undefined
+            ? say('line {0} cannot be read; dsh keeps only the events before it and drops every later line', damage?.line ?? '?')
+            : say(
+                'line {0} cannot be read ({1}); dsh keeps only the events before it and drops every later line',
+                damage?.line ?? '?',
+                damageReason(damage) ?? String(scan.stoppedAt),
+              ),
       ),
     };
   }
@@ -148,6 +150,20 @@ function findDamage(log: SessionLog, offset: number): TailDamage | undefined {
   return found
     ? { line: found.line as number, rule: found.rule, message: found.message, ...(found.words ? { words: found.words } : {}) }
     : undefined;
+}
+
+/**
+ * What makes the damaged line unreadable, for "line N cannot be read (…)": the reason its diagnostic
+ * gives — not the diagnostic's whole sentence, which already says that the line cannot be read —
+ * and nothing when it gives none (a line that is not JSON).
+ */
+function damageReason(damage: TailDamage | undefined): Said | string | undefined {
+  if (!damage) return '?';
+  const words = damage.words;
+  if (words?.template === 'line {0} cannot be read') return undefined;
+  const reason = words?.template === 'line {0} cannot be read ({1})' ? words.args[1] : undefined;
+  if (typeof reason === 'string') return reason;
+  return words ? { message: damage.message, words } : damage.message;
 }
 
 /** A tail's `why` and its words. */

@@ -117,9 +117,28 @@ describe('present: the core’s messages in the display language', () => {
     const tail = reviewTornTail(log, { fileBytes: bytes })!;
     assert.equal(tailWhy(tail, en), tail.why);
     const line = tail.line;
-    assert.equal(tailWhy(tail, zh), `第 ${line} 行无法读取（第 ${line} 行无法读取）；dsh 只保留该行之前的事件，并丢弃其后的每一行`);
+    // The line is not JSON: its diagnostic gives no reason, so none is put in brackets (once it was the
+    // diagnostic's own sentence again: "line N cannot be read (line N cannot be read)").
+    assert.equal(tail.why, `line ${line} cannot be read; dsh keeps only the events before it and drops every later line`);
+    assert.equal(tailWhy(tail, zh), `第 ${line} 行无法读取；dsh 只保留该行之前的事件，并丢弃其后的每一行`);
     const entry = health.entries.find((e) => e.kind === 'damaged-line')!;
     assert.equal(coreText(entry, zh), `${tail.droppedBytes} 字节不属于会话：${tailWhy(tail, zh)}`);
+  });
+
+  it('gives a damaged packed row’s reason in a torn tail’s why', () => {
+    const b = new LogBuilder();
+    b.chatTurn('one');
+    b.rawLine(JSON.stringify({ type: 'text-chunks', seq0: b.nextSeq, time0: T, data: {} }));
+    const log = loadSession(b.bytes());
+    const tail = reviewTornTail(log, { fileBytes: b.bytes() })!;
+    assert.match(
+      tail.why,
+      new RegExp(`^line ${tail.line} cannot be read \\(malformed text-chunks storage row: data must be exactly .+\\); dsh keeps only`),
+    );
+    assert.match(
+      tailWhy(tail, zh),
+      new RegExp(`^第 ${tail.line} 行无法读取（malformed text-chunks storage row: data must be exactly .+）；dsh 只保留`),
+    );
   });
 
   it('has a Chinese translation for every template these logs produce', () => {
