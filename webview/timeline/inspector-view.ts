@@ -28,8 +28,38 @@ const RELATION_LABEL: Record<LinkRelation, WebviewString> = {
 
 export function renderInspector(detail: EventDetail | undefined, loading: boolean, on: InspectorHandlers): TemplateResult {
   return html`<section id="inspector" role="region" aria-label=${t('Event inspector')} tabindex="-1">
-    ${detail ? renderDetail(detail, on) : html`<p class="muted">${loading ? t('Loading…') : t('Select an event to see its content, provenance and raw line.')}</p>`}
+    ${
+      detail
+        ? renderDetail(detail, on)
+        : loading
+          ? html`<p class="muted">${t('Loading…')}</p>`
+          : html`<p class="muted">${t('Select an event to see its content, provenance and raw line.')}</p>
+              ${renderKeys()}`
+    }
   </section>`;
+}
+
+/** What the keyboard does in the list, shown while nothing is selected (the list is one tab stop). */
+function renderKeys(): TemplateResult {
+  const keys: [string, string][] = [
+    ['↑ ↓  j k', t('move')],
+    ['Enter', t('show the event here')],
+    ['→ ←', t('open or close a bracket or a chunk run')],
+    ['l', t('follow the next link')],
+    ['Alt+← Alt+→', t('back and forward')],
+    ['/', t('search the whole log')],
+    ['Alt+1 2 3', t('Model view, Full log, Transcript')],
+    ['Ctrl+G', t('go to a seq')],
+    ['F8 Shift+F8', t('next and previous problem')],
+  ];
+  return html`<h3 id="keys-heading">${t('Keys in the list')}</h3>
+    <dl class="fields keys" aria-labelledby="keys-heading">
+      ${keys.map(
+        ([k, what]) =>
+          html`<dt><kbd>${k}</kbd></dt>
+            <dd>${what}</dd>`,
+      )}
+    </dl>`;
 }
 
 function renderDetail(d: EventDetail, on: InspectorHandlers): TemplateResult {
