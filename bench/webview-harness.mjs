@@ -69,6 +69,7 @@ const DARK = [
   '--vscode-descriptionForeground: #9d9d9d',
   '--vscode-list-hoverBackground: #2a2d2e',
   '--vscode-list-activeSelectionBackground: #04395e',
+  '--vscode-list-inactiveSelectionBackground: #37373d',
   '--vscode-focusBorder: #0078d4',
   '--vscode-charts-green: #89d185',
   '--vscode-charts-purple: #b180d7',
