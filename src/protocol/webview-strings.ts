@@ -177,6 +177,7 @@ export const WEBVIEW_STRINGS = [
   'Retry started',
   'Reveal in Text Editor',
   'Rule',
+  'dsh error',
   'Saving adds new events at the end of the file; nothing already in it is changed',
   'Search the whole log',
   'Search the whole log (/)',

@@ -2,6 +2,7 @@
 // Everything else (header fields, sizes, timings) folds open on demand so the timeline keeps the room.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { LineageSummary, LineageTarget, LoadingMessage, SessionSummary } from '../../src/protocol/messages';
+import type { WebviewString } from '../../src/protocol/webview-strings';
 import { oneLine } from './safe-text';
 import { formatNumber, label, t } from './strings';
 
@@ -20,8 +21,13 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
   const v = s.verdict;
   const c = s.counts;
   const problems = c.errors + c.warnings + c.infos;
-  const field = (name: string, value: string | number | undefined) =>
-    value === undefined ? nothing : html`<span class="fact" data-field=${name}>${value}</span>`;
+  const field = (name: string, word: WebviewString, value: string | number | undefined) =>
+    value === undefined
+      ? nothing
+      : html`<div class="fact-pair">
+          <dt>${t(word)}</dt>
+          <dd class="fact" data-field=${name}>${value}</dd>
+        </div>`;
   return html`<header id="health" aria-label=${t('Session health')}>
     <div class="health-line">
       <h1 id="session-title" title=${s.filePath}><span id="session-id">${oneLine(s.title, 120)}</span></h1>
@@ -94,7 +100,11 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
               }
             </p>
             <dl id="refusal" class="facts">
-              ${field('rule', v.rule)}${field('line', v.line)}${field('seq', v.seq)}${field('stage', v.stage)}${field('errorName', v.errorName)}
+              ${field('rule', 'Rule', v.rule)}${field('line', 'Line', v.line)}${field('seq', 'seq', v.seq)}${field('stage', 'Stage', v.stage)}${field(
+                'errorName',
+                'dsh error',
+                v.errorName,
+              )}
             </dl>
           </div>`
     }
