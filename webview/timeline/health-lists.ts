@@ -60,7 +60,7 @@ export function renderHealthLists(review: CrashReviewView | undefined, on: Healt
 function entry(e: HealthEntryView, link: (target: HealthTarget, text: string, cls: string) => TemplateResult): TemplateResult {
   const icon = e.severity === 'info' ? 'info' : e.severity;
   return html`<li class="health-entry" data-kind=${e.kind} data-severity=${e.severity}>
-    <span class="codicon codicon-${icon} sev" aria-hidden="true"></span>
+    <span class="codicon codicon-${icon} sev" role="img" aria-label=${t(e.severity)}></span>
     ${e.target ? link(e.target, oneLine(e.message, 400), 'health-link') : html`<span>${oneLine(e.message, 400)}</span>`}
   </li>`;
 }
