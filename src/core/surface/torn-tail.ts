@@ -71,6 +71,7 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
   const refusesLog = !log.verdict.ok && log.verdict.stage === 'parse';
   if (scan.committedBytes < scan.fileBytes && scan.stoppedAt !== 'torn-tail') {
     const damage = findDamage(log, scan.committedBytes);
+    const reason = damageReason(damage, String(scan.stoppedAt));
     const beyond = log.linesBeyondDamage;
     const preview = tailText();
     return {
@@ -89,12 +90,12 @@ export function reviewTornTail(log: SessionLog, source: LoadedBytes): TornTail |
               'line {0} cannot be read and a later line closes a turn, so the damage is inside committed history: dsh refuses the log',
               damage?.line ?? '?',
             )
-          : damageReason(damage) === undefined
+          : reason === undefined
             ? say('line {0} cannot be read; dsh keeps only the events before it and drops every later line', damage?.line ?? '?')
             : say(
                 'line {0} cannot be read ({1}); dsh keeps only the events before it and drops every later line',
                 damage?.line ?? '?',
-                damageReason(damage) ?? String(scan.stoppedAt),
+                reason,
               ),
       ),
     };
@@ -157,8 +158,8 @@ function findDamage(log: SessionLog, offset: number): TailDamage | undefined {
  * gives — not the diagnostic's whole sentence, which already says that the line cannot be read —
  * and nothing when it gives none (a line that is not JSON).
  */
-function damageReason(damage: TailDamage | undefined): Said | string | undefined {
-  if (!damage) return '?';
+function damageReason(damage: TailDamage | undefined, otherwise: string): Said | string | undefined {
+  if (!damage) return otherwise;
   const words = damage.words;
   if (words?.template === 'line {0} cannot be read') return undefined;
   const reason = words?.template === 'line {0} cannot be read ({1})' ? words.args[1] : undefined;
