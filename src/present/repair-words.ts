@@ -51,6 +51,19 @@ export function closerLine(closer: CloserReview, review: OpenTurnReview, fmt: Fo
     : fmt.t('seq {0} turn/end ending turn {1} as interrupted', closer.seq, review.turn ?? '?');
 }
 
+/**
+ * The same closer as a ghost row says it: the row already shows its seq, type and result code, and its
+ * link says which call, step or turn it answers, so only what is left is worded.
+ */
+export function closerRowText(closer: CloserReview, review: OpenTurnReview, fmt: Formatter): string {
+  if (closer.type === 'tool/result') {
+    const toolName = review.pendingCalls.find((c) => c.closerSeq === closer.seq)?.toolName;
+    return fmt.t('for {0}', callName({ callId: closer.callId, toolName }, fmt));
+  }
+  if (closer.type === 'step/end') return fmt.t('closing step {0}', review.openStep ?? '?');
+  return fmt.t('ending turn {0} as interrupted', review.turn ?? '?');
+}
+
 /** Whether an open turn looks live or crashed, from how long the file has been still. */
 export function activityWords(activity: OpenTurnActivity, msSinceLastChange: number, fmt: Formatter): string {
   const ago = durationWords(msSinceLastChange, fmt);

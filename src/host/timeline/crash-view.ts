@@ -12,7 +12,7 @@ import { coreText, oneLine, tailWhy, typeIcon, typeLabel, type Formatter } from 
 import {
   activityWords,
   closerCodeMeaning,
-  closerLine,
+  closerRowText,
   closerLinkWords,
   keptPrefixWords,
   linesBeyondWords,
@@ -93,7 +93,7 @@ function ghostRow(closer: CloserReview, review: OpenTurnReview, fmt: Formatter):
     type: closer.type,
     label: typeLabel(closer.type, fmt),
     icon: typeIcon(closer.type),
-    summary: oneLine(closerLine(closer, review, fmt), 300),
+    summary: oneLine(closerRowText(closer, review, fmt), 300),
     onSurface: closer.type === 'tool/result',
   };
   if (closer.code) {

@@ -69,7 +69,10 @@ describe('host timeline: crash review', () => {
     assert.equal(open.ghosts[0].linkSeq, callSeq);
     assert.match(open.ghosts[0].linkText!, new RegExp(`answers tool/call seq ${callSeq}`));
     assert.match(open.ghosts[0].meaning!, /recorded as started, but its result never was/);
-    assert.match(open.ghosts[2].summary, /turn\/end ending turn \d+ as interrupted/);
+    // The row shows the seq, type and code itself: the summary says only the rest.
+    assert.match(open.ghosts[0].summary, /^for read call "call-d"$/);
+    assert.match(open.ghosts[1].summary, /^closing step \d+$/);
+    assert.match(open.ghosts[2].summary, /^ending turn \d+ as interrupted$/);
     assert.deepEqual(
       open.ghosts.map((g) => g.onSurface),
       [true, false, false],
