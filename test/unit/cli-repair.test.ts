@@ -194,6 +194,30 @@ describe('CLI repair actions', () => {
     assert.deepEqual(readdirSync(join(file, '..')), ['session.jsonl'], 'no backup was written');
   });
 
+  it('removing a torn tail leaves only a whole backup under its own name, and never overwrites one', () => {
+    const b = richLog({ openTail: 'recorded-call' });
+    const loadedBytes = b.bytes({ tornTail: '{"ty' });
+    const file = put(loadedBytes);
+    const plan = planTornTailRemoval(loadSession(loadedBytes), loadedBytes, undefined);
+    assert.ok(plan.ok);
+    const now = new Date(Date.UTC(2026, 11, 1, 3, 4, 5));
+    // A backup of that name is there already (another removal in the same second): nothing changes.
+    writeFileSync(join(file, '..', 'session.jsonl.torn-tail-backup-20261201T030405Z'), 'earlier');
+    assert.throws(() => removeTornTailFromFile(file, loadedBytes, plan, now), /already exists; the log was not changed/);
+    assert.deepEqual(bytesOf(file), loadedBytes);
+    assert.equal(readFileSync(join(file, '..', 'session.jsonl.torn-tail-backup-20261201T030405Z'), 'utf8'), 'earlier');
+    const later = new Date(now.getTime() + 1000);
+    const done = removeTornTailFromFile(file, loadedBytes, plan, later);
+    assert.equal(basename(done.backupPath), 'session.jsonl.torn-tail-backup-20261201T030406Z');
+    assert.deepEqual(bytesOf(done.backupPath), loadedBytes);
+    // The copy is made under a partial name and renamed once checked: no partial file is left.
+    assert.deepEqual(readdirSync(join(file, '..')).sort(), [
+      'session.jsonl',
+      'session.jsonl.torn-tail-backup-20261201T030405Z',
+      'session.jsonl.torn-tail-backup-20261201T030406Z',
+    ]);
+  });
+
   it('usage: exactly one action; --force only with --apply', async () => {
     const file = put(richLog().bytes());
     assert.equal((await run(['repair', '--apply', '--dry-run', file])).code, 2);
