@@ -28,14 +28,7 @@ export function blockSummary(block: unknown, fmt: Formatter, depth = 0): string 
     case 'tool-call':
       return `tool-call ${oneLine(text(block.name), 40)}(${oneLine(text(block.arguments), 40)}) id ${oneLine(text(block.id), 40)}`;
     case 'tool-result': {
-      const content = block.content;
-      const inner =
-        depth < 2 && Array.isArray(content)
-          ? content
-              .slice(0, 8)
-              .map((b) => blockSummary(b, fmt, depth + 1))
-              .join(' ')
-          : '';
+      const inner = resultContent(block, fmt, depth + 1);
       const callId = oneLine(text(block.toolCallId), 40);
       return block.isError === true
         ? fmt.t('tool-result for {0} (error): {1}', callId, oneLine(inner, 56))
@@ -79,13 +72,19 @@ function contentSummary(content: unknown, fmt: Formatter, resultBodies: boolean)
     .join(' + ');
 }
 
-function resultBody(block: Loose, fmt: Formatter): string {
-  const inner = Array.isArray(block.content)
-    ? block.content
+/** What a tool-result block holds, its inner blocks summarised at `depth` (nothing past the second level). */
+function resultContent(block: Loose, fmt: Formatter, depth: number): string {
+  const content = block.content;
+  return depth <= 2 && Array.isArray(content)
+    ? content
         .slice(0, 8)
-        .map((b) => blockSummary(b, fmt, 1))
+        .map((b) => blockSummary(b, fmt, depth))
         .join(' ')
     : '';
+}
+
+function resultBody(block: Loose, fmt: Formatter): string {
+  const inner = resultContent(block, fmt, 1);
   return block.isError === true ? fmt.t('(error) {0}', inner) : inner;
 }
 

@@ -33,11 +33,16 @@ export function pendingCallLine(call: PendingCall, fmt: Formatter): string {
   return fmt.t('{0}: {1}, {2} → {3} ({4})', callName(call, fmt), asked, recorded, call.code, closerCodeLabel(call.code, fmt));
 }
 
+/** The call a tool/result closer answers, named with its tool when the pending call gives one. */
+function closerCall(closer: CloserReview, review: OpenTurnReview, fmt: Formatter): string {
+  const toolName = review.pendingCalls.find((c) => c.closerSeq === closer.seq)?.toolName;
+  return callName({ callId: closer.callId, toolName }, fmt);
+}
+
 /** One line per closer, linked to what it closes. */
 export function closerLine(closer: CloserReview, review: OpenTurnReview, fmt: Formatter): string {
   if (closer.type === 'tool/result') {
-    const toolName = review.pendingCalls.find((c) => c.closerSeq === closer.seq)?.toolName;
-    const call = callName({ callId: closer.callId, toolName }, fmt);
+    const call = closerCall(closer, review, fmt);
     return closer.callSeq !== undefined
       ? fmt.t('seq {0} tool/result {1} for {2}, citing tool/call seq {3}', closer.seq, closer.code ?? '', call, closer.callSeq)
       : fmt.t('seq {0} tool/result {1} for {2}', closer.seq, closer.code ?? '', call);
@@ -56,10 +61,7 @@ export function closerLine(closer: CloserReview, review: OpenTurnReview, fmt: Fo
  * link says which call, step or turn it answers, so only what is left is worded.
  */
 export function closerRowText(closer: CloserReview, review: OpenTurnReview, fmt: Formatter): string {
-  if (closer.type === 'tool/result') {
-    const toolName = review.pendingCalls.find((c) => c.closerSeq === closer.seq)?.toolName;
-    return fmt.t('for {0}', callName({ callId: closer.callId, toolName }, fmt));
-  }
+  if (closer.type === 'tool/result') return fmt.t('for {0}', closerCall(closer, review, fmt));
   if (closer.type === 'step/end') return fmt.t('closing step {0}', review.openStep ?? '?');
   return fmt.t('ending turn {0} as interrupted', review.turn ?? '?');
 }

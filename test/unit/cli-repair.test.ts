@@ -178,12 +178,17 @@ describe('CLI repair actions', () => {
     assert.equal(readdirSync(join(file, '..')).length, 2, 'the log and its one backup');
   });
 
-  it('removing a torn tail refuses a file that is no longer what was loaded: no backup, no cut', () => {
-    const b = richLog({ openTail: 'recorded-call' });
-    const loadedBytes = b.bytes({ tornTail: '{"ty' });
+  /** A log whose last line is torn, on disk, with the plan that removes the tail. */
+  function tornTailOnDisk() {
+    const loadedBytes = richLog({ openTail: 'recorded-call' }).bytes({ tornTail: '{"ty' });
     const file = put(loadedBytes);
     const plan = planTornTailRemoval(loadSession(loadedBytes), loadedBytes, undefined);
     assert.ok(plan.ok);
+    return { loadedBytes, file, plan };
+  }
+
+  it('removing a torn tail refuses a file that is no longer what was loaded: no backup, no cut', () => {
+    const { loadedBytes, file, plan } = tornTailOnDisk();
     appendFileSync(file, 'pe":"step/end"}\n'); // the writer finished its line after all
     const now = bytesOf(file);
     assert.throws(() => removeTornTailFromFile(file, loadedBytes, plan), FileChangedError);
@@ -195,11 +200,7 @@ describe('CLI repair actions', () => {
   });
 
   it('removing a torn tail leaves only a whole backup under its own name, and never overwrites one', () => {
-    const b = richLog({ openTail: 'recorded-call' });
-    const loadedBytes = b.bytes({ tornTail: '{"ty' });
-    const file = put(loadedBytes);
-    const plan = planTornTailRemoval(loadSession(loadedBytes), loadedBytes, undefined);
-    assert.ok(plan.ok);
+    const { loadedBytes, file, plan } = tornTailOnDisk();
     const now = new Date(Date.UTC(2026, 11, 1, 3, 4, 5));
     // A backup of that name is there already (another removal in the same second): nothing changes.
     writeFileSync(join(file, '..', 'session.jsonl.torn-tail-backup-20261201T030405Z'), 'earlier');
