@@ -5,6 +5,7 @@ import type { ReadLimits } from '../core/api';
 import { DEFAULT_READ_LIMITS } from '../core/api';
 import { loadSessionFileFrom, type LoadedFile } from '../core/read/load-file';
 import { zlibZstd } from '../node/zlib-zstd';
+import { bufferUtf8Slicer } from '../node/buffer-utf8';
 
 /** A file that cannot be read as a log: the message names the file and why. Each file gets its own. */
 export class FileReadError extends Error {}
@@ -70,6 +71,7 @@ export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
   return loadSessionFileFrom(source, {
     fileName: path,
     zstdCodec: zlibZstd(),
+    utf8Slicer: bufferUtf8Slicer(),
     limits: options.limits,
     provenanceEdges: options.provenanceEdges,
   });

@@ -1,6 +1,7 @@
 // The public functions take whatever a caller hands them (a host, a script, a fuzzer): wrong types,
 // BigInts, throwing getters, cycles. They refuse such input with a diagnostic instead of throwing.
 import type { LoadOptions, ReadLimits } from './api';
+import type { Utf8Slicer } from './read/columns';
 import type { Diagnostic } from './types';
 import { asNativeZstd } from './zstd/backend';
 import { valueText } from './value-text';
@@ -61,6 +62,8 @@ export function safeLoadOptions(options: unknown): LoadOptions {
     };
   }
   if (read(() => o.provenanceEdges) === false) out.provenanceEdges = false;
+  const slicer = read(() => o.utf8Slicer);
+  if (typeof slicer === 'function') out.utf8Slicer = checkedSlicer(slicer as Utf8Slicer);
   const codec = asNativeZstd(read(() => o.zstdCodec));
   if (codec) out.zstdCodec = codec;
   const limits = read(() => o.limits);
@@ -73,6 +76,33 @@ export function safeLoadOptions(options: unknown): LoadOptions {
     out.limits = l;
   }
   return out;
+}
+
+/**
+ * A caller's UTF-8 decoder, trusted only for what it returns: where it throws or returns anything but a
+ * string, TextDecoder decodes instead, so a faulty decoder cannot stop a load or change what it reads.
+ */
+function checkedSlicer(slicer: Utf8Slicer): Utf8Slicer {
+  const fallback = new TextDecoder('utf-8', { ignoreBOM: true });
+  return (bytes) => {
+    const decodeHere = (start: number, end: number) => fallback.decode(bytes.subarray(start, end));
+    let slice: unknown;
+    try {
+      slice = slicer(bytes);
+    } catch {
+      return decodeHere;
+    }
+    if (typeof slice !== 'function') return decodeHere;
+    return (start, end) => {
+      try {
+        const text: unknown = (slice as (s: number, e: number) => unknown)(start, end);
+        if (typeof text === 'string') return text;
+      } catch {
+        // decoded below
+      }
+      return decodeHere(start, end);
+    };
+  };
 }
 
 /** A sequence number a caller passed: a non-negative safe integer, else undefined. */

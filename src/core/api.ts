@@ -2,6 +2,7 @@
 import type { Diagnostic, EventPlace, Replacement, ScanSummary, SessionEvent, SessionHeader, Verdict } from './types';
 import type { DerivedMessage } from './surface/projections';
 import type { NativeZstd } from './zstd/backend';
+import type { Utf8Slicer } from './read/columns';
 
 /** A message as the model sees it (`deriveMessages`). */
 export type { DerivedMessage };
@@ -35,6 +36,12 @@ export interface LoadOptions {
    * it, zstd logs are decoded by the pure-JS fzstd. The core never imports Node modules itself.
    */
   zstdCodec?: NativeZstd;
+  /**
+   * Node's Buffer as the UTF-8 decoder of the log's lines, handed in by the CLI and the host: given the
+   * bytes the core holds, a function decoding bytes start..end exactly as TextDecoder does (it decodes a
+   * line faster). Without it, TextDecoder.
+   */
+  utf8Slicer?: Utf8Slicer;
   /** Called now and then during long loads with the fraction done (0..1). */
   onProgress?: (fraction: number) => void;
   /**

@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
 import { affects, followLiveLogs, readLimits } from './settings';
 import { zlibZstd } from '../node/zlib-zstd';
+import { bufferUtf8Slicer } from '../node/buffer-utf8';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
 import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
@@ -254,6 +255,7 @@ export class SessionDocument implements vscode.CustomDocument {
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
           zstdCodec: zlibZstd(),
+          utf8Slicer: bufferUtf8Slicer(),
           limits: readLimits(),
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });

@@ -2,6 +2,7 @@
 // as issue 2 specifies. Returns the list of mismatches (empty = agrees).
 import { readFileSync, existsSync } from 'node:fs';
 import { inspectLog, loadSession, type SessionLog } from '../../src/core';
+import { bufferUtf8Slicer } from '../../src/node/buffer-utf8';
 
 export interface CaseResult {
   name: string;
@@ -23,8 +24,15 @@ function withoutText(closers: any[]): any[] {
 export function compareCase(jsonlPath: string): CaseResult {
   const name = jsonlPath.replace(/^.*\//, '').replace(/\.jsonl$/, '');
   const expected = JSON.parse(readFileSync(jsonlPath.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
-  const log = loadSession(new Uint8Array(readFileSync(jsonlPath)), { fileName: jsonlPath });
-  return { name, mismatches: compareWithExpected(log, expected) };
+  const bytes = new Uint8Array(readFileSync(jsonlPath));
+  const log = loadSession(bytes, { fileName: jsonlPath });
+  // The CLI and the host decode lines with Node's Buffer: every case must read the same through it.
+  const throughBuffer = loadSession(bytes, { fileName: jsonlPath, utf8Slicer: bufferUtf8Slicer() });
+  const mismatches = [
+    ...compareWithExpected(log, expected),
+    ...compareWithExpected(throughBuffer, expected).map((m) => `(lines decoded by Buffer) ${m}`),
+  ];
+  return { name, mismatches };
 }
 
 /** The field-by-field comparison of a loaded log with a case's expected.json (issue 2's list). */

@@ -32,6 +32,20 @@ export class Int32Column {
   }
 }
 
+/**
+ * Decodes bytes as UTF-8 the way dsh reads a line: invalid sequences replaced; ignoreBOM keeps a
+ * byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
+ */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Makes a decoder of one buffer's bytes start..end, decoding exactly as `utf8` does. Node callers hand
+ * in one built on Buffer, which decodes a line faster than TextDecoder (see LoadOptions.utf8Slicer).
+ */
+export type Utf8Slicer = (bytes: Uint8Array) => (start: number, end: number) => string;
+
+const textDecoderSlicer: Utf8Slicer = (bytes) => (start, end) => utf8.decode(bytes.subarray(start, end));
+
 /** A byte buffer that grows by doubling, so a followed log can be extended without copying per append. */
 export class ByteStore {
   /** The bytes as handed in: a Node Buffer keeps its own indexOf, several times faster than Uint8Array's. */
@@ -39,14 +53,23 @@ export class ByteStore {
   /** The same bytes as a plain Uint8Array: its subarray builds no Buffer object per line. */
   private plain: Uint8Array;
   length: number;
+  private readonly slicer: Utf8Slicer;
+  private slice: (start: number, end: number) => string;
 
-  constructor(initial: Uint8Array) {
+  constructor(initial: Uint8Array, slicer: Utf8Slicer = textDecoderSlicer) {
     this.data = initial;
     this.plain =
       Object.getPrototypeOf(initial) === Uint8Array.prototype
         ? initial
         : new Uint8Array(initial.buffer, initial.byteOffset, initial.length);
     this.length = initial.length;
+    this.slicer = slicer;
+    this.slice = slicer(this.plain);
+  }
+
+  /** Bytes start..end (clamped to the used bytes) decoded as UTF-8. */
+  text(start: number, end: number): string {
+    return this.slice(start, Math.min(end, this.length));
   }
 
   append(bytes: Uint8Array): void {
@@ -56,6 +79,7 @@ export class ByteStore {
       grown.set(this.plain.subarray(0, this.length));
       this.data = grown;
       this.plain = grown;
+      this.slice = this.slicer(grown);
     }
     this.plain.set(bytes, this.length);
     this.length = needed;

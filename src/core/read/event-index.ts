@@ -13,9 +13,6 @@ export const enum SurfaceRole {
   Replace = 2,
 }
 
-// ignoreBOM keeps a byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
-export const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-
 /**
  * What the whole-log passes (provenance, invariants, planners) read of a log's kept events: typed
  * facts without parsing, and bodies on demand.
@@ -256,7 +253,7 @@ export class EventIndex {
     if (seq < 0 || seq >= this.count) return undefined;
     const k = this.lineOf[seq];
     const start = this.lineStart[k];
-    return utf8.decode(this.bytes.view(start, start + this.lineLength[k]));
+    return this.bytes.text(start, start + this.lineLength[k]);
   }
 
   /**
@@ -270,10 +267,10 @@ export class EventIndex {
     const k = this.lineOf[seq];
     const start = this.lineStart[k];
     const member = this.member(seq);
-    if (member < 0) return JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength[k]))) as SessionEvent;
+    if (member < 0) return JSON.parse(this.bytes.text(start, start + this.lineLength[k])) as SessionEvent;
     // Members of one packed row are usually read together: keep the row and its member times.
     if (this.lastRow?.start !== start) {
-      const row = JSON.parse(utf8.decode(this.bytes.view(start, start + this.lineLength[k]))) as Record<string, any>;
+      const row = JSON.parse(this.bytes.text(start, start + this.lineLength[k])) as Record<string, any>;
       const times: number[] = [row.time0];
       for (const gap of row.data.dt as number[]) times.push(times[times.length - 1] + gap);
       this.lastRow = { start, row, times };

@@ -5,11 +5,10 @@
 // committed history. A line longer than the read limit stops the scan with a diagnostic before it is
 // decoded.
 import type { Diagnostic, Stage } from '../types';
-import { ByteStore } from './columns';
+import { ByteStore, type Utf8Slicer } from './columns';
 import { readHeaderLine, type HeaderRead } from './header';
 import { isRowTagged, MalformedRowError, validateRow } from './chunk-rows';
 import { nullReadMessage } from './json-values';
-import { utf8 } from './event-index';
 import type { Refusal } from './verdict';
 import { stringText } from '../value-text';
 import { say } from '../words';
@@ -65,8 +64,8 @@ export class LineScanner {
   private tooLong: { line: number; offset: number } | undefined;
   private readonly beyond = { count: 0, lines: [] as LineBeyondDamage[] };
 
-  constructor(bytes: Uint8Array, maxLineBytes: number) {
-    this.bytes = new ByteStore(bytes);
+  constructor(bytes: Uint8Array, maxLineBytes: number, slicer?: Utf8Slicer) {
+    this.bytes = new ByteStore(bytes, slicer);
     this.maxLineBytes = Math.max(1, Math.min(maxLineBytes, ENGINE_MAX_LINE));
   }
 
@@ -102,7 +101,7 @@ export class LineScanner {
       // No complete header line yet: refused as header-less for now, read when it completes.
       return false;
     }
-    this.headerRead = readHeaderLine(utf8.decode(this.bytes.view(0, end)));
+    this.headerRead = readHeaderLine(this.bytes.text(0, end));
     this.scanPos = end + 1;
     this.committed = end + 1;
     sink.keepHeader(this.headerRead);
@@ -146,7 +145,7 @@ export class LineScanner {
   private consumeLine(sink: LineSink, start: number, end: number): void {
     this.eventLine += 1;
     const fileLine = this.eventLine + 1;
-    const text = utf8.decode(this.bytes.view(start, end));
+    const text = this.bytes.text(start, end);
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -45,7 +45,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
 
   constructor(bytes: Uint8Array, options: LoadOptions = {}) {
     this.fileName = options.fileName ?? 'session.jsonl';
-    this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes);
+    this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes, options.utf8Slicer);
     this.index = new EventIndex(this.scanner.bytes);
     this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
     this.facts = new LogFacts(this, this.index.expectedEvents, options.provenanceEdges !== false);
