@@ -34,6 +34,8 @@ const REAL = [
   'acp-agent_snapshots_code-mode-turn_session.hdrfix.jsonl',
   'acp-agent_snapshots_bash-tool-turn_session.hdrfix.jsonl',
   'web_snapshots_goal-multi-turn-actions_session.hdrfix.jsonl',
+  // A compaction dsh made itself: one user message shadowed by the checkpoint at seq 21.
+  'headless-agent_snapshots_compaction-recovery_session.hdrfix.jsonl',
 ];
 const realFiles = () => REAL.map((f) => join(SHARED, 'conformance', 'real', f)).filter((f) => existsSync(f));
 
@@ -395,6 +397,28 @@ test('real dsh logs: Model view lists exactly the derived messages, calls link t
     await shot(`real-${basename(source).slice(0, 40)}`);
   }
 });
+
+test(
+  'a real dsh compaction: its bracket names the one event it shadows, and the shadowed message is marked',
+  { timeout: 180_000 },
+  async (t) => {
+    const source = sharedFile(t, 'conformance', 'real', 'headless-agent_snapshots_compaction-recovery_session.hdrfix.jsonl');
+    if (!source) return;
+    await open(basename(source));
+    await setOrder(page, 'log');
+    await revealRow(page, 21);
+    const bracket = sessionView(page).getByRole('group', { name: 'Shadowed by seq 21 (1 event)' });
+    await bracket.waitFor({ timeout: 15_000 });
+    await revealRow(page, 4);
+    assert.equal(await rowBySeq(page, 4).getAttribute('data-surface'), 'shadowed');
+    assert.equal(await rowBySeq(page, 4).getAttribute('data-shadowed-by'), '21');
+    await revealRow(page, 21);
+    await bracket.locator('.bracket-head').click();
+    await until(async () => (await bracket.locator('.bracket-row').count()) === 1, 15_000, 'the bracket lists its shadowed node');
+    assert.equal(await bracket.locator('.bracket-row').getAttribute('data-seq'), '4');
+    await shot('real-compaction-bracket');
+  },
+);
 
 test('screenshots of the timeline in light, dark and high-contrast themes (docs/)', { timeout: 300_000 }, async () => {
   const { mkdirSync, writeFileSync } = await import('node:fs');

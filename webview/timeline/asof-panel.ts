@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { MessagesDiff, SurfaceAsOf } from '../../src/protocol/messages';
 import { oneLine } from './safe-text';
-import { formatNumber, label, t } from './strings';
+import { counted, formatNumber, label, t } from './strings';
 import type { WebviewString } from '../../src/protocol/webview-strings';
 import type { TimelineApp } from './timeline-app';
 
@@ -75,7 +75,16 @@ export class AsOfPanel {
       const { result } = await this.app.client.request('diffAsOf', { fromSeq: from, toSeq: to });
       this.diff = result;
       this.error = '';
-      this.app.say(t('{0} messages added, {1} removed between seq {2} and seq {3}', result.added, result.removed, from, to));
+      this.app.say(
+        counted(
+          result.added,
+          '1 message added, {1} removed between seq {2} and seq {3}',
+          '{0} messages added, {1} removed between seq {2} and seq {3}',
+          result.removed,
+          from,
+          to,
+        ),
+      );
     } catch (e) {
       this.error = (e as Error).message;
     }

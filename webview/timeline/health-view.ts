@@ -4,7 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { LineageSummary, LineageTarget, LoadingMessage, SessionSummary } from '../../src/protocol/messages';
 import type { WebviewString } from '../../src/protocol/webview-strings';
 import { oneLine } from './safe-text';
-import { formatNumber, label, t } from './strings';
+import { counted, formatNumber, label, t } from './strings';
 
 export interface HealthHandlers {
   reload(): void;
@@ -53,7 +53,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
         problems
           ? html`<span class="pill ${s.worstSeverity ?? 'info'}" id="problem-count" data-count=${problems}>
               <span class="codicon codicon-${s.worstSeverity === 'info' ? 'info' : (s.worstSeverity ?? 'info')}" aria-hidden="true"></span
-              >${t('{0} errors, {1} warnings', c.errors, c.warnings)}</span
+              >${t('{0}, {1}', counted(c.errors, '1 error', '{0} errors'), counted(c.warnings, '1 warning', '{0} warnings'))}</span
             >`
           : nothing
       }

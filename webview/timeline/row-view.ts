@@ -192,7 +192,10 @@ function rowTemplate(
 
 function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {
   const open = ctx.expandedBrackets.has(b.replacementSeq);
-  const name = t('Shadowed by seq {0} ({1} events)', b.replacementSeq, b.shadowedCount);
+  const name =
+    b.shadowedCount === 1
+      ? t('Shadowed by seq {0} (1 event)', b.replacementSeq)
+      : t('Shadowed by seq {0} ({1} events)', b.replacementSeq, b.shadowedCount);
   const rows = open ? ctx.bracketRows(b) : [];
   return html`<div class="bracket ${open ? 'open' : ''}" role="group" aria-label=${name} data-replacement=${b.replacementSeq}>
     <div class="bracket-head" @click=${() => on.toggleBracket(b.replacementSeq)}>

@@ -4,7 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SearchMatch, SearchProgressMessage } from '../../src/protocol/messages';
 import type { TimelineApp } from './timeline-app';
-import { t } from './strings';
+import { counted, t } from './strings';
 
 export class SearchState {
   text = '';
@@ -70,7 +70,9 @@ export class SearchState {
       this.matchCount = result.matchCount;
       this.running = false;
       this.matchedSeqs = new Set(result.first.map((m) => m.seq));
-      this.app.say(result.matchCount ? t('{0} matches for {1}', result.matchCount, text) : t('No match for {0}', text));
+      this.app.say(
+        result.matchCount ? counted(result.matchCount, '1 match for {1}', '{0} matches for {1}', text) : t('No match for {0}', text),
+      );
       this.app.requestUpdate();
       return result.first[0];
     } catch {
@@ -122,7 +124,7 @@ export class SearchState {
           ? t('No matches')
           : this.current
             ? t('{0} of {1}', this.current.matchIndex + 1, this.matchCount)
-            : t('{0} matches', this.matchCount);
+            : counted(this.matchCount, '1 match', '{0} matches');
     return html`<span class="search" role="search">
       <span class="codicon codicon-search" aria-hidden="true"></span>
       <input

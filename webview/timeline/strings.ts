@@ -42,6 +42,14 @@ export function t(english: WebviewString, ...args: (string | number)[]): string 
 }
 
 /**
+ * `one` when `n` is 1, else `many` with `n` as {0}; further args fill {1}, {2}… in either. English has
+ * the two forms; a translation words each (Chinese the same way twice).
+ */
+export function counted(n: number, one: WebviewString, many: WebviewString, ...rest: (string | number)[]): string {
+  return n === 1 ? t(one, n, ...rest) : t(many, n, ...rest);
+}
+
+/**
  * Text the host worded (header fields, counts, the live state): the host words it in the display
  * language; a string of the table that still arrives in English is translated here.
  */

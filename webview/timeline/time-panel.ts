@@ -5,7 +5,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TimeSpan, TimeSpans, UsageTable } from '../../src/protocol/messages';
 import type { TimelineApp } from './timeline-app';
-import { formatNumber, t } from './strings';
+import { counted, formatNumber, t } from './strings';
 
 const LANES: TimeSpan['kind'][] = ['turn', 'step', 'assistant', 'tool'];
 const LANE_H = 18;
@@ -134,7 +134,7 @@ export class TimePanel {
   private selectInterval(from: number, to: number): void {
     const active = (this.spans?.spans ?? []).filter((s) => s.kind !== 'turn' && s.start <= to && s.start + (s.duration ?? 0) >= from);
     this.activeInDrag = active;
-    this.app.say(t('{0} spans were active in the selected interval', active.length));
+    this.app.say(counted(active.length, '1 span was active in the selected interval', '{0} spans were active in the selected interval'));
     const first = active.reduce<TimeSpan | undefined>((a, s) => (!a || s.seq < a.seq ? s : a), undefined);
     if (first) void this.app.jumpTo(first.seq, { record: true, focusList: false });
     this.app.requestUpdate();
@@ -218,7 +218,7 @@ export class TimePanel {
         ${t('Wheel or +/− zooms; drag an interval to go to what was active in it.')}
       </p>
       ${this.canvas}
-      ${this.activeInDrag.length ? html`<p id="time-selection">${t('{0} spans active in the interval.', this.activeInDrag.length)}</p>` : nothing}
+      ${this.activeInDrag.length ? html`<p id="time-selection">${counted(this.activeInDrag.length, '1 span active in the interval.', '{0} spans active in the interval.')}</p>` : nothing}
       ${
         u
           ? html`<div class="usage-head">
