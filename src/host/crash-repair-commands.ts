@@ -166,10 +166,11 @@ export function registerCrashRepairCommands(
         await provider.authoring.for(editing).apply({ kind: 'repair' });
         report({ command: 'apply', file: opened.file, done: true, message: 'pending' });
         void vscode.window.showInformationMessage(
-          vscode.l10n.t(
-            'The crash repair of {0} is a pending edit: Save appends its {1} closers, Undo takes it back.',
-            name,
+          hostFormatter().counted(
             write.lines.length,
+            'The crash repair of {1} is a pending edit: Save appends its {0} closer, Undo takes it back.',
+            'The crash repair of {1} is a pending edit: Save appends its {0} closers, Undo takes it back.',
+            name,
           ),
         );
         return;
@@ -219,7 +220,12 @@ export function registerCrashRepairCommands(
             command: 'apply',
             file: opened.file,
             done: true,
-            message: vscode.l10n.t('Appended {0} closers to {1} after the events another writer added.', saved.lines.length, name),
+            message: hostFormatter().counted(
+              saved.lines.length,
+              'Appended {0} closer to {1} after the events another writer added.',
+              'Appended {0} closers to {1} after the events another writer added.',
+              name,
+            ),
           },
           where,
           false,
@@ -236,15 +242,17 @@ export function registerCrashRepairCommands(
           file: opened.file,
           done: good,
           message: good
-            ? vscode.l10n.t(
-                'Appended {0} closers to {1}: turn {2} now ends as interrupted, and dsh loads the log.',
+            ? hostFormatter().counted(
                 write.lines.length,
+                'Appended {0} closer to {1}: turn {2} now ends as interrupted, and dsh loads the log.',
+                'Appended {0} closers to {1}: turn {2} now ends as interrupted, and dsh loads the log.',
                 name,
                 review.turn ?? '?',
               )
-            : vscode.l10n.t(
-                'Appended {0} closers to {1}, but the file does not read back as predicted ({2}).',
+            : hostFormatter().counted(
                 write.lines.length,
+                'Appended {0} closer to {1}, but the file does not read back as predicted ({2}).',
+                'Appended {0} closers to {1}, but the file does not read back as predicted ({2}).',
                 name,
                 reloaded.verdict.ok
                   ? vscode.l10n.t('the last turn is still open')
@@ -365,14 +373,16 @@ function reviewDetail(review: OpenTurnReview, activity: string, closers: number,
   lines.push(
     '',
     container === 'zstd'
-      ? vscode.l10n.t(
-          'Appends {0} closers ({1}, one zstd frame) after checking that the file still holds what was reviewed:',
+      ? hostFormatter().counted(
           closers,
+          'Appends {0} closer ({1}, one zstd frame) after checking that the file still holds what was reviewed:',
+          'Appends {0} closers ({1}, one zstd frame) after checking that the file still holds what was reviewed:',
           bytesWords(bytes, hostFormatter()),
         )
-      : vscode.l10n.t(
-          'Appends {0} closers ({1}) after checking that the file still holds what was reviewed:',
+      : hostFormatter().counted(
           closers,
+          'Appends {0} closer ({1}) after checking that the file still holds what was reviewed:',
+          'Appends {0} closers ({1}) after checking that the file still holds what was reviewed:',
           bytesWords(bytes, hostFormatter()),
         ),
   );

@@ -6,7 +6,7 @@ import type { SessionSummary } from '../protocol/summary';
 import type { ActiveSession } from './active-session';
 import { NAVIGATION_COMMANDS } from './navigation';
 import type { SessionDocument } from './session-document';
-import { formatCount } from './sessions/format';
+import { hostFormatter } from './words';
 import { openTurnActivity } from '../core';
 
 export const SHOW_HEALTH_COMMAND = 'sessionSurface.showSessionHealth';
@@ -71,14 +71,14 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
       const md = new vscode.MarkdownString();
       md.appendText(s.verdict.ok ? vscode.l10n.t('dsh opens this log.') : vscode.l10n.t('dsh refuses this log: {0}', s.verdict.text));
       md.appendMarkdown('\n\n');
+      const fmt = hostFormatter();
       md.appendText(
-        vscode.l10n.t(
-          '{0} events, {1} turns, {2} errors, {3} warnings',
-          formatCount(s.counts.events),
-          formatCount(s.counts.turns),
-          formatCount(s.counts.errors),
-          formatCount(s.counts.warnings),
-        ),
+        [
+          fmt.counted(s.counts.events, '{0} event', '{0} events'),
+          fmt.counted(s.counts.turns, '{0} turn', '{0} turns'),
+          fmt.counted(s.counts.errors, '{0} error', '{0} errors'),
+          fmt.counted(s.counts.warnings, '{0} warning', '{0} warnings'),
+        ].join(vscode.l10n.t(', ')),
       );
       md.appendMarkdown('\n\n');
       md.appendText(vscode.l10n.t('Click for the session health.'));
@@ -127,7 +127,10 @@ async function showHealth(doc: SessionDocument | undefined): Promise<void> {
     detail: s.file.explanation,
   });
   items.push({
-    label: `$(list-ordered) ${vscode.l10n.t('{0} events, {1} turns', formatCount(s.counts.events), formatCount(s.counts.turns))}`,
+    label: `$(list-ordered) ${[
+      hostFormatter().counted(s.counts.events, '{0} event', '{0} events'),
+      hostFormatter().counted(s.counts.turns, '{0} turn', '{0} turns'),
+    ].join(vscode.l10n.t(', '))}`,
   });
   const diagnostics = doc.diagnostics;
   if (diagnostics.length) items.push({ label: vscode.l10n.t('Problems'), kind: vscode.QuickPickItemKind.Separator });

@@ -143,9 +143,10 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
     vscode.l10n.t('{0}: the plan holds', preview.title),
     {
       modal: true,
-      detail: vscode.l10n.t(
-        '{0} lines to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
+      detail: hostFormatter().counted(
         preview.lines.length,
+        '{0} line to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
+        '{0} lines to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
         preview.shadowed.length,
         messages,
         tokens,

@@ -5,7 +5,7 @@ import { projectDirName } from '../../core/catalog';
 import { SESSION_EDITOR_VIEW_TYPE } from '../session-editor-provider';
 import { formatAgo, formatCount, formatDateTime, formatSize, stateIcon, stateLabel } from './format';
 import type { CatalogEntry, SessionCatalog } from './session-catalog';
-import { displayText } from '../words';
+import { displayText, hostFormatter } from '../words';
 
 export const SESSIONS_VIEW_ID = 'sessionSurface.sessions';
 /** Context key for the welcome view: 'missing' | 'empty' | 'listed' | 'unknown'. */
@@ -36,9 +36,9 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     void vscode.commands.executeCommand('setContext', FOLDER_STATE_KEY, this.catalog.state);
     const root = this.catalog.root.uri;
     this.view.description = this.catalog.loading
-      ? vscode.l10n.t('reading {0} sessions…', formatCount(this.catalog.all.length))
+      ? hostFormatter().counted(this.catalog.all.length, 'reading {0} session…', 'reading {0} sessions…')
       : this.catalog.state === 'listed'
-        ? vscode.l10n.t('{0} sessions', formatCount(this.catalog.all.length))
+        ? hostFormatter().counted(this.catalog.all.length, '{0} session', '{0} sessions')
         : undefined;
     this.view.message =
       this.catalog.state === 'empty' && root
@@ -105,7 +105,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.id = `${node.group}|${e.file.toString()}`;
     item.resourceUri = e.file;
     const parts = [formatAgo(e.mtimeMs), formatSize(e.size)];
-    if (e.turns !== undefined) parts.push(vscode.l10n.t('{0} turns', formatCount(e.turns)));
+    if (e.turns !== undefined) parts.push(hostFormatter().counted(e.turns, '{0} turn', '{0} turns'));
     parts.push(stateLabel(e.state));
     if (e.header?.origin === 'subagent') parts.unshift(vscode.l10n.t('subagent'));
     else if (e.parentSession) parts.unshift(vscode.l10n.t('fork'));
