@@ -8,6 +8,7 @@ import { FileReadError } from './open-log';
 import type { ReadLimits } from '../core/api';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
+import { countOf, seqSpan } from './english';
 import { readFileSync } from 'node:fs';
 
 /** A string option's value (parseArgs gives strings for string options; anything else is absent). */
@@ -78,14 +79,14 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
     for (const line of plan.lines) io.out(line);
     for (const note of plan.steps.flatMap((s) => s.plan.notes)) io.err(`${file}: note: ${note.rule}: ${note.message}`);
     io.err(
-      `${file}: ${run.what} holds: ${plan.lines.length} lines, seqs ${plan.firstSeq}–${plan.firstSeq + plan.lines.length - 1}; dry run, nothing written`,
+      `${file}: ${run.what} holds: ${countOf(plan.lines.length, 'line', 'lines')}, ${seqSpan(plan.firstSeq, plan.lines.length)}; dry run, nothing written`,
     );
     return 0;
   }
   const outcome = await saveEdits(file, target, edits, {
     confirmReplan: (info) => {
       io.err(
-        `${file}: another writer appended ${info.foreignEvents} events (${info.foreignBytes} bytes) since it was read; the ${run.what} was planned again as seqs ${info.firstSeq}–${info.firstSeq + info.lines.length - 1}`,
+        `${file}: another writer appended ${countOf(info.foreignEvents, 'event', 'events')} (${info.foreignBytes} bytes) since it was read; the ${run.what} was planned again as ${seqSpan(info.firstSeq, info.lines.length)}`,
       );
       return run.allowReplan;
     },
@@ -101,11 +102,11 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
   // Read the whole file back as `check` does: the save must leave a log dsh loads.
   const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file, limits: run.limits }).log;
   if (!reread.verdict.ok) {
-    io.err(`${file}: appended ${outcome.lines.length} lines, but the file no longer loads: ${reread.verdict.error}`);
+    io.err(`${file}: appended ${countOf(outcome.lines.length, 'line', 'lines')}, but the file no longer loads: ${reread.verdict.error}`);
     return 1;
   }
   io.err(
-    `${file}: appended ${outcome.lines.length} lines (seqs ${outcome.firstSeq}–${outcome.firstSeq + outcome.lines.length - 1}, ${outcome.bytesWritten} bytes); the log loads (${reread.eventCount} events)`,
+    `${file}: appended ${countOf(outcome.lines.length, 'line', 'lines')} (${seqSpan(outcome.firstSeq, outcome.lines.length)}, ${outcome.bytesWritten} bytes); the log loads (${countOf(reread.eventCount, 'event', 'events')})`,
   );
   return 0;
 }

@@ -4,7 +4,7 @@
 import type { ReadLimits } from '../core/api';
 import type { Diagnostic } from '../core/types';
 import { diagnosticLine, logDiagnostics } from '../present';
-import { english } from './english';
+import { countOf, english } from './english';
 import { FileReadError, openLog } from './open-log';
 
 export interface ProblemLine {
@@ -65,7 +65,10 @@ export function verdictText(verdict: FileVerdict): { problems: string[]; verdict
   const problems = verdict.problems.map((p) => diagnosticLine(verdict.file, p));
   switch (verdict.status) {
     case 'loads':
-      return { problems, verdict: `${verdict.file}: loads (${verdict.events} events${verdict.lastTurnOpen ? ', last turn open' : ''})` };
+      return {
+        problems,
+        verdict: `${verdict.file}: loads (${countOf(verdict.events, 'event', 'events')}${verdict.lastTurnOpen ? ', last turn open' : ''})`,
+      };
     case 'refused':
       return {
         problems,

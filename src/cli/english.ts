@@ -4,6 +4,16 @@ import { Formatter } from '../present';
 
 export const english = new Formatter();
 
+/** "1 event", "300052 events": a count and its noun, the digits as written (scripts read them). */
+export function countOf(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The seqs of `count` lines from `first` on: "seq 40", "seqs 40–42". */
+export function seqSpan(first: number, count: number): string {
+  return count === 1 ? `seq ${first}` : `seqs ${first}–${first + count - 1}`;
+}
+
 /** A core message's words: `{ template, args }` (src/core/words.ts). */
 function isWords(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;

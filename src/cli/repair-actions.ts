@@ -20,7 +20,7 @@ import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
 import { saveEdits } from '../save/append-save';
 import { editableFromBytes } from '../files/editable';
 import { PendingEdits } from '../core/plan/pending-edits';
-import { english, withoutWords } from './english';
+import { countOf, english, withoutWords } from './english';
 import {
   activityWords,
   bytesWords,
@@ -117,7 +117,9 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
     );
     return r.write.ok;
   }
-  io.out(`${opened.file}: ${log.verdict.ok ? `loads (${log.eventCount} events)` : `REFUSED by dsh: ${log.verdict.error}`}`);
+  io.out(
+    `${opened.file}: ${log.verdict.ok ? `loads (${countOf(log.eventCount, 'event', 'events')})` : `REFUSED by dsh: ${log.verdict.error}`}`,
+  );
   for (const repair of r.repairs) io.out(`  already repaired: ${repairMadeLine(repair, english)}`);
   if (r.openTurn) {
     const t = r.openTurn;

@@ -8,6 +8,7 @@ import { forEachLog } from './each-log';
 import type { SessionLog } from '../core/read/session-log';
 import type { LoadedFile } from '../core/read/load-file';
 import { jsonText } from '../core/value-text';
+import { countOf } from './english';
 
 export interface ViewContext {
   file: string;
@@ -30,7 +31,7 @@ export interface ViewSpec {
 /** The one-line verdict heading a text view. */
 export function verdictLine(file: string, log: SessionLog): string {
   const verdict = log.verdict;
-  if (verdict.ok) return `${file}: loads (${log.eventCount} events${log.lastTurnOpen ? ', last turn open' : ''})`;
+  if (verdict.ok) return `${file}: loads (${countOf(log.eventCount, 'event', 'events')}${log.lastTurnOpen ? ', last turn open' : ''})`;
   return `${file}: REFUSED by dsh at stage ${verdict.stage}: ${verdict.error ?? verdict.dshError} — shown as far as it can be read`;
 }
 

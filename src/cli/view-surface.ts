@@ -4,7 +4,7 @@ import { defineView, type ViewContext } from './view-common';
 import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 import { messageSummary } from '../present';
 import { SurfaceRole } from '../core/read/session-log';
-import { english } from './english';
+import { countOf, english } from './english';
 
 function nodesOf({ log, flags }: ViewContext): readonly number[] {
   return flags.has('--repaired') ? log.repairedSurface() : log.surface();
@@ -31,7 +31,7 @@ export const surfaceView = defineView({
   text(context, out) {
     const nodes = nodesOf(context);
     const cuts = context.log.balancedCuts(nodes);
-    out(`surface: ${nodes.length} nodes${context.flags.has('--repaired') ? ' (with the repair closers)' : ''}`);
+    out(`surface: ${countOf(nodes.length, 'node', 'nodes')}${context.flags.has('--repaired') ? ' (with the repair closers)' : ''}`);
     nodes.forEach((seq, index) => {
       const row = nodeRow(context, seq);
       const where = row.line === null ? 'closer' : `line ${row.line}`;
