@@ -17,6 +17,7 @@ before(async () => {
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), join(suite.workspace, 'agent', 'session.jsonl'));
   // Never opened before the setting is turned off (VS Code remembers the editor a file last opened in).
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), join(suite.workspace, 'agent', 'session-later.jsonl'));
+  copyFileSync(join(SAMPLES, 'session-small.jsonl.zstd'), join(suite.workspace, 'agent', 'session-packed.jsonl.zstd'));
   ({ page } = await suite.openPage());
   await waitForExtension(page);
 });
@@ -51,12 +52,27 @@ async function toggleSetting(id) {
   await checkbox.click();
 }
 
+test(
+  'a zstd log opened by name shows in the session editor without any setting (text editors cannot show it)',
+  { timeout: 120_000 },
+  async () => {
+    await closeAllEditors(page);
+    await quickOpen(page, 'session-packed.jsonl.zstd');
+    await waitForHeader(page);
+    assert.equal((await readSessionView(page)).id, 'sample-small-0001');
+    assert.equal(userSettings()['workbench.editorAssociations']?.['**/session*.jsonl.zstd'], undefined, 'no association was needed');
+    await suite.shot(page, 'zstd-opened-by-name');
+    await closeAllEditors(page);
+  },
+);
+
 test('the setting makes the session editor the default for session logs, and turning it off undoes it', { timeout: 240_000 }, async () => {
   await closeAllEditors(page);
   await toggleSetting('sessionSurface.openLogsInSessionEditor');
   const associations = await until(() => userSettings()['workbench.editorAssociations'], 30_000, 'editorAssociations written');
   assert.equal(associations['**/session*.jsonl'], 'sessionSurface.sessionEditor');
-  assert.equal(associations['**/session*.jsonl.zstd'], 'sessionSurface.sessionEditor');
+  // A zstd log needs no association: the session editor is its default editor anyway.
+  assert.equal(associations['**/session*.jsonl.zstd'], undefined);
   await suite.shot(page, 'setting-on');
   await closeAllEditors(page);
   await quickOpen(page, 'session.jsonl');

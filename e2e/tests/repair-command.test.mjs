@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { SHARED, sharedFile, startSuite, until } from '../harness.mjs';
 import { REPO } from '../toolchain.mjs';
 import { closeAllEditors, quickOpen, runCommand } from '../workbench.mjs';
+import { waitForHeader } from '../session-editor.mjs';
 import { existsSync } from 'node:fs';
 import { cutAtFirstToolCall, openPageRetrying, text, zstdLog } from '../crash-tails.mjs';
 
@@ -57,7 +58,7 @@ afterEach(async (t) => {
 
 const dialog = () => page.locator('.monaco-dialog-box');
 
-/** Runs Apply Crash Repair on a file opened as text; returns the modal's text. */
+/** Runs Apply Crash Repair on a file opened by name (a plain log as text); returns the modal's text. */
 async function applyFromModal(name, button = 'Append Closers') {
   await closeAllEditors(page);
   await quickOpen(page, name);
@@ -107,28 +108,43 @@ for (const [name, code] of [
   );
 }
 
-test('a zstd copy: the closers go in one new frame; check passes', { timeout: 240_000 }, async (t) => {
-  if (!sharedFile(t, 'conformance', 'real', REAL)) return;
-  const name = 'crash-recorded.jsonl.zstd';
-  const file = join(suite.workspace, name);
-  const before = bytesOf(file);
-  const plan = predicted(file);
-  assert.equal(plan.write.container, 'zstd');
-  const shown = await applyFromModal(name);
-  assert.match(shown, /one zstd frame/);
-  await until(() => bytesOf(file).length > before.length, 30_000, 'the frame is appended');
-  const after = bytesOf(file);
-  assert.deepEqual(after.subarray(0, before.length), before, 'nothing before the end changed');
-  const check = cli('check', file);
-  assert.equal(check.status, 0, check.stdout + check.stderr);
-  const repaired = cli('repair', '--dry-run', '--json', file);
-  const review = JSON.parse(repaired.stdout.split('\n')[0]);
-  assert.equal(review.openTurn, undefined, 'the last turn is closed');
-  assert.deepEqual(
-    review.repairsMade[0].results.map((r) => r.code),
-    ['TOOL_OUTCOME_UNKNOWN'],
-  );
-});
+test(
+  'a zstd copy (it opens in the session editor): the closers are a pending edit, Save appends them as one new frame; check passes',
+  { timeout: 240_000 },
+  async (t) => {
+    if (!sharedFile(t, 'conformance', 'real', REAL)) return;
+    const name = 'crash-recorded.jsonl.zstd';
+    const file = join(suite.workspace, name);
+    const before = bytesOf(file);
+    const plan = predicted(file);
+    assert.equal(plan.write.container, 'zstd');
+    await closeAllEditors(page);
+    await quickOpen(page, name);
+    await waitForHeader(page);
+    await runCommand(page, APPLY);
+    await dialog().waitFor({ timeout: 30_000 });
+    const shown = (await dialog().textContent()) ?? '';
+    await suite.shot(page, `modal-${name}`);
+    assert.match(shown, /one zstd frame/);
+    await dialog().locator('.monaco-button', { hasText: 'Add as Pending Edit' }).first().click();
+    await page.locator('.tabs-container .tab.dirty', { hasText: name }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(bytesOf(file), before, 'nothing is written before Save');
+    await runCommand(page, 'View: Focus First Editor Group');
+    await runCommand(page, 'File: Save');
+    await until(() => bytesOf(file).length > before.length, 30_000, 'the frame is appended');
+    const after = bytesOf(file);
+    assert.deepEqual(after.subarray(0, before.length), before, 'nothing before the end changed');
+    const check = cli('check', file);
+    assert.equal(check.status, 0, check.stdout + check.stderr);
+    const repaired = cli('repair', '--dry-run', '--json', file);
+    const review = JSON.parse(repaired.stdout.split('\n')[0]);
+    assert.equal(review.openTurn, undefined, 'the last turn is closed');
+    assert.deepEqual(
+      review.repairsMade[0].results.map((r) => r.code),
+      ['TOOL_OUTCOME_UNKNOWN'],
+    );
+  },
+);
 
 test(
   'a torn last line: repair points to Remove Torn Tail; the backup equals the original; then the repair applies',

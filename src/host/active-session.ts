@@ -2,7 +2,7 @@
 // changes. The status bar, the keyboard commands and the palette's `when` clauses follow it.
 import * as vscode from 'vscode';
 import type { SessionDocument } from './session-document';
-import { SESSION_EDITOR_VIEW_TYPE, type SessionEditorProvider } from './session-editor-provider';
+import { isSessionEditorViewType, type SessionEditorProvider } from './session-editor-provider';
 
 export class ActiveSession implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<SessionDocument | undefined>();
@@ -29,7 +29,7 @@ export class ActiveSession implements vscode.Disposable {
   /** The URI of the active session editor's log, even before its document is ready. */
   static activeUri(): vscode.Uri | undefined {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-    return input instanceof vscode.TabInputCustom && input.viewType === SESSION_EDITOR_VIEW_TYPE ? input.uri : undefined;
+    return input instanceof vscode.TabInputCustom && isSessionEditorViewType(input.viewType) ? input.uri : undefined;
   }
 
   recompute(): void {

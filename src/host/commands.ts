@@ -1,7 +1,8 @@
 // The commands users reach from the palette and the editor title bar. Each opens or reloads a session
 // editor; none writes anything.
 import * as vscode from 'vscode';
-import { SESSION_EDITOR_VIEW_TYPE, type SessionEditorProvider } from './session-editor-provider';
+import { openInSessionEditor, type SessionEditorProvider } from './session-editor-provider';
+import { decompressedUri } from './log-text';
 
 export const COMMANDS = {
   openSession: 'sessionSurface.openSession',
@@ -13,7 +14,7 @@ export const COMMANDS = {
 const SESSION_FILE = /\.jsonl(\.zstd)?$/i;
 
 export function registerCommands(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
-  const openWithSessionEditor = (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.openWith', uri, SESSION_EDITOR_VIEW_TYPE);
+  const openWithSessionEditor = (uri: vscode.Uri) => openInSessionEditor(uri);
 
   context.subscriptions.push(
     /** File picker, then the session editor. An explicit URI argument skips the picker. */
@@ -48,7 +49,11 @@ export function registerCommands(context: vscode.ExtensionContext, provider: Ses
 
     vscode.commands.registerCommand(COMMANDS.showAsText, async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : provider.activeDocument?.uri;
-      if (target) await vscode.commands.executeCommand('vscode.openWith', target, 'default');
+      if (!target) return;
+      // A zstd log's own bytes are binary (and the session editor is its default editor): its text is the decompressed view.
+      if (/\.zstd$/i.test(target.path))
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(decompressedUri(target)));
+      else await vscode.commands.executeCommand('vscode.openWith', target, 'default');
     }),
 
     vscode.commands.registerCommand(COMMANDS.reload, async (uri?: vscode.Uri) => {

@@ -3,11 +3,16 @@
 // adds its entries when the setting is turned on and removes exactly its own entries when it is turned
 // off, in the same settings scope (user or workspace) as the setting itself.
 import * as vscode from 'vscode';
-import { SESSION_EDITOR_VIEW_TYPE } from './session-editor-provider';
+import { isSessionEditorViewType, SESSION_EDITOR_VIEW_TYPE } from './session-editor-provider';
 import { affects, SECTION, SETTING } from './settings';
 
-/** The file names dsh gives session logs: session.jsonl, session.jsonl.zstd, session.v4.jsonl.zstd. */
-export const SESSION_LOG_PATTERNS = ['**/session*.jsonl', '**/session*.jsonl.zstd'] as const;
+/**
+ * The plain logs dsh writes (session.jsonl): the setting makes the session editor their default. A
+ * zstd log (session.jsonl.zstd, session.v4.jsonl.zstd) has the session editor as its default already.
+ */
+export const SESSION_LOG_PATTERNS = ['**/session*.jsonl'] as const;
+/** Written by earlier versions for zstd logs; removed as our own, since the contribution covers them now. */
+const FORMER_PATTERNS = ['**/session*.jsonl.zstd'] as const;
 const ASSOCIATIONS = 'workbench.editorAssociations';
 
 type Associations = Record<string, string>;
@@ -35,6 +40,12 @@ export async function syncEditorAssociations(): Promise<boolean> {
         changed = true;
       } else if (enabled !== true && next[pattern] === SESSION_EDITOR_VIEW_TYPE) {
         // Only our own entries are removed; an association the user pointed elsewhere stays.
+        delete next[pattern];
+        changed = true;
+      }
+    }
+    for (const pattern of FORMER_PATTERNS) {
+      if (next[pattern] !== undefined && isSessionEditorViewType(next[pattern])) {
         delete next[pattern];
         changed = true;
       }

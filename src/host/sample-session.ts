@@ -1,7 +1,7 @@
 // The walkthrough's sample session: a small log shipped with the extension (media/walkthrough/), opened
 // in the session editor. It is read-only like every log the editor shows.
 import * as vscode from 'vscode';
-import { SESSION_EDITOR_VIEW_TYPE } from './session-editor-provider';
+import { openInSessionEditor } from './session-editor-provider';
 
 export const OPEN_SAMPLE_COMMAND = 'sessionSurface.openSampleSession';
 
@@ -9,7 +9,7 @@ export function registerSampleSession(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_SAMPLE_COMMAND, () => {
       const sample = vscode.Uri.joinPath(context.extensionUri, 'media', 'walkthrough', 'sample-session.jsonl');
-      return vscode.commands.executeCommand('vscode.openWith', sample, SESSION_EDITOR_VIEW_TYPE);
+      return openInSessionEditor(sample);
     }),
   );
 }

@@ -10,7 +10,27 @@ import { typeIcon, typeLabel } from '../present/event-labels';
 import { hostFormatter } from './words';
 import type { LineageLinks } from './lineage-links';
 
+/**
+ * The session editor under two names. A plain `.jsonl` log opens as text unless the user asks for the
+ * session editor (priority "option"); a `.jsonl.zstd` log is binary, which no other editor can show, so
+ * the session editor is its default. VS Code sets one priority per contributed editor, hence two.
+ */
 export const SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.sessionEditor';
+export const ZSTD_SESSION_EDITOR_VIEW_TYPE = 'sessionSurface.zstdSessionEditor';
+
+export function isSessionEditorViewType(viewType: string): boolean {
+  return viewType === SESSION_EDITOR_VIEW_TYPE || viewType === ZSTD_SESSION_EDITOR_VIEW_TYPE;
+}
+
+/** The session editor's name for this file (the one whose file pattern it matches). */
+export function sessionEditorViewType(uri: vscode.Uri): string {
+  return /\.zstd$/i.test(uri.path) ? ZSTD_SESSION_EDITOR_VIEW_TYPE : SESSION_EDITOR_VIEW_TYPE;
+}
+
+/** Opens `uri` in the session editor. */
+export function openInSessionEditor(uri: vscode.Uri, options?: vscode.TextDocumentShowOptions): Thenable<unknown> {
+  return vscode.commands.executeCommand('vscode.openWith', uri, sessionEditorViewType(uri), options);
+}
 
 export class SessionEditorProvider implements vscode.CustomEditorProvider<SessionDocument> {
   /** Pending edits per document: dirty state, undo/redo, save (append), revert and backups. */
@@ -38,12 +58,11 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
   ) {}
 
   static register(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
+    // Hidden webviews are rebuilt from the document on `ready`; keeping them alive costs memory.
+    const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
     context.subscriptions.push(
-      vscode.window.registerCustomEditorProvider(SESSION_EDITOR_VIEW_TYPE, provider, {
-        // Hidden webviews are rebuilt from the document on `ready`; keeping them alive costs memory.
-        webviewOptions: { retainContextWhenHidden: false },
-        supportsMultipleEditorsPerDocument: true,
-      }),
+      vscode.window.registerCustomEditorProvider(SESSION_EDITOR_VIEW_TYPE, provider, options),
+      vscode.window.registerCustomEditorProvider(ZSTD_SESSION_EDITOR_VIEW_TYPE, provider, options),
       provider.opened,
       provider.rendered,
       provider.testReported,

@@ -15,6 +15,8 @@ import { richLog } from '../support/build-log';
 
 const EXTENSION_ID = 'session-surface.session-surface-studio';
 const VIEW_TYPE = 'sessionSurface.sessionEditor';
+/** A zstd log's session editor: the same editor under the name that is the default for *.jsonl.zstd. */
+const ZSTD_VIEW_TYPE = 'sessionSurface.zstdSessionEditor';
 
 function workspaceFile(name: string): string {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -57,7 +59,7 @@ suite('timeline host side in a real extension host', () => {
     const file = workspaceFile(name);
     fs.writeFileSync(file, bytes);
     const uri = vscode.Uri.file(file);
-    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    await vscode.commands.executeCommand('vscode.openWith', uri, name.endsWith('.zstd') ? ZSTD_VIEW_TYPE : VIEW_TYPE);
     const doc = await until('document opened', () => api.provider.documents.get(uri.toString()));
     await doc.whenLoaded;
     assert.equal(doc.currentState.kind, 'loaded');
@@ -178,6 +180,26 @@ suite('timeline host side in a real extension host', () => {
     assert.equal(editor.document.lineAt(log.place(seq)!.line - 1).text, log.lineText(seq));
     // The view shows the decompressed text itself.
     assert.equal(editor.document.getText().trimEnd(), lines.join('\n'));
+  });
+
+  test('a zstd log opened as any file is (vscode.open) shows in the session editor, its default; a plain one as text', async function () {
+    this.timeout(90_000);
+    const lines = new TextDecoder().decode(richLog().bytes()).trimEnd().split('\n');
+    const zstd = vscode.Uri.file(workspaceFile('opened-by-default.jsonl.zstd'));
+    fs.writeFileSync(zstd.fsPath, encodeDshZstdLog(lines, { linesPerFrame: 5 }));
+    await vscode.commands.executeCommand('vscode.open', zstd);
+    const doc = await until('the session editor opened the zstd log', () => api.provider.documents.get(zstd.toString()));
+    await doc.whenLoaded;
+    assert.equal(doc.currentState.kind, 'loaded');
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === ZSTD_VIEW_TYPE, 'the active tab is the session editor');
+    const plain = vscode.Uri.file(workspaceFile('opened-by-default.jsonl'));
+    fs.writeFileSync(plain.fsPath, richLog().bytes());
+    await vscode.commands.executeCommand('vscode.open', plain);
+    await until('a plain log opens as text', () =>
+      vscode.window.activeTextEditor?.document.uri.fsPath === plain.fsPath ? true : undefined,
+    );
+    assert.equal(api.provider.documents.has(plain.toString()), false);
   });
 
   test('real dsh logs (shared corpus): Model view equals deriveMessages, every row validates', async function () {

@@ -3,7 +3,7 @@
 // focused session editor, from the palette.
 import * as vscode from 'vscode';
 import { ActiveSession } from '../active-session';
-import { SESSION_EDITOR_VIEW_TYPE, type SessionEditorProvider } from '../session-editor-provider';
+import { openInSessionEditor, type SessionEditorProvider } from '../session-editor-provider';
 import { formatAgo } from './format';
 import type { CatalogEntry, SessionCatalog } from './session-catalog';
 
@@ -16,7 +16,7 @@ export const LINEAGE_COMMANDS = {
 export const HAS_PARENT_KEY = 'sessionSurface.activeSessionHasParent';
 export const HAS_CHILDREN_KEY = 'sessionSurface.activeSessionHasChildren';
 
-const open = (uri: vscode.Uri) => vscode.commands.executeCommand('vscode.openWith', uri, SESSION_EDITOR_VIEW_TYPE);
+const open = (uri: vscode.Uri) => openInSessionEditor(uri);
 
 /** A tree node or a URI (from a command argument), else the active session editor. */
 function subject(

@@ -2,7 +2,7 @@
 // forks and subagent sessions under their parent. Items open in the session editor.
 import * as vscode from 'vscode';
 import { projectDirName } from '../../core/catalog';
-import { SESSION_EDITOR_VIEW_TYPE } from '../session-editor-provider';
+import { sessionEditorViewType } from '../session-editor-provider';
 import { formatAgo, formatCount, formatDateTime, formatSize, stateIcon, stateLabel } from './format';
 import type { CatalogEntry, SessionCatalog } from './session-catalog';
 import { displayText, hostFormatter } from '../words';
@@ -114,7 +114,7 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     item.tooltip = tooltip(e, children);
     item.contextValue = ['session', e.parentSession ? 'child' : '', children ? 'parent' : ''].filter(Boolean).join('.');
     item.accessibilityInformation = { label: `${e.title ?? e.id}, ${item.description}` };
-    item.command = { command: 'vscode.openWith', title: vscode.l10n.t('Open Session'), arguments: [e.file, SESSION_EDITOR_VIEW_TYPE] };
+    item.command = { command: 'vscode.openWith', title: vscode.l10n.t('Open Session'), arguments: [e.file, sessionEditorViewType(e.file)] };
     return item;
   }
 
