@@ -193,6 +193,13 @@ suite('timeline host side in a real extension host', () => {
     assert.equal(doc.currentState.kind, 'loaded');
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === ZSTD_VIEW_TYPE, 'the active tab is the session editor');
+    // Show Log as Text: its decompressed text, read-only (the file itself is binary).
+    await vscode.commands.executeCommand('sessionSurface.showAsText', zstd);
+    const text = await until('the decompressed text', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.scheme === DECOMPRESSED_SCHEME ? e : undefined;
+    });
+    assert.equal(text.document.getText().trimEnd(), lines.join('\n'));
     const plain = vscode.Uri.file(workspaceFile('opened-by-default.jsonl'));
     fs.writeFileSync(plain.fsPath, richLog().bytes());
     await vscode.commands.executeCommand('vscode.open', plain);
