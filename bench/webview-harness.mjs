@@ -80,6 +80,8 @@ const DARK = [
   '--vscode-panel-border: #2b2b2b',
   '--vscode-button-background: #0078d4',
   '--vscode-button-foreground: #fff',
+  '--vscode-button-hoverBackground: #026ec1',
+  '--vscode-toolbar-hoverBackground: rgba(90, 93, 94, 0.31)',
   '--vscode-input-background: #313131',
   '--vscode-input-foreground: #ccc',
 ].join(';');
