@@ -10,6 +10,8 @@ import { viewCommands } from './views';
 import { compactCommand } from './compact';
 import { pruneCommand } from './prune';
 import { LIMITS_HELP } from './limit-options';
+// Only the version is bundled from package.json (esbuild keeps the JSON fields that are imported).
+import { version } from '../../package.json';
 
 const commands: CliCommand[] = [checkCommand, inspectCommand, ...viewCommands, compactCommand, pruneCommand];
 
@@ -20,6 +22,7 @@ function usage(): string {
     ...commands.map((c) => `  ${c.usage.padEnd(38)} ${c.summary}`),
     '',
     `Every command takes ${LIMITS_HELP}.`,
+    'session-surface COMMAND --help describes one command; session-surface --version prints the version.',
   ].join('\n');
 }
 
@@ -28,6 +31,10 @@ export async function runCli(argv: string[], io: CliIo, context: CliContext = {}
   if (name === undefined || name === '--help' || name === '-h') {
     (name === undefined ? io.err : io.out)(usage());
     return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-V') {
+    io.out(`session-surface ${version}`);
+    return 0;
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {

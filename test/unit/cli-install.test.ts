@@ -4,7 +4,7 @@
 // run from a folder far from this checkout.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { scaleLogText } from '../support/log-generator.mjs';
@@ -86,5 +86,8 @@ describe('session-surface installed from the npm tarball', function () {
     const help = spawnSync(bin, ['--help'], { encoding: 'utf8', env: nodeOnly });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^usage: session-surface COMMAND/);
+    const version = spawnSync(bin, ['--version'], { encoding: 'utf8', env: nodeOnly });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout, `session-surface ${JSON.parse(readFileSync(join(repoRoot(), 'package.json'), 'utf8')).version}\n`);
   });
 });
