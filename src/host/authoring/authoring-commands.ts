@@ -143,18 +143,23 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
     vscode.l10n.t('{0}: the plan holds', preview.title),
     {
       modal: true,
-      detail: hostFormatter().counted(
-        preview.lines.length,
-        '{0} line to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
-        '{0} lines to append on Save; {1} surface node(s) hidden; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
-        preview.shadowed.length,
-        messages,
-        tokens,
-      ),
+      detail: planSummary(preview.lines.length, preview.shadowed.length, messages, tokens),
     },
     apply,
   );
   return choice === apply;
+}
+
+/** What a plan does, in words: each count in its own form ("1 line", "3 surface nodes"). */
+function planSummary(lines: number, shadowed: number, messages: string, tokens: string): string {
+  const fmt = hostFormatter();
+  return fmt.t(
+    '{0}; {1}; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
+    fmt.counted(lines, '{0} line to append on Save', '{0} lines to append on Save'),
+    fmt.counted(shadowed, '{0} surface node hidden', '{0} surface nodes hidden'),
+    messages,
+    tokens,
+  );
 }
 
 export function registerAuthoringCommands(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
