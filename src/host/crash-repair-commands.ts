@@ -20,7 +20,7 @@ import { activityWords, bytesWords, closerCodeMeaning, closerLine, pendingCallLi
 import { tailWhy } from '../present/core-words';
 import { verdictError } from '../core/read/verdict';
 import type { SessionEditorProvider } from './session-editor-provider';
-import { displayText, hostFormatter } from './words';
+import { appendedByAnotherWriter, displayText, hostFormatter } from './words';
 
 export const CRASH_REPAIR_COMMANDS = {
   apply: 'sessionSurface.applyCrashRepair',
@@ -187,9 +187,8 @@ export function registerCrashRepairCommands(
             {
               modal: true,
               detail: vscode.l10n.t(
-                'Another writer appended {0} event(s) ({1} bytes): an agent may still be writing this session. The turn is still open, and its closers were planned again as seqs {2}–{3}. Append them now?',
-                info.foreignEvents,
-                info.foreignBytes,
+                '{0}: an agent may still be writing this session. The turn is still open, and its closers were planned again as seqs {1}–{2}. Append them now?',
+                appendedByAnotherWriter(info.foreignEvents, info.foreignBytes),
                 info.firstSeq,
                 info.firstSeq + info.lines.length - 1,
               ),

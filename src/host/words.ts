@@ -16,6 +16,17 @@ export function hostFormatter(): Formatter {
   return (shared ??= new Formatter({ locale: displayLanguage(), translate }));
 }
 
+/** "Another writer appended 1 event (412 bytes)": what an agent wrote while the user was reviewing. */
+export function appendedByAnotherWriter(events: number, bytes: number): string {
+  const fmt = hostFormatter();
+  return fmt.counted(
+    events,
+    'Another writer appended {0} event ({1} bytes)',
+    'Another writer appended {0} events ({1} bytes)',
+    fmt.count(bytes),
+  );
+}
+
 /** A core message (a refusal reason, a note, a health entry) in the display language. */
 export function displayText(said: { message: string; words?: Words }): string {
   return coreText(said, hostFormatter());

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { loadSessionFile, PendingEdits, type PendingEdit, type PendingPlan, type SessionLog } from '../../core';
 import { saveEdits, type SaveOutcome } from '../../save/append-save';
 import { editTitle, previewEdit, type EditPreview } from '../../present/edit-preview';
-import { displayText, hostFormatter } from '../words';
+import { appendedByAnotherWriter, displayText, hostFormatter } from '../words';
 import { readWholeFile } from '../file-access';
 import type { SessionDocument } from '../session-document';
 
@@ -178,12 +178,15 @@ export class SessionAuthoring implements vscode.Disposable {
             {
               modal: true,
               detail: vscode.l10n.t(
-                'Another writer appended {0} event(s) ({1} bytes) after you made these edits. Your {2} edit(s) were planned again on top of them and still hold; they would be appended as seqs {3}–{4}. Append them now?',
-                info.foreignEvents,
-                info.foreignBytes,
-                saving.length,
-                info.firstSeq,
-                info.firstSeq + info.lines.length - 1,
+                '{0} after you made these edits. {1} Append them now?',
+                appendedByAnotherWriter(info.foreignEvents, info.foreignBytes),
+                hostFormatter().counted(
+                  saving.length,
+                  'Your edit was planned again on top of them and still holds; it would be appended as seqs {1}–{2}.',
+                  'Your {0} edits were planned again on top of them and still hold; they would be appended as seqs {1}–{2}.',
+                  info.firstSeq,
+                  info.firstSeq + info.lines.length - 1,
+                ),
               ),
             },
             append,
