@@ -2,7 +2,7 @@
 // editor; none writes anything.
 import * as vscode from 'vscode';
 import { openInSessionEditor, type SessionEditorProvider } from './session-editor-provider';
-import { decompressedUri } from './log-text';
+import { decompressedUri, isZstdLogName } from './log-text';
 
 export const COMMANDS = {
   openSession: 'sessionSurface.openSession',
@@ -14,8 +14,6 @@ export const COMMANDS = {
 const SESSION_FILE = /\.jsonl(\.zstd)?$/i;
 
 export function registerCommands(context: vscode.ExtensionContext, provider: SessionEditorProvider): void {
-  const openWithSessionEditor = (uri: vscode.Uri) => openInSessionEditor(uri);
-
   context.subscriptions.push(
     /** File picker, then the session editor. An explicit URI argument skips the picker. */
     vscode.commands.registerCommand(COMMANDS.openSession, async (uri?: vscode.Uri) => {
@@ -33,7 +31,7 @@ export function registerCommands(context: vscode.ExtensionContext, provider: Ses
                 defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
               })
             )?.[0];
-      if (target) await openWithSessionEditor(target);
+      if (target) await openInSessionEditor(target);
     }),
 
     /** Editor-title action: the file of the active (text) editor, or the one right-clicked. */
@@ -44,15 +42,14 @@ export function registerCommands(context: vscode.ExtensionContext, provider: Ses
         void vscode.window.showWarningMessage(vscode.l10n.t('Session Surface opens dsh session logs (*.jsonl, *.jsonl.zstd).'));
         return;
       }
-      await openWithSessionEditor(target);
+      await openInSessionEditor(target);
     }),
 
     vscode.commands.registerCommand(COMMANDS.showAsText, async (uri?: vscode.Uri) => {
       const target = uri instanceof vscode.Uri ? uri : provider.activeDocument?.uri;
       if (!target) return;
       // A zstd log's own bytes are binary (and the session editor is its default editor): its text is the decompressed view.
-      if (/\.zstd$/i.test(target.path))
-        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(decompressedUri(target)));
+      if (isZstdLogName(target)) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(decompressedUri(target)));
       else await vscode.commands.executeCommand('vscode.openWith', target, 'default');
     }),
 

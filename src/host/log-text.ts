@@ -9,11 +9,16 @@ import { readWholeFile } from './file-access';
 
 export const DECOMPRESSED_SCHEME = 'session-surface-text';
 
+/** Whether a log's name says it is zstd-compressed (`session.jsonl.zstd`). */
+export function isZstdLogName(log: vscode.Uri): boolean {
+  return /\.zstd$/i.test(log.path);
+}
+
 /** The virtual document of a zstd log's decompressed text (its path ends in .jsonl, for highlighting). */
 export function decompressedUri(log: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({
     scheme: DECOMPRESSED_SCHEME,
-    path: log.path.replace(/\.zstd$/i, '') + (/\.zstd$/i.test(log.path) ? '' : '.jsonl'),
+    path: isZstdLogName(log) ? log.path.replace(/\.zstd$/i, '') : `${log.path}.jsonl`,
     query: log.toString(),
   });
 }

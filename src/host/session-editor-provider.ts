@@ -2,7 +2,7 @@
 // editable custom editor only for authored edits (compactions, prunes): they are pending until saved,
 // and saving appends them to the log — nothing ever rewrites it (see ./authoring).
 import * as vscode from 'vscode';
-import { revealLineInTextEditor } from './log-text';
+import { isZstdLogName, revealLineInTextEditor } from './log-text';
 import { SessionDocument } from './session-document';
 import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
 import { AuthoringRegistry } from './authoring/authoring-registry';
@@ -24,12 +24,12 @@ export function isSessionEditorViewType(viewType: string): boolean {
 
 /** The session editor's name for this file (the one whose file pattern it matches). */
 export function sessionEditorViewType(uri: vscode.Uri): string {
-  return /\.zstd$/i.test(uri.path) ? ZSTD_SESSION_EDITOR_VIEW_TYPE : SESSION_EDITOR_VIEW_TYPE;
+  return isZstdLogName(uri) ? ZSTD_SESSION_EDITOR_VIEW_TYPE : SESSION_EDITOR_VIEW_TYPE;
 }
 
 /** Opens `uri` in the session editor. */
-export function openInSessionEditor(uri: vscode.Uri, options?: vscode.TextDocumentShowOptions): Thenable<unknown> {
-  return vscode.commands.executeCommand('vscode.openWith', uri, sessionEditorViewType(uri), options);
+export function openInSessionEditor(uri: vscode.Uri): Thenable<unknown> {
+  return vscode.commands.executeCommand('vscode.openWith', uri, sessionEditorViewType(uri));
 }
 
 export class SessionEditorProvider implements vscode.CustomEditorProvider<SessionDocument> {

@@ -71,15 +71,7 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
       const md = new vscode.MarkdownString();
       md.appendText(s.verdict.ok ? vscode.l10n.t('dsh opens this log.') : vscode.l10n.t('dsh refuses this log: {0}', s.verdict.text));
       md.appendMarkdown('\n\n');
-      const fmt = hostFormatter();
-      md.appendText(
-        [
-          fmt.counted(s.counts.events, '{0} event', '{0} events'),
-          fmt.counted(s.counts.turns, '{0} turn', '{0} turns'),
-          fmt.counted(s.counts.errors, '{0} error', '{0} errors'),
-          fmt.counted(s.counts.warnings, '{0} warning', '{0} warnings'),
-        ].join(vscode.l10n.t(', ')),
-      );
+      md.appendText(countsText(s.counts, true));
       md.appendMarkdown('\n\n');
       md.appendText(vscode.l10n.t('Click for the session health.'));
       item.tooltip = md;
@@ -108,6 +100,15 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
 
 type HealthItem = vscode.QuickPickItem & { seq?: number; line?: number };
 
+/** "36 events, 3 turns" and, with `problems`, ", 1 error, 0 warnings": each count in its own form. */
+function countsText(counts: SessionSummary['counts'], problems: boolean): string {
+  const fmt = hostFormatter();
+  const parts = [fmt.counted(counts.events, '{0} event', '{0} events'), fmt.counted(counts.turns, '{0} turn', '{0} turns')];
+  if (problems)
+    parts.push(fmt.counted(counts.errors, '{0} error', '{0} errors'), fmt.counted(counts.warnings, '{0} warning', '{0} warnings'));
+  return parts.join(vscode.l10n.t(', '));
+}
+
 async function showHealth(doc: SessionDocument | undefined): Promise<void> {
   const s = doc?.summary();
   if (!doc || !s) return;
@@ -127,10 +128,7 @@ async function showHealth(doc: SessionDocument | undefined): Promise<void> {
     detail: s.file.explanation,
   });
   items.push({
-    label: `$(list-ordered) ${[
-      hostFormatter().counted(s.counts.events, '{0} event', '{0} events'),
-      hostFormatter().counted(s.counts.turns, '{0} turn', '{0} turns'),
-    ].join(vscode.l10n.t(', '))}`,
+    label: `$(list-ordered) ${countsText(s.counts, false)}`,
   });
   const diagnostics = doc.diagnostics;
   if (diagnostics.length) items.push({ label: vscode.l10n.t('Problems'), kind: vscode.QuickPickItemKind.Separator });

@@ -16,8 +16,6 @@ export const LINEAGE_COMMANDS = {
 export const HAS_PARENT_KEY = 'sessionSurface.activeSessionHasParent';
 export const HAS_CHILDREN_KEY = 'sessionSurface.activeSessionHasChildren';
 
-const open = (uri: vscode.Uri) => openInSessionEditor(uri);
-
 /** A tree node or a URI (from a command argument), else the active session editor. */
 function subject(
   arg: unknown,
@@ -61,7 +59,7 @@ export function registerLineageCommands(
         void vscode.window.showWarningMessage(vscode.l10n.t('The parent session {0} is not in the sessions folder.', s.parentSession));
         return;
       }
-      await open(parent.file);
+      await openInSessionEditor(parent.file);
     }),
     vscode.commands.registerCommand(LINEAGE_COMMANDS.openChildren, async (arg?: unknown) => {
       const s = subject(arg, catalog, provider);
@@ -71,7 +69,7 @@ export function registerLineageCommands(
         void vscode.window.showInformationMessage(vscode.l10n.t('No child sessions of this session are in the sessions folder.'));
         return;
       }
-      if (children.length === 1) return open(children[0].file);
+      if (children.length === 1) return openInSessionEditor(children[0].file);
       const picked = await vscode.window.showQuickPick(
         children.map((c) => ({
           label: c.title ?? c.id,
@@ -83,7 +81,7 @@ export function registerLineageCommands(
         })),
         { title: vscode.l10n.t('Open a child session'), matchOnDetail: true },
       );
-      if (picked) await open(picked.entry.file);
+      if (picked) await openInSessionEditor(picked.entry.file);
     }),
   );
   updateKeys();
