@@ -1,8 +1,14 @@
 // Runs the bundled unit, conformance and property tests (out/test/**/*.test.js) with mocha and
 // prints a closing `unit: N passed, M failed` line. Exit code 1 on any failure.
 import Mocha from 'mocha';
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+// The CLI's code cache (bin/session-surface.js) of the runs under test goes to a folder of this run, not the user's.
+const codeCache = mkdtempSync(join(tmpdir(), 'session-surface-code-cache-'));
+process.env.SESSION_SURFACE_CACHE_DIR ??= codeCache;
+process.on('exit', () => rmSync(codeCache, { recursive: true, force: true }));
 
 function list(dir) {
   if (!existsSync(dir)) return [];
