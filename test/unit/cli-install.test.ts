@@ -4,7 +4,7 @@
 // run from a folder far from this checkout.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { scaleLogText } from '../support/log-generator.mjs';
@@ -79,6 +79,8 @@ describe('session-surface installed from the npm tarball', function () {
     });
     assert.equal(one.status, 0, one.stderr + String(one.error ?? ''));
     assert.match(one.stderr, /^logs\/session-0\.jsonl: loads \(\d+ events/);
+    // The launcher's code cache, in the user's cache folder (HOME is the test's folder here).
+    assert.match(readdirSync(join(dir, '.cache', 'session-surface')).join(' '), /^cli-[0-9a-f]{24}\.v8$/);
     const many = spawnSync(bin, ['check', '--json', '--jobs', '2', 'logs'], { cwd: join(dir, 'work'), encoding: 'utf8', env: nodeOnly });
     assert.equal(many.status, 0, many.stderr);
     const summary = JSON.parse(many.stdout.trimEnd().split('\n').pop()!).summary;
