@@ -99,7 +99,16 @@ async function startRecording(phase) {
     await page
       .context()
       .browser()
-      .startTracing(page, { path: tracePath, categories: ['devtools.timeline', 'blink', 'v8.execute', 'disabled-by-default-devtools.timeline.stack', 'disabled-by-default-devtools.timeline'] });
+      .startTracing(page, {
+        path: tracePath,
+        categories: [
+          'devtools.timeline',
+          'blink',
+          'v8.execute',
+          'disabled-by-default-devtools.timeline.stack',
+          'disabled-by-default-devtools.timeline',
+        ],
+      });
 }
 async function stopRecording(phase) {
   if (phase !== recordedPhase) return;
