@@ -43,6 +43,8 @@ step('tests');
 rmSync(RUN_DIR, { recursive: true, force: true });
 rmSync(ARTIFACTS, { recursive: true, force: true });
 mkdirSync(ARTIFACTS, { recursive: true });
+// The CLI's code cache (bin/session-surface.js) of the tests' CLI runs goes to this run's folder, not the user's.
+process.env.SESSION_SURFACE_CACHE_DIR ??= join(RUN_DIR, 'code-cache');
 const testsDir = join(REPO, 'e2e', 'tests');
 // The .vsix test makes a production build; it runs last so the other tests use the normal bundles.
 // SESSION_SURFACE_E2E_ONLY=a,b runs only the test files whose names contain one of the words.

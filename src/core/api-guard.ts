@@ -1,7 +1,7 @@
 // The public functions take whatever a caller hands them (a host, a script, a fuzzer): wrong types,
 // BigInts, throwing getters, cycles. They refuse such input with a diagnostic instead of throwing.
 import type { LoadOptions, ReadLimits } from './api';
-import type { Utf8Slicer } from './read/columns';
+import { textDecoderSlicer, type Utf8Slicer } from './read/columns';
 import type { Diagnostic } from './types';
 import { asNativeZstd } from './zstd/backend';
 import { valueText } from './value-text';
@@ -83,9 +83,8 @@ export function safeLoadOptions(options: unknown): LoadOptions {
  * string, TextDecoder decodes instead, so a faulty decoder cannot stop a load or change what it reads.
  */
 function checkedSlicer(slicer: Utf8Slicer): Utf8Slicer {
-  const fallback = new TextDecoder('utf-8', { ignoreBOM: true });
   return (bytes) => {
-    const decodeHere = (start: number, end: number) => fallback.decode(bytes.subarray(start, end));
+    const decodeHere = textDecoderSlicer(bytes);
     let slice: unknown;
     try {
       slice = slicer(bytes);

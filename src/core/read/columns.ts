@@ -44,7 +44,8 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
  */
 export type Utf8Slicer = (bytes: Uint8Array) => (start: number, end: number) => string;
 
-const textDecoderSlicer: Utf8Slicer = (bytes) => (start, end) => utf8.decode(bytes.subarray(start, end));
+/** The core's own decoder, used when no caller hands one in (and where a caller's fails). */
+export const textDecoderSlicer: Utf8Slicer = (bytes) => (start, end) => utf8.decode(bytes.subarray(start, end));
 
 /** A byte buffer that grows by doubling, so a followed log can be extended without copying per append. */
 export class ByteStore {
