@@ -36,6 +36,8 @@ import { formatNumber, label, t } from './strings';
 import type { WebviewString } from '../../src/protocol/webview-strings';
 
 const LIST_ID = 'timeline-list';
+/** How long a selection waits for the inspector's content before it is drawn on its own. */
+const SLOW_DETAIL_MS = 100;
 const ORDERS: { order: Order; label: WebviewString; key: string }[] = [
   { order: 'surface', label: 'Model view', key: '1' },
   { order: 'log', label: 'Full log', key: '2' },
@@ -327,17 +329,27 @@ export class TimelineApp extends LitElement {
 
   // ---- selection, inspector, provenance --------------------------------------------------------
 
-  async select(seq: number, { scroll = true, index }: { scroll?: boolean; index?: number } = {}): Promise<void> {
+  /**
+   * Selects `seq` and shows it in the inspector. With `withDetail` the selection is drawn together with
+   * the inspector's new content, in one redraw, when the host's answer comes (or after a short wait if
+   * it is slow), instead of a redraw for each.
+   */
+  async select(
+    seq: number,
+    { scroll = true, index, withDetail = false }: { scroll?: boolean; index?: number; withDetail?: boolean } = {},
+  ): Promise<void> {
     this.view.selectedSeq = seq;
     saveViewState(this.view);
     if (index !== undefined) this.activeIndex = index;
     this.detailLoading = true;
-    this.requestUpdate();
+    const showSelection = withDetail ? setTimeout(() => this.requestUpdate(), SLOW_DETAIL_MS) : undefined;
+    if (!withDetail) this.requestUpdate();
     if (scroll && index !== undefined) this.scrollToIndex(index);
     const [detail, provenance] = await Promise.allSettled([
       this.client.request('eventDetail', { seq }),
       this.client.request('provenance', { seq }),
     ]);
+    clearTimeout(showSelection);
     if (this.view.selectedSeq !== seq) return;
     this.detailLoading = false;
     this.detail = detail.status === 'fulfilled' ? detail.value.result : undefined;
@@ -384,7 +396,11 @@ export class TimelineApp extends LitElement {
     this.setFollowing(false);
     await this.updateComplete;
     this.scrollToIndex(result.index, 'center');
-    await this.select(seq, { scroll: false });
+    // A screen of rows drawn anew is a frame's work on its own: the selection and the inspector follow
+    // in a later frame, drawn together.
+    await this.list?.updateComplete;
+    await nextFrame();
+    await this.select(seq, { scroll: false, withDetail: true });
     if (focusList) this.focusList();
   }
 
@@ -879,3 +895,14 @@ function generationKey(g: { events: number; replaceGeneration: number; load: num
 }
 
 customElements.define('timeline-app', TimelineApp);
+
+/** Resolves at the next animation frame, or after a while when there is none (a hidden webview draws no frames). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(fallback);
+      resolve();
+    });
+  });
+}
