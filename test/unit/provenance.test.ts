@@ -87,6 +87,44 @@ describe('provenance index', () => {
       assert.deepEqual(warnings(index.diagnostics), []);
     });
 
+    it('a session title, and its request, link to the messages they name (and not to later or bad seqs)', () => {
+      const b = new LogBuilder();
+      b.chatTurn('Plan the trip');
+      const [user] = seqsOf(b, 'user/message');
+      const [answer] = seqsOf(b, 'assistant/message');
+      const request = b.event('session/title-llm-request', {
+        titleProvider: 'p',
+        messageSeqs: [user, answer],
+        route: {},
+        system: 's',
+        messages: [],
+        maxTokens: 16,
+      });
+      const title = b.event('session/title', {
+        title: 'Trip plan',
+        messageSeqs: [user, answer, 1.5, -1, 10_000, 'x'],
+        source: { kind: 'fallback' },
+      });
+      const log = load(b);
+      assert.equal(log.verdict.ok, true, log.verdict.error);
+      const index = provenanceIndex(log);
+      for (const seq of [request, title])
+        assert.deepEqual(
+          index.sourcesOf(seq).map((e) => [e.kind, e.seq, e.how]),
+          [
+            ['cite', user, 'recorded'],
+            ['cite', answer, 'recorded'],
+          ],
+        );
+      assert.deepEqual(
+        index
+          .derivativesOf(user)
+          .filter((e) => e.kind === 'cite')
+          .map((e) => e.seq),
+        [request, title],
+      );
+    });
+
     it('answers a result with no recorded tool/call by the asking message', () => {
       const b = new LogBuilder();
       openStep(b);

@@ -17,6 +17,8 @@ const NAMED: [TypeId, string][] = [
   [TypeId.RequestContext, 'request/context'],
   [TypeId.RequestHeader, 'request/header'],
   [TypeId.SessionEndSeed, 'session/end-seed'],
+  [TypeId.SessionTitle, 'session/title'],
+  [TypeId.SessionTitleLlmRequest, 'session/title-llm-request'],
   [TypeId.StepEnd, 'step/end'],
   [TypeId.StepStart, 'step/start'],
   [TypeId.TodoWrite, 'todo/write'],

@@ -132,6 +132,10 @@ export class ProvenanceBuilder {
         // A checkpoint cites its bracket and what it shadows; appended user messages may cite too.
         if (this.withEdges) this.citations(event);
         return;
+      case TypeId.SessionTitle:
+      case TypeId.SessionTitleLlmRequest:
+        if (this.withEdges) this.titleSources(event);
+        return;
     }
   }
 
@@ -433,6 +437,13 @@ export class ProvenanceBuilder {
     const shadowed = event.data?.shadowedSeqs;
     if (!Array.isArray(shadowed)) return;
     for (const seq of shadowed) if (typeof seq === 'number' && seq < event.seq) this.link(event.seq, seq, 'price', 'recorded');
+  }
+
+  /** A session title, and the request that asked for it, name the messages the title was made from. */
+  private titleSources(event: SessionEvent): void {
+    const seqs = event.data?.messageSeqs;
+    if (!Array.isArray(seqs)) return;
+    for (const seq of seqs) if (Number.isSafeInteger(seq) && seq < event.seq) this.link(event.seq, seq, 'cite', 'recorded');
   }
 
   /** Chunks no message took: a failed or retried attempt (info), one still streaming (info), or orphans. */

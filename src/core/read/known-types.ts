@@ -73,6 +73,8 @@ export const enum TypeId {
   RequestContext = 21,
   RequestHeader = 22,
   SessionEndSeed = 25,
+  SessionTitle = 26,
+  SessionTitleLlmRequest = 27,
   StepEnd = 28,
   StepStart = 29,
   TodoWrite = 35,
