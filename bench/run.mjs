@@ -165,7 +165,9 @@ function wholeProcess(node, args) {
   });
   const ms = performance.now() - started;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  return { ms, maxRssBytes: Number(readFileSync(rssFile, 'utf8')), stderr: r.stderr };
+  const maxRssBytes = Number(readFileSync(rssFile, 'utf8'));
+  rmSync(rssFile, { force: true });
+  return { ms, maxRssBytes, stderr: r.stderr };
 }
 
 function checkAsUsersRunIt(sizes, node) {
