@@ -1,11 +1,11 @@
 // Keyboard navigation in the session editor: Go to Seq… and Next/Previous Problem. Each sends the
 // session webview a `reveal` notification, and shows the event's line in the text editor beside
 // (plain logs only: a zstd log's text is not a text document) without taking the focus away.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/types';
 import type { RevealMessage } from '../protocol/messages';
 import type { ActiveSession } from './active-session';
+import { isZstdLogName } from './log-text';
 import type { SessionDocument } from './session-document';
 import { notifyWebviews } from './webview-channel';
 
@@ -18,7 +18,7 @@ export const NAVIGATION_COMMANDS = {
 export const HAS_PROBLEMS_KEY = 'sessionSurface.activeSessionHasProblems';
 
 async function showLineBeside(doc: SessionDocument, line: number): Promise<void> {
-  if (/\.zstd$/i.test(path.posix.basename(doc.uri.path))) return;
+  if (isZstdLogName(doc.uri)) return;
   const position = new vscode.Position(Math.max(0, line - 1), 0);
   await vscode.commands.executeCommand('vscode.openWith', doc.uri, 'default', {
     viewColumn: vscode.ViewColumn.Beside,
