@@ -1,0 +1,139 @@
+// The generations layer's vocabulary: how one format generation is read from its physical rows
+// (a codec), how a generation becomes the next one (an adjacent migration), and what a restore
+// of a whole artifact checks. dsh reads every log this way: decode the stored generation, run the
+// adjacent migrations up to the target, then validate the result as the target generation. Adding a
+// generation is one codec and one migration.
+
+/** The logical header every generation's codec decodes to (what migrations and restores see). */
+export interface LogicalHeader {
+  version: number;
+  id: string;
+  createdAt: number;
+  cwd?: string;
+  parentSession?: string;
+  isSeeded: boolean;
+  origin?: string;
+  delegationDepth: number;
+  agentPreset?: string;
+}
+
+/**
+ * One logical event as a generation holds it: a JSON object whose key order is kept, because an
+ * encoder writes keys in the order the object has them and the bytes must equal dsh's.
+ */
+export interface FormatEvent {
+  type: string;
+  seq: number;
+  time: number;
+  data: unknown;
+  ignorable?: boolean;
+  sourceEventSeqs?: number[];
+  surfaceOp?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * A compact run of events that one physical row holds (v0/v1 packed chunk rows). A stage may take
+ * the run whole (v1→v2 folds chunk runs into a message's stream) or expand it.
+ */
+export interface EventRun {
+  /** What kind of run this is, so a stage can recognise the runs it understands. */
+  readonly runType: string;
+  readonly firstSeq: number;
+  readonly eventCount: number;
+  expand(): Iterable<FormatEvent>;
+  readonly [key: string]: unknown;
+}
+
+/** Where decoders and migration stages put what they emit. */
+export interface EventSink {
+  emitEvent(event: FormatEvent): void;
+  emitRun(run: EventRun): void;
+}
+
+/**
+ * `strict`: the first malformed row or seq gap fails the read (an isolated verifier).
+ * `recoverable`: the first issue ends the accepted prefix, unless a later complete row is a
+ * `turn/end`, which makes the read fail (what dsh does when it opens a session).
+ */
+export type Recovery = 'strict' | 'recoverable';
+
+/** Decodes the physical rows (parsed JSON lines after the header) of one file, in order. */
+export interface RowDecoder {
+  readonly header: LogicalHeader;
+  /** The inherited cut when the header alone tells it (v0/v1 `seedLength`); undefined when the rows do (v2+). */
+  readonly headerInheritedEventCount: number | undefined;
+  decodeRow(row: unknown, out: EventSink): void;
+  /** After the last row: returns the inherited event count (the seed cut). */
+  finish(out: EventSink): number;
+}
+
+/** One generation's physical layout: header and rows as they are on disk. */
+export interface FormatCodec {
+  readonly version: number;
+  /** The physical header line's value to the logical header; throws SessionFormatError. */
+  decodeHeader(value: unknown): LogicalHeader;
+  createDecoder(headerValue: unknown, recovery: Recovery): RowDecoder;
+  /** The logical header to the physical header value (key order as dsh's encoder writes it). */
+  encodeHeader(header: LogicalHeader, inheritedEventCount: number): Record<string, unknown>;
+  /** One logical event to its physical row value (e.g. range-encoded `sourceEventSeqs` from v2 on). */
+  encodeEvent(event: FormatEvent): Record<string, unknown>;
+}
+
+export interface MigrationStageContext {
+  readonly sourceHeader: LogicalHeader;
+  readonly targetHeader: LogicalHeader;
+  readonly sourceInheritedEventCount: number;
+  /** `decoded`: the stage reads a codec's output; `transformed`: another migration's. */
+  readonly sourceKind: 'decoded' | 'transformed';
+}
+
+/** The streaming part of one adjacent migration, for one artifact. */
+export interface MigrationStage {
+  /** The target's inherited cut when it is known before the events are seen. */
+  readonly headerInheritedEventCount?: number;
+  transformEvent(event: FormatEvent, out: EventSink): void;
+  transformRun(run: EventRun, out: EventSink): void;
+  /** After the last event: flushes what it held back and returns the target's inherited cut. */
+  finish(out: EventSink): number;
+}
+
+/** An adjacent migration vN → vN+1. Its name is dsh's package name (it appears in dsh's messages). */
+export interface FormatMigration {
+  readonly name: string;
+  /** The edge as the conformance corpus names it: `v0-to-v1`. */
+  readonly edge: string;
+  readonly fromVersion: number;
+  readonly toVersion: number;
+  migrateHeader(header: LogicalHeader): LogicalHeader;
+  validateTargetHeader(header: LogicalHeader): void;
+  createStage(context: MigrationStageContext): MigrationStage;
+}
+
+/** A whole logical log of one generation. */
+export interface Artifact {
+  header: LogicalHeader;
+  inheritedEventCount: number;
+  events: FormatEvent[];
+}
+
+/**
+ * Validates a whole artifact as its generation (envelopes, vocabulary, surface metadata,
+ * relationships) and returns it, possibly normalised; throws SessionFormatError.
+ */
+export type ArtifactRestorer = (artifact: Artifact) => Artifact;
+
+/** Everything the catalog needs of one generation. */
+export interface FormatGeneration {
+  readonly version: number;
+  readonly codec: FormatCodec;
+  /** The migration that produces this generation from the previous one (absent for v0). */
+  readonly migrationFrom?: FormatMigration;
+  /** The restore of an artifact read natively as this generation (`validation: 'current'`). */
+  readonly restore: ArtifactRestorer;
+  /**
+   * The restore of an artifact migrated into this generation from an older one, when it differs
+   * from `restore` (dsh's `restoreTransformedCurrent`); defaults to `restore`.
+   */
+  readonly restoreTransformed?: ArtifactRestorer;
+}
