@@ -13,7 +13,7 @@ import { extname, join, normalize } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { chromium } from 'playwright-core';
 import * as esbuild from 'esbuild';
-import { CHROMIUM } from '../e2e/toolchain.mjs';
+import { browserPath } from '../e2e/toolchain.mjs';
 
 const TYPES = {
   '.js': 'text/javascript',
@@ -135,7 +135,7 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: browserPath(),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--enable-precise-memory-info', ...extraArgs],
   });

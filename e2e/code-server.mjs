@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { CODE_SERVER_ENTRY, NODE24 } from './toolchain.mjs';
+import { CODE_SERVER_ENTRY, node24Path } from './toolchain.mjs';
 
 const QUIET_SETTINGS = {
   'workbench.startupEditor': 'none',
@@ -101,7 +101,7 @@ export async function startCodeServer({
     workspace,
   ];
   // detached: the server becomes a process-group leader, so stop() ends it and all its children.
-  const child = spawn(NODE24, args, { env: isolatedEnv(runDir), stdio: ['ignore', log, log], detached: true });
+  const child = spawn(node24Path(), args, { env: isolatedEnv(runDir), stdio: ['ignore', log, log], detached: true });
   const origin = `http://127.0.0.1:${port}`;
   let exited = false;
   child.on('exit', () => {

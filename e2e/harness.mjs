@@ -2,14 +2,14 @@
 // workspace, a browser, screenshots, and access to the read-only ../shared corpus.
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, basename } from 'node:path';
+import { join, basename, resolve } from 'node:path';
 import { startCodeServer, isolatedEnv } from './code-server.mjs';
 import { CACHE, REPO } from './toolchain.mjs';
 import { launchBrowser, openWorkbench, workbenchUrl } from './workbench.mjs';
 
 export const RUN_DIR = process.env.SESSION_SURFACE_E2E_RUN || join(CACHE, 'run');
 export const ARTIFACTS = process.env.SESSION_SURFACE_E2E_ARTIFACTS || join(REPO, 'test-artifacts', 'e2e');
-export const SHARED = process.env.SESSION_SURFACE_SHARED || join(REPO, '..', 'shared');
+export const SHARED = process.env.SHARED_DIR ? resolve(REPO, process.env.SHARED_DIR) : join(REPO, '..', 'shared');
 export const SAMPLES = join(REPO, 'test', 'fixtures', 'sessions');
 
 /**

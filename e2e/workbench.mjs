@@ -1,7 +1,7 @@
 // Playwright helpers for the VS Code workbench served by code-server: open it with the extension
 // loaded from the working tree, run palette commands, open files, reach into the session webview.
 import { chromium } from 'playwright-core';
-import { CHROMIUM } from './toolchain.mjs';
+import { browserPath } from './toolchain.mjs';
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -13,7 +13,11 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export const launchBrowser = () => chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+export function launchBrowser() {
+  const executablePath = browserPath();
+  if (!executablePath) throw new Error('no Chrome or Chromium found: install one, or set CHROME_PATH to its executable');
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+}
 
 /**
  * The workbench URL for `folder`. `extensionDevelopmentPath` and `extensionTestsPath` travel in the
