@@ -3,6 +3,7 @@
 import { defineView, type ViewContext } from './view-common';
 import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 import { messageSummary } from '../present';
+import { messageOf } from '../core';
 import { SurfaceRole } from '../core/read/session-log';
 import { countOf, english } from './english';
 
@@ -18,7 +19,7 @@ function nodeRow(context: ViewContext, seq: number) {
   const { log } = context;
   const event = log.event(seq);
   const type = log.eventType(seq) ?? '?';
-  const message = type === 'user/message' ? event?.data : event?.data?.message;
+  const message = messageOf(event);
   const role = seq >= log.eventCount ? 'closer' : log.surfaceRole(seq) === SurfaceRole.Replace ? 'replace' : 'append';
   return { seq, line: log.place(seq)?.line ?? null, type, role, summary: messageSummary(message, english) };
 }

@@ -19,6 +19,9 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
   return log;
 }
 export { inspectLog } from './check/inspect';
+// What an event says, for every log generation: its message, content, tool result, derived message.
+export { MESSAGE_EVENT_TYPES, messageOf, contentOf, toolResultOf, toolCallIdsOf, derivedMessageOf } from './vocabulary/messages';
+export type { ToolResultView } from './vocabulary/messages';
 export { sha256Hex } from './sha256';
 export { valueText, stringText, jsonText } from './value-text';
 export { say, type Said } from './words';

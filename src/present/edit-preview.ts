@@ -1,7 +1,7 @@
 // What a pending edit would do, in words, before it is applied: the planner's verdict with every reason,
 // the exact lines, the shadowed nodes, the derived messages before and after, and estimated tokens.
 // Pure (no vscode, no DOM): the editor shows it, tests read it.
-import { estimateTokensOfSeqs, type Diagnostic, type PendingEdit, type PendingPlan, type SessionLog } from '../core';
+import { estimateTokensOfSeqs, messageOf, type Diagnostic, type PendingEdit, type PendingPlan, type SessionLog } from '../core';
 import type { Formatter } from './format';
 import { clip, messageSummary } from './message-summary';
 import { coreText } from './core-words';
@@ -31,11 +31,8 @@ export function editTitle(edit: PendingEdit, fmt: Formatter): string {
 }
 
 function bodyOf(event: { type: string; data?: unknown }, fmt: Formatter): string {
-  const data = event.data as Record<string, any> | undefined;
-  const message = event.type === 'assistant/message' ? data?.message : event.type === 'user/message' ? data : data?.message;
-  return message && typeof message === 'object' && Array.isArray(message.content)
-    ? messageSummary(message, fmt)
-    : clip(JSON.stringify(data ?? null), 100);
+  const message = messageOf(event);
+  return message && Array.isArray(message.content) ? messageSummary(message, fmt) : clip(JSON.stringify(event.data ?? null), 100);
 }
 
 /** What an event says, in one line (its message, or its data); undefined when the seq is not in the log. */

@@ -1,6 +1,7 @@
 // Event-local checks dsh runs when it adopts and seeds stored events: the message shape of the three
 // message events, the envelope, and the request header. Each returns dsh's message or undefined.
 import { asRecord, isObjectLike } from './json-values';
+import { messageOf } from '../vocabulary/messages';
 
 export interface ShapeProblem {
   message: string;
@@ -18,13 +19,6 @@ const MESSAGE_RULE: ReadonlyMap<unknown, string> = new Map([
   ['assistant/message', 'message.assistant-shape'],
   ['tool/result', 'message.toolresult-shape'],
 ]);
-
-/** The identified message of a message event (user/message carries it as data itself). */
-export function messageOf(event: { type: unknown; data: unknown }): Record<string, any> | undefined {
-  const data = isObjectLike(event.data) ? event.data : undefined;
-  const message = event.type === 'user/message' ? data : data?.message;
-  return isObjectLike(message) ? (message as Record<string, any>) : undefined;
-}
 
 /**
  * `subject` names the event in the message: given as its words and a number ("session event at seq"

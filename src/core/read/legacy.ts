@@ -1,6 +1,7 @@
 // Legacy v0 shapes (spec §8.2): some are refused outright, the rest are upgraded in memory before
 // validation, exactly as dsh's persistence layer adopts stored events. Malformed legacy shapes are
 // refused with dsh's "malformed pre-react-loop" wording.
+import { messageOf } from '../vocabulary/messages';
 import type { SessionEvent } from '../types';
 import { asRecord, hasOnlyKeys, hasOwn, nullReadMessage } from './json-values';
 
@@ -198,9 +199,8 @@ export type MessageIdLookup = (seq: number) => string | undefined;
 
 /** The message id an event carries (used for pre-identity tool/result replacements). */
 export function eventMessageId(event: SessionEvent): string | undefined {
-  const data = asRecord(event.data);
-  const message = event.type === 'user/message' ? data : asRecord(data?.message);
-  return typeof message?.id === 'string' ? message.id : undefined;
+  const id = messageOf(event)?.id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**

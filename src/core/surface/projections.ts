@@ -1,32 +1,17 @@
 // Projections of a surface: the derived messages, tool-pairing balance and the human transcript.
 import type { SessionEvent } from '../types';
+import { derivedMessageOf, toolCallIdsOf } from '../vocabulary/messages';
 
 export type DerivedMessage = Record<string, unknown>;
 
-/** What the model sees for one surface node, or null (an assistant/message with empty content). */
+/** What the model sees for one surface node, or null (see `derivedMessageOf`). */
 export function deriveEventMessage(event: SessionEvent): DerivedMessage | null {
-  switch (event.type) {
-    case 'user/message':
-      return event.data as DerivedMessage;
-    case 'assistant/message': {
-      const message = event.data?.message;
-      return Array.isArray(message?.content) && message.content.length === 0 ? null : (message as DerivedMessage);
-    }
-    case 'tool/result':
-      return event.data?.message as DerivedMessage;
-    default:
-      return null;
-  }
+  return derivedMessageOf(event);
 }
 
 /** Number of tool-call blocks an assistant/message opens (the balance counter's increment). */
 export function toolCallCount(event: SessionEvent): number {
-  if (event.type !== 'assistant/message') return 0;
-  const content = event.data?.message?.content;
-  if (!Array.isArray(content)) return 0;
-  let count = 0;
-  for (const block of content) if (block !== null && typeof block === 'object' && block.type === 'tool-call') count += 1;
-  return count;
+  return toolCallIdsOf(event).length;
 }
 
 export type BalanceResult = { cuts: number[] } | { error: string };
