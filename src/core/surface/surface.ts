@@ -2,17 +2,10 @@
 // against the current state without mutating it; only an accepted plan is applied, so a refused
 // append leaves the surface untouched. The same transition serves loading and appending.
 import type { Replacement, SessionEvent } from '../types';
-import { isSurfaceType } from '../read/known-types';
+import { SurfaceError, V0_SURFACE_RULES, replaceEndpoints, type SurfaceRules } from './surface-rules';
 import { isSeq, jsonEqual } from '../read/json-values';
 
-export class SurfaceError extends Error {
-  constructor(
-    message: string,
-    readonly rule: string,
-  ) {
-    super(message);
-  }
-}
+export { SurfaceError } from './surface-rules';
 
 export type SurfacePlan =
   | { kind: 'append'; seq: number }
@@ -21,9 +14,10 @@ export type SurfacePlan =
 /** Looks up an earlier event (for the tool/result rewrite rule). */
 export type EventLookup = (seq: number) => SessionEvent | undefined;
 
-function surfaceOpOf(event: SessionEvent): SessionEvent['surfaceOp'] | undefined {
+/** The marker of a surface event: 'append', its replace endpoints, or undefined for a log-only event. */
+function surfaceOpOf(event: SessionEvent, rules: SurfaceRules): 'append' | { start: number; end: number } | undefined {
   const raw = event as { surfaceOp?: unknown; sourceEventSeqs?: unknown };
-  if (!isSurfaceType(event.type)) {
+  if (!rules.surfaceTypes.has(event.type)) {
     if (raw.surfaceOp !== undefined) {
       throw new SurfaceError(
         `session event "${event.type}" is not surface-eligible and cannot carry surfaceOp`,
@@ -45,15 +39,7 @@ function surfaceOpOf(event: SessionEvent): SessionEvent['surfaceOp'] | undefined
       'surface.eligible-requires-marker',
     );
   if (op === 'append') return op;
-  if (op === null || typeof op !== 'object' || Array.isArray(op)) {
-    throw new SurfaceError(`session event "${event.type}" carries an invalid surfaceOp`, 'surface.marker-shape');
-  }
-  const r = op as Record<string, unknown>;
-  const exact = Object.keys(r).length === 3 && 'op' in r && 'start' in r && 'end' in r;
-  if (!exact || r.op !== 'replace' || !isSeq(r.start) || !isSeq(r.end)) {
-    throw new SurfaceError(`session event "${event.type}" carries an invalid replace surfaceOp`, 'surface.marker-shape');
-  }
-  return op as SessionEvent['surfaceOp'];
+  return replaceEndpoints(op, event.type, rules);
 }
 
 function checkProvenance(event: SessionEvent, shadowed: readonly number[]): void {
@@ -122,7 +108,24 @@ function checkToolResultRewrite(event: SessionEvent, shadowed: readonly number[]
   }
 }
 
+/**
+ * The protected system head (v3+): when the first surface node is a system/message, a replacement
+ * that covers it must be a system/message covering exactly that node, and no other system/message
+ * replace may take the head's place by covering more.
+ */
+function checkSystemHead(event: SessionEvent, startIdx: number, endIdx: number, nodes: readonly number[], lookup: EventLookup): void {
+  const headIsSystem = nodes.length > 0 && lookup(nodes[0])?.type === 'system/message';
+  if (!headIsSystem || startIdx !== 0) return;
+  if (event.type !== 'system/message' || endIdx !== 0)
+    throw new SurfaceError(
+      'the protected system head can be replaced only by a system/message covering exactly that head',
+      'system-head.protected',
+    );
+}
+
 export class SurfaceFold {
+  constructor(readonly rules: SurfaceRules = V0_SURFACE_RULES) {}
+
   nodes: number[] = [];
   replaceGeneration = 0;
   readonly replacements: Replacement[] = [];
@@ -131,7 +134,7 @@ export class SurfaceFold {
   plan(event: SessionEvent, expectedSeq: number, lookup: EventLookup): SurfacePlan | undefined {
     if (event.seq !== expectedSeq)
       throw new SurfaceError(`session event seq ${event.seq} is not contiguous; expected ${expectedSeq}`, 'seq.contiguity');
-    const op = surfaceOpOf(event);
+    const op = surfaceOpOf(event, this.rules);
     if (op === undefined) return undefined;
     if (op === 'append') {
       checkProvenance(event, []);
@@ -151,7 +154,8 @@ export class SurfaceFold {
     }
     const shadowedSeqs = this.nodes.slice(startIdx, endIdx + 1);
     checkProvenance(event, shadowedSeqs);
-    checkToolResultRewrite(event, shadowedSeqs, lookup);
+    if (this.rules.toolResultContentOnly) checkToolResultRewrite(event, shadowedSeqs, lookup);
+    if (this.rules.protectedSystemHead) checkSystemHead(event, startIdx, endIdx, this.nodes, lookup);
     return { kind: 'replace', seq: event.seq, start: op.start, end: op.end, startIdx, endIdx, shadowedSeqs };
   }
 
@@ -167,7 +171,7 @@ export class SurfaceFold {
   }
 
   clone(): SurfaceFold {
-    const copy = new SurfaceFold();
+    const copy = new SurfaceFold(this.rules);
     copy.nodes = this.nodes.slice();
     copy.replaceGeneration = this.replaceGeneration;
     copy.replacements.push(...this.replacements);
