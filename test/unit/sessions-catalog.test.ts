@@ -204,6 +204,31 @@ describe('sessions catalogue', () => {
       assert.equal(entries.find((e) => e.id === 'child')?.header?.parentSession, 'closed');
     });
 
+    it('reads the turns and state of a large zstd log from its last frames, not its start', async () => {
+      // Stored (raw) frames keep the file as large as its text: well past the size decoded whole.
+      const big = mkdtempSync(join(tmpdir(), 'catalog-big-'));
+      try {
+        const write = (name: string, lines: readonly string[]) => {
+          const dir = join(big, projectDirName('/home/dev/project'), name);
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, 'session.jsonl.zstd'), encodeDshZstdLog(lines, { linesPerFrame: 20, encoder: 'raw' }));
+        };
+        write('closed-big', session('closed-big', { turns: 60, padding: 100_000 }).lines);
+        write('live-big', session('live-big', { turns: 60, padding: 100_000, open: true }).lines);
+        const entries = await listSessions(nodeFs, big);
+        const closed = entries.find((e) => e.id === 'closed-big')!;
+        assert.ok(closed.size > 4 * 1024 * 1024, `the log is ${closed.size} bytes`);
+        assert.equal(closed.turns, 60);
+        assert.equal(closed.state, 'closed');
+        assert.equal(closed.title, 'first prompt of closed-big');
+        const live = entries.find((e) => e.id === 'live-big')!;
+        assert.equal(live.turns, 60);
+        assert.notEqual(live.state, 'closed');
+      } finally {
+        rmSync(big, { recursive: true, force: true });
+      }
+    });
+
     it("lists only the workspace folder's project when asked", async () => {
       const entries = await listSessions(nodeFs, root, { projectDirs: ['--other--'] });
       assert.deepEqual(

@@ -4,6 +4,7 @@
 // system is handed in (Node's fs for the CLI and benchmarks, vscode.workspace.fs in the editor).
 import type { SessionHeader } from '../types';
 import { decodeZstdLog, isZstd } from '../zstd';
+import { tailFrameStarts } from '../zstd/tail-frames';
 import { isTranscriptName, transcriptGeneration } from './project-dir';
 import { say } from '../words';
 import {
@@ -20,6 +21,9 @@ import {
 export const WHOLE_ZSTD_BYTES = 4 * 1024 * 1024;
 /** Bytes of a larger zstd log's start decoded for its header and title. */
 const ZSTD_HEAD_BYTES = 256 * 1024;
+/** The first window of a larger zstd log's end searched for its last frames (grown while no frame fits). */
+const ZSTD_TAIL_BYTES = 1024 * 1024;
+const ZSTD_TAIL_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface CatalogFs<P> {
   /** Entries of a folder; [] when it does not exist. */
@@ -72,6 +76,23 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
   await Promise.all(runners);
 }
 
+/**
+ * The text of a large zstd log's last frames: the end of the file is read and searched for the frame
+ * starts from which whole frames run to the end (frames start at line starts in dsh's logs), so the
+ * listing's turns and state come from the log's real end without decompressing all of it.
+ */
+async function zstdTailText<P>(fs: CatalogFs<P>, file: P, size: number): Promise<Uint8Array | undefined> {
+  for (let windowBytes = ZSTD_TAIL_BYTES; ; windowBytes *= 4) {
+    const from = Math.max(ZSTD_HEAD_BYTES, size - windowBytes);
+    const window = await fs.read(file, from, size);
+    for (const start of tailFrameStarts(window)) {
+      const decoded = decodeZstdLog(window.subarray(start), { expectHeaderFrame: false, limits: { maxTextBytes: 64 * 1024 * 1024 } });
+      if (!decoded.error && decoded.text.length > 0) return decoded.text;
+    }
+    if (from === ZSTD_HEAD_BYTES || windowBytes >= ZSTD_TAIL_MAX_BYTES) return undefined;
+  }
+}
+
 /** Reads the ends of one log (plain or zstd, told apart by content). */
 export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Promise<{ ends: SessionEnds; compressed: boolean }> {
   const head = await fs.read(file, 0, Math.min(size, Math.max(HEAD_BYTES, 4)));
@@ -97,7 +118,11 @@ export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Prom
         }),
       };
     }
-    return { compressed: true, ends: readSessionEnds({ head: text, headIsWhole: false }) };
+    const tail = await zstdTailText(fs, file, size);
+    return {
+      compressed: true,
+      ends: readSessionEnds({ head: text, headIsWhole: false, ...(tail ? { tail, tailStartsAtLine: true } : {}) }),
+    };
   }
   if (size <= head.length) return { compressed: false, ends: readSessionEnds({ head, headIsWhole: true }) };
   const tailStart = Math.max(head.length, size - TAIL_BYTES);
