@@ -93,6 +93,6 @@ export const RELEASED_EVENT_TYPES: readonly string[] = Object.freeze(
 );
 
 /** The disposition of a released type (an own property: `constructor` and friends are not types). */
-export function releasedDisposition(type: string): PayloadDisposition | undefined {
-  return Object.hasOwn(RELEASED_EVENT_DISPOSITIONS, type) ? RELEASED_EVENT_DISPOSITIONS[type] : undefined;
+export function releasedDisposition(type: unknown): PayloadDisposition | undefined {
+  return typeof type === 'string' && Object.hasOwn(RELEASED_EVENT_DISPOSITIONS, type) ? RELEASED_EVENT_DISPOSITIONS[type] : undefined;
 }
