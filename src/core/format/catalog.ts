@@ -153,7 +153,7 @@ class GenerationReader {
     const decoder = this.createDecoder(source, log.headerValue);
     const current = stored === this.target.version;
     const collector = new EventCollector(current);
-    const stream = current ? undefined : this.createStream(decoder, stored, collector);
+    const stream = current ? undefined : this.createStream(decoder, collector);
     const sink = stream ?? collector;
 
     // Rows: decode (and migrate, streaming) one at a time, so a refusal names the row's line.
@@ -231,13 +231,18 @@ class GenerationReader {
     }
   }
 
-  private createStream(decoder: RowDecoder, stored: number, collector: EventCollector): MigrationStream {
+  private createStream(decoder: RowDecoder, collector: EventCollector): MigrationStream {
     this.stage = 'migrate';
-    const cut = decoder.headerInheritedEventCount;
-    if (cut === undefined)
-      throw new Stop('decode', new SessionFormatError(`format v${stored} decoder must expose its inherited cut before migration`));
+    // A v2+ decoder learns the cut from its rows (the inherited end-seed marker), so the first stage
+    // may start without it; it takes the cut from the events, as dsh's v2→v3 stage does.
     try {
-      return this.chain.createStream(decoder.header, cut, this.target.version, collector, this.options.evidence);
+      return this.chain.createStream(
+        decoder.header,
+        decoder.headerInheritedEventCount,
+        this.target.version,
+        collector,
+        this.options.evidence,
+      );
     } catch (error) {
       throw migrateStop(error, {});
     }
