@@ -167,6 +167,9 @@ class GenerationReader {
         current,
         strict: this.strict,
         admission: source.codec.admission,
+        admitting: (at) => {
+          line = at;
+        },
         row: (value, at) => {
           line = at;
           collector.line = at;

@@ -103,6 +103,8 @@ export interface RowWalk {
   admission?: RowAdmission;
   /** Each parsed row before the first issue, with its physical line. */
   row(value: unknown, line: number): void;
+  /** The line of a row after damage that the admission is about to judge (so a refusal names it). */
+  admitting?(line: number): void;
 }
 
 /** What recovery dropped silently: the first unparsable row and its line. */
@@ -149,7 +151,10 @@ export function walkRows(log: PhysicalLog, walk: RowWalk): JsonlIssue | undefine
     } catch {
       continue;
     }
-    if (admit) walk.admission!.admit(value);
+    if (admit) {
+      walk.admitting?.(line);
+      walk.admission!.admit(value);
+    }
     if (isJsonObject(value) && value['type'] === 'turn/end') throw new PhysicalRefusal('jsonl', issue.message, issue.line, line);
   }
   return issue;
