@@ -3,6 +3,7 @@
 // target streamed row by row, then the target generation's restore. The outcome is a verdict in the
 // conformance corpus's terms: the stage where dsh stopped, dsh's error verbatim, the physical line.
 import type { Utf8Slicer } from '../read/columns';
+import type { Sha256Stream } from '../sha256';
 import type { NativeZstd } from '../zstd/backend';
 import type { ZstdLimits } from '../zstd/decode';
 import { MigrationChain, refusingMigration, type MigrationStream } from './chain';
@@ -78,6 +79,8 @@ export interface ReadGenerationOptions {
   evidence?: Readonly<Record<string, unknown>>;
   /** Compute sha256/bytes of the target form (default true). */
   encode?: boolean;
+  /** A faster SHA-256 a host may hand in (Node's crypto) for the target form's digest. */
+  sha256?: () => Sha256Stream;
 }
 
 /** A refusal on its way to the verdict. */
@@ -312,7 +315,7 @@ class GenerationReader {
     verdict.types = typeHistogram(artifact);
     if (this.options.encode !== false) {
       this.stage = 'restore';
-      const encoded = encodeArtifact(artifact, this.target.codec);
+      const encoded = encodeArtifact(artifact, this.target.codec, { sha256: this.options.sha256 });
       verdict.sha256 = encoded.sha256;
       verdict.bytes = encoded.bytes;
     }
