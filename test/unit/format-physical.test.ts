@@ -102,7 +102,18 @@ describe('format physical reader: zstd', () => {
     );
   });
 
-  it('refuses a complete frame that ends inside a record', () => {
+  it('accepts a record continued into the next frame (dsh carries the fragment across frames)', () => {
+    const body = lines.slice(1).join('\n') + '\n';
+    const cut = body.length - 10;
+    const file = concatBytes([
+      encodeRawZstdFrame(enc.encode(`${lines[0]}\n`)),
+      encodeRawZstdFrame(enc.encode(body.slice(0, cut))),
+      encodeRawZstdFrame(enc.encode(body.slice(cut))),
+    ]);
+    assert.deepEqual([read(file).verdict.ok, read(file).verdict.events], [true, 6]);
+  });
+
+  it('refuses complete frames that end inside a record', () => {
     const body = lines.slice(1).join('\n') + '\n';
     const file = concatBytes([encodeRawZstdFrame(enc.encode(`${lines[0]}\n`)), encodeRawZstdFrame(enc.encode(body.slice(0, -10)))]);
     assert.equal(read(file).verdict.dshError, 'corrupt Zstandard session log: complete frame contains a torn JSONL record');

@@ -3,7 +3,7 @@
 // edge, dsh's wrapped message, the line of the row being decoded), and the catalog's own limits.
 import { strict as assert } from 'node:assert';
 import { assertArtifactRelationships, assertEventPayload } from '../../src/core/format/v0-to-v1';
-import type { Artifact, FormatEvent } from '../../src/core/format';
+import { readFormatHeader, type Artifact, type FormatEvent } from '../../src/core/format';
 import { logBytes, physicalHeader, plainTurn, read, SESSION_ID } from '../support/format-logs';
 
 const WRAP = '@deepseek-ai/dsh-session-format-v0-to-v1 refuses this format v0 Session: ';
@@ -197,6 +197,16 @@ describe('format v1 restore and the catalog', () => {
       .replace('"time":3,"data":{"turn":1,"step":1}', '"time":-0,"data":{"turn":1,"step":1}');
     const verdict = read(new TextEncoder().encode(text)).verdict;
     assert.deepEqual([verdict.stage, verdict.dshError], ['restore', 'Session event 4 time must be a safe integer']);
+  });
+
+  it('reads a header alone as dsh readHeader does', () => {
+    assert.equal(readFormatHeader(physicalHeader(1), 1).status, 'current');
+    const migrating = readFormatHeader(physicalHeader(0, { seedLength: 2 }), 1);
+    assert.deepEqual([migrating.status, migrating.header?.version, migrating.header?.isSeeded], ['migration-required', 1, true]);
+    assert.deepEqual(readFormatHeader(physicalHeader(2), 1).reason, 'stored Session uses newer format v2; this build writes v1');
+    const malformed = readFormatHeader({ version: '1' }, 1);
+    assert.deepEqual([malformed.status, malformed.reason], ['malformed', 'Session format version must be a non-negative safe integer']);
+    assert.equal(readFormatHeader(physicalHeader(0, { cwd: 'rel' }), 1).reason, 'format v0 header cwd must be absolute');
   });
 
   it('a target the build does not register is a verdict, not a crash', () => {

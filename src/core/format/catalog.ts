@@ -10,7 +10,7 @@ import { MigrationChain, refusingMigration, type MigrationStream } from './chain
 import { encodeArtifact } from './encode';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from './errors';
 import { FORMAT_GENERATIONS, findGeneration } from './generations';
-import { formatCount, snapshotFormatHeader } from './json';
+import { formatCount, inspectFormatVersion, snapshotFormatHeader } from './json';
 import { openPhysicalLog, PhysicalRefusal, TORN_TAIL, walkRows, type PhysicalLog } from './physical';
 import { EventCollector, type EventPlaces } from './collector';
 import type { Artifact, FormatGeneration, LogicalHeader, Recovery, RowDecoder } from './types';
@@ -214,19 +214,10 @@ class GenerationReader {
 
   /** dsh's readHeader: `unsupported` for a newer version or a refused header migration, else `malformed`. */
   private readHeader(headerValue: unknown, stored: number): FormatGeneration {
-    const unsupported = (message: string): Stop => new Stop('header', new Error(message), { errorName: 'readHeader:unsupported' });
-    if (stored > this.target.version)
-      throw unsupported(`stored Session uses newer format v${stored}; this build writes v${this.target.version}`);
-    const source = findGeneration(stored, this.generations);
-    if (!source) throw unsupported(`this build has no Session format codec for v${stored}`);
-    try {
-      const decoded = snapshotFormatHeader(source.codec.decodeHeader(headerValue), `format v${stored} header`);
-      this.chain.migrateHeader(decoded, this.target.version);
-    } catch (error) {
-      if (error instanceof SessionFormatUnsupportedMigrationError) throw new Stop('header', error, { errorName: 'readHeader:unsupported' });
-      throw new Stop('header', error, { errorName: 'readHeader:malformed' });
-    }
-    return source;
+    const reading = readFormatHeader(headerValue, this.target.version, this.generations, this.chain);
+    if (reading.status === 'unsupported' || reading.status === 'malformed')
+      throw new Stop('header', reading.error ?? new Error(reading.reason), { errorName: `readHeader:${reading.status}` });
+    return findGeneration(stored, this.generations)!;
   }
 
   private createDecoder(source: FormatGeneration, headerValue: unknown): RowDecoder {
@@ -333,6 +324,55 @@ class GenerationReader {
 function migrateStop(error: unknown, extra: Partial<FormatVerdict>): Stop {
   const migration = refusingMigration(error);
   return new Stop('migrate', error, { ...(migration ? { edge: migration.edge } : {}), ...extra });
+}
+
+/** What dsh's `readHeader` says of a header value: its status, and the target header or the reason. */
+export interface FormatHeaderReading {
+  status: 'current' | 'migration-required' | 'unsupported' | 'malformed';
+  storedVersion?: number;
+  targetVersion: number;
+  /** The header carried to the target generation. */
+  header?: LogicalHeader;
+  /** dsh's message for an unsupported or malformed header. */
+  reason?: string;
+  error?: unknown;
+}
+
+/**
+ * The header alone, read as dsh's catalog reads it before any row (what listing sessions needs):
+ * `unsupported` for a version newer than the target or a header the migrations refuse, `malformed`
+ * for anything else wrong, else the header carried to the target generation.
+ */
+export function readFormatHeader(
+  headerValue: unknown,
+  targetVersion: number,
+  generations: readonly FormatGeneration[] = FORMAT_GENERATIONS,
+  chain = new MigrationChain(generations.flatMap((generation) => (generation.migrationFrom ? [generation.migrationFrom] : []))),
+): FormatHeaderReading {
+  let stored: number;
+  try {
+    stored = inspectFormatVersion(headerValue);
+  } catch (error) {
+    return { status: 'malformed', targetVersion, reason: errorText(error), error };
+  }
+  const refused = (status: 'unsupported' | 'malformed', error: unknown): FormatHeaderReading => ({
+    status,
+    storedVersion: stored,
+    targetVersion,
+    reason: errorText(error),
+    error,
+  });
+  if (stored > targetVersion)
+    return refused('unsupported', new Error(`stored Session uses newer format v${stored}; this build writes v${targetVersion}`));
+  const source = findGeneration(stored, generations);
+  if (!source) return refused('unsupported', new Error(`this build has no Session format codec for v${stored}`));
+  try {
+    const decoded = snapshotFormatHeader(source.codec.decodeHeader(headerValue), `format v${stored} header`);
+    const header = chain.migrateHeader(decoded, targetVersion);
+    return { status: stored === targetVersion ? 'current' : 'migration-required', storedVersion: stored, targetVersion, header };
+  } catch (error) {
+    return refused(error instanceof SessionFormatUnsupportedMigrationError ? 'unsupported' : 'malformed', error);
+  }
 }
 
 function placed(line: number | undefined, throwLine?: number): Partial<FormatVerdict> {

@@ -10,6 +10,8 @@ export { encodeArtifact, type EncodedGeneration, type EncodeOptions } from './en
 export { CURRENT_FORMAT_VERSION, FORMAT_GENERATIONS, findGeneration, newestRegisteredVersion } from './generations';
 export {
   readGeneration,
+  readFormatHeader,
+  type FormatHeaderReading,
   type FormatStage,
   type FormatVerdict,
   type FormatRead,
