@@ -112,8 +112,9 @@ export function appendChecked(
           stage: 'interleaved',
           written: done,
           message:
-            `the write to ${path} stopped after ${done} of ${bytes.length} bytes, and another writer appended ${size - expected.size - done} bytes right after them, ` +
-            `so the rest of ours was not written: the file now holds our first ${done} bytes (a torn line) followed by theirs. Check it with \`session-surface check\``,
+            `the write to ${path} took only part of our ${bytes.length} bytes at a time, and another writer appended ${size - expected.size - done} bytes between the parts, ` +
+            `so the rest of ours was not written: after byte ${expected.size} the file holds ${done} bytes of ours (a torn line) and theirs, interleaved. ` +
+            `Check it with \`session-surface check\``,
         };
       }
       done += handle.write(bytes, done, bytes.length - done);
