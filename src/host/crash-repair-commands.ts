@@ -163,7 +163,7 @@ export function registerCrashRepairCommands(
         return;
       }
       if (editing) {
-        await provider.authoring.for(editing).apply({ kind: 'repair' });
+        editing.edits.apply({ kind: 'repair' });
         report({ command: 'apply', file: opened.file, done: true, message: 'pending' });
         void vscode.window.showInformationMessage(
           hostFormatter().counted(
