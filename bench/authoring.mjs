@@ -73,9 +73,15 @@ async function main() {
       results.rows.push(row);
       const mib = (b) => (b / 2 ** 20).toFixed(0);
       console.log(
-        [scenario, mode, ...STEPS.map((s) => row[s].toFixed(0)), row.total.toFixed(0), mib(row.peakRss), mib(row.peakAboveLoaded)].join(
-          '\t',
-        ),
+        [
+          scenario,
+          mode,
+          ...STEPS.map((s) => row[s].toFixed(0)),
+          row.total.toFixed(0),
+          row.cpuMs.toFixed(0),
+          mib(row.peakRss),
+          mib(row.peakAboveLoaded),
+        ].join('\t'),
       );
     }
   }
