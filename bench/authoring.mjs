@@ -23,6 +23,7 @@
 // high-water mark is reset once the log is loaded), and that peak above the RSS of the loaded document.
 //
 //   node bench/authoring.mjs [--file bench/out/scale-300k.jsonl] [--runs 3] [--json bench/out/authoring.json]
+//                            [--modes plain,document] [--scenarios one,second]
 //
 // Without the file, it runs `node bench/generate.mjs --sizes 300k --no-zstd` first.
 import { spawnSync } from 'node:child_process';
@@ -34,8 +35,8 @@ import { bundleModules, ensureGenerated, option, root } from './bench-setup.mjs'
 
 const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
-const MODES = ['plain', 'document'];
-const SCENARIOS = ['one', 'second'];
+const MODES = option('--modes', 'plain,document').split(',');
+const SCENARIOS = option('--scenarios', 'one,second').split(',');
 const STEPS = ['prepare', 'preview', 'apply', 'save'];
 
 if (argv[0] === '--worker') await worker(argv[1], argv[2], argv[3]);
