@@ -37,7 +37,7 @@ export class SurfaceState {
   ) {
     this.fold = from ? from.fold.clone() : new SurfaceFold();
     this.closerScan = from ? from.closerScan.clone() : new CloserScan();
-    // Derived messages are immutable values: the copy shares them and projects only new nodes.
+    // The copy shares the projected messages (as the log shares them with every caller) and projects only new nodes.
     this.derived = from ? { ...from.derived, messages: from.derived.messages.slice() } : { generation: 0, nodes: 0, messages: [] };
     this.transcriptSeqs = from ? from.transcriptSeqs.slice() : [];
     this.transcriptScanned = from ? from.transcriptScanned : 0;
