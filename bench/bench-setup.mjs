@@ -24,8 +24,11 @@ export function ensureGenerated(file, args) {
   execFileSync(process.execPath, [join(root, 'bench', 'generate.mjs'), ...args], { stdio: 'inherit' });
 }
 
-/** Bundles `exportLines` (ES `export … from './src/…'` lines, relative to the root) and loads the bundle. */
-export async function bundleModules(name, exportLines) {
+/**
+ * Bundles `exportLines` (ES `export … from './src/…'` lines, relative to the root) and loads the bundle.
+ * `alias` maps module names to files (relative to the root), e.g. `vscode` to a stand-in for host code.
+ */
+export async function bundleModules(name, exportLines, alias = {}) {
   const outfile = join(root, 'bench', 'out', '.build', `${name}.cjs`);
   mkdirSync(dirname(outfile), { recursive: true });
   const esbuild = await import('esbuild');
@@ -37,6 +40,7 @@ export async function bundleModules(name, exportLines) {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
+    alias: Object.fromEntries(Object.entries(alias).map(([module, file]) => [module, join(root, file)])),
   });
   return createRequire(import.meta.url)(outfile);
 }

@@ -1,6 +1,6 @@
 // What every end-to-end test file shares: where things go, one code-server per test file with its own
 // workspace, a browser, screenshots, and access to the read-only ../shared corpus.
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, utimesSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, basename, resolve } from 'node:path';
 import { startCodeServer, isolatedEnv } from './code-server.mjs';
@@ -46,7 +46,13 @@ export async function startSuite(name, { trusted = true, files = [], settings = 
   rmSync(dir, { recursive: true, force: true });
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace, { recursive: true });
-  for (const f of files) cpSync(f, join(workspace, basename(f)));
+  // The copies look like sessions no agent has written for an hour: a log written moments ago counts as
+  // live, and saving to it asks first (the tests that exercise that append to their file themselves).
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  for (const f of files) {
+    cpSync(f, join(workspace, basename(f)));
+    utimesSync(join(workspace, basename(f)), anHourAgo, anHourAgo);
+  }
   const artifacts = join(ARTIFACTS, name);
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });

@@ -35,7 +35,8 @@ export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './
 export { checkInvariants } from './check/invariants';
 export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';
-// Pending edits (planner inputs with undo/redo, planned again on a changed log) and their input builders.
+// A document's edits (planner inputs, each an undo/redo pair, planned again on a changed log, on a fork
+// of the loaded log) and their input builders.
 export {
   PendingEdits,
   rebaseEdit,
@@ -57,6 +58,8 @@ export type {
   PendingPlan,
   PlanBase,
   PendingEditsBackup,
+  EditReference,
+  UndoOutcome,
   CompactionRequest,
   PruneRequest,
 } from './plan';

@@ -48,7 +48,7 @@ export function registerCloseCompactionCommand(commands: RepairCommandContext): 
     );
     if (choice !== confirm) return commands.report({ command: 'closeCompaction', file, done: false, message: 'cancelled' });
     if (editing) {
-      await commands.provider.authoring.for(editing).apply({ kind: 'close-compaction' });
+      editing.edits.apply({ kind: 'close-compaction' });
       return commands.report({ command: 'closeCompaction', file, done: true, message: 'pending' });
     }
     const edits = new PendingEdits(opened.loaded.log.eventCount);

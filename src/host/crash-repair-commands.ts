@@ -131,7 +131,7 @@ async function applyCrashRepairCommand(commands: RepairCommandContextImpl, uri?:
       }
       if (editing) {
         pending = true;
-        await commands.provider.authoring.for(editing).apply({ kind: 'repair' });
+        editing.edits.apply({ kind: 'repair' });
         void vscode.window.showInformationMessage(
           hostFormatter().counted(
             write.lines.length,

@@ -3,8 +3,8 @@
 // (it never waits for a view), remembers which bytes it read (size, mtime, the edges of the loaded
 // prefix), follows the file and folds appended bytes in without a reload. If the file stops being an
 // extension of what was read (truncated, rewritten, deleted) it keeps what it has, explains, and
-// waits for an explicit reload. It writes the log only through `appendWith`, which appends saved edits
-// (see src/save/append-save.ts).
+// waits for an explicit reload. It owns the user's edits (`edits`: undo/redo, save, revert, backups),
+// and writes the log only through `appendWith`, which appends saved edits (see src/save/append-save.ts).
 //
 // Views learn about it through notifications (`onDidNotify`: load progress with the header as soon
 // as it is read, the summary when the load ends, small `appended` notes) and ask for everything else
@@ -27,6 +27,7 @@ import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../files/append-save';
 import { CRASH_REPAIR_COMMANDS } from './repair-command-context';
 import type { LineageLinks } from './lineage-links';
+import { DocumentEdits } from './authoring/document-edits';
 
 /** Files at least this large show their loading progress as a notification too. */
 const NOTIFY_PROGRESS_BYTES = 8 * 2 ** 20;
@@ -86,6 +87,8 @@ export class SessionDocument implements vscode.CustomDocument {
   readonly formatter: Formatter;
   /** Resolves when the current load has ended (loaded or failed). */
   whenLoaded: Promise<void>;
+  /** The user's edits of this log: pending until saved (appended), each one an undo/redo pair. */
+  readonly edits: DocumentEdits = new DocumentEdits(this);
 
   private readonly settingWatch: vscode.Disposable;
 
@@ -408,6 +411,7 @@ export class SessionDocument implements vscode.CustomDocument {
     this.follower?.dispose();
     this.loaded?.timeline.dispose();
     this.loaded = undefined;
+    this.edits.dispose();
     this.disposedEmitter.fire();
     this.disposedEmitter.dispose();
     this.changed.dispose();

@@ -1,11 +1,12 @@
 // The custom editor for session logs. The host owns the document (so logs of any size open). It is an
-// editable custom editor only for authored edits (compactions, prunes): they are pending until saved,
-// and saving appends them to the log — nothing ever rewrites it (see ./authoring).
+// editable custom editor only for authored edits (compactions, prunes), which the document owns: they
+// are pending until saved, and saving appends them to the log — nothing ever rewrites it (see
+// ./authoring/document-edits.ts). This provider hands VS Code's editor duties to the document.
 import * as vscode from 'vscode';
 import { isZstdLogName, revealLineInTextEditor } from './log-text';
 import { SessionDocument } from './session-document';
 import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
-import { AuthoringRegistry } from './authoring/authoring-registry';
+import { PendingEditsStatus } from './authoring/pending-status';
 import { typeIcon, typeLabel } from '../present/event-labels';
 import { hostFormatter } from './words';
 import type { LineageLinks } from './lineage-links';
@@ -33,9 +34,10 @@ export function openInSessionEditor(uri: vscode.Uri): Thenable<unknown> {
 }
 
 export class SessionEditorProvider implements vscode.CustomEditorProvider<SessionDocument> {
-  /** Pending edits per document: dirty state, undo/redo, save (append), revert and backups. */
-  readonly authoring = new AuthoringRegistry();
-  readonly onDidChangeCustomDocument = this.authoring.onDidChangeCustomDocument;
+  private readonly edited = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<SessionDocument>>();
+  /** VS Code's custom editor listens here: each edit a document applies makes it dirty and adds an undo entry. */
+  readonly onDidChangeCustomDocument = this.edited.event;
+  private readonly pendingStatus = new PendingEditsStatus();
   private readonly open = new Map<string, SessionDocument>();
   private readonly opened = new vscode.EventEmitter<SessionDocument>();
   readonly onDidOpenDocument = this.opened.event;
@@ -66,7 +68,8 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
       provider.opened,
       provider.rendered,
       provider.testReported,
-      provider.authoring,
+      provider.edited,
+      provider.pendingStatus,
     );
   }
 
@@ -94,14 +97,15 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
       if (this.open.get(key) === document) this.open.delete(key);
       if (this.active === document) this.active = undefined;
     });
-    this.authoring.for(document);
-    if (openContext?.backupId) this.authoring.restoreWhenLoaded(document, openContext.backupId);
+    document.edits.onDidEdit((edit) => this.edited.fire({ document, ...edit }));
+    this.pendingStatus.follow(document.fileName, document.edits, document.onDidDispose);
+    if (openContext?.backupId) document.edits.restoreWhenLoaded(openContext.backupId);
     this.opened.fire(document);
     return document;
   }
 
   resolveCustomEditor(document: SessionDocument, panel: vscode.WebviewPanel): void {
-    const authoring = this.authoring.for(document);
+    const edits = document.edits;
     const binding = new SessionPanel(
       document,
       panel,
@@ -115,8 +119,8 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
         },
       },
       {
-        rows: () => authoring.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type, hostFormatter()), icon: typeIcon(e.type) })),
-        onDidChange: authoring.onDidChangePending,
+        rows: () => edits.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type, hostFormatter()), icon: typeIcon(e.type) })),
+        onDidChange: edits.onDidChangePending,
       },
     );
     if (panel.active) this.active = document;
@@ -128,18 +132,25 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
   }
 
   saveCustomDocument(document: SessionDocument): Thenable<void> {
-    return this.authoring.save(document);
+    return document.edits.save();
   }
 
   saveCustomDocumentAs(document: SessionDocument): Thenable<void> {
-    return this.authoring.saveAs(document);
+    return Promise.reject(
+      new Error(
+        vscode.l10n.t(
+          '{0}: Save As is not offered for session logs. A log is saved by appending its pending edits to the same file; copy the file first to keep the original, then edit the copy.',
+          document.fileName,
+        ),
+      ),
+    );
   }
 
-  revertCustomDocument(document: SessionDocument): Thenable<void> {
-    return this.authoring.revert(document);
+  async revertCustomDocument(document: SessionDocument): Promise<void> {
+    document.edits.revert();
   }
 
   backupCustomDocument(document: SessionDocument, context: vscode.CustomDocumentBackupContext): Thenable<vscode.CustomDocumentBackup> {
-    return this.authoring.backup(document, context);
+    return document.edits.backup(context.destination);
   }
 }

@@ -1,5 +1,6 @@
-// The pending-edit model: planner inputs with undo/redo, planned again against a log that grew,
-// restored from a JSON backup. Plans are checked line for line against the planners' own output and
+// The document's edit model: planner inputs, each an undo/redo pair with the saved/unsaved index,
+// planned again against a log that grew (edits after the first on a fork of the loaded log), restored
+// from a JSON backup. Plans are checked line for line against the planners' own output and
 // by loading the appended bytes back through the core.
 import { strict as assert } from 'node:assert';
 import {
@@ -54,7 +55,7 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(log.eventCount);
       const edit = compaction(log, nodes[0], nodes[2]);
       edits.push(edit);
-      const plan = accepted(edits.plan({ log, fork: forkOf(b) }));
+      const plan = accepted(edits.plan({ log }));
       const direct = planCompaction(log, (edit as Extract<PendingEdit, { kind: 'compaction' }>).input);
       assert.ok(direct.ok);
       assert.deepEqual(plan.lines, direct.lines);
@@ -69,10 +70,10 @@ describe('PendingEdits', () => {
       // After the prune its rewrite (seq N+1) stands where results[0] stood on the surface.
       const rewrite = log.eventCount + 1;
       const fork = forkOf(b)();
-      fork.append(accepted(edits.plan({ log, fork: forkOf(b) })).events as never);
+      fork.append(accepted(edits.plan({ log })).events as never);
       assert.ok(fork.surface().includes(rewrite));
       edits.push(compaction(fork, fork.surface()[0], fork.surface()[6]));
-      const plan = accepted(edits.plan({ log, fork: forkOf(b) }));
+      const plan = accepted(edits.plan({ log }));
       assert.equal(plan.lines.length, 6);
       assert.deepEqual(
         plan.lines.map((l) => JSON.parse(l).seq),
@@ -84,13 +85,36 @@ describe('PendingEdits', () => {
       assert.deepEqual(summary?.data.shadowedSeqs, [nodes[0], nodes[1], nodes[2], nodes[3], rewrite, nodes[5], nodes[6]]);
     });
 
-    it('needs a fork only for a second edit', () => {
-      const { log, nodes } = threeTurns();
+    it('plans a second edit on a fork of the loaded log, as on the log read again with the first appended', () => {
+      const { b, log, nodes } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
       edits.push(compaction(log, nodes[0], nodes[2]));
-      accepted(edits.plan({ log }));
+      const first = accepted(edits.plan({ log }));
       edits.push(compaction(log, nodes[7], nodes[8], 2));
-      assert.throws(() => edits.plan({ log }), /needs a fork/);
+      const plan = accepted(edits.plan({ log }));
+      const reread = forkOf(b)();
+      reread.append(first.events as never);
+      const second = planCompaction(reread, (plan.steps[1].edit as Extract<PendingEdit, { kind: 'compaction' }>).input);
+      assert.ok(second.ok);
+      assert.deepEqual(plan.lines, [...first.lines, ...second.lines]);
+    });
+
+    it('the log as the user sees it: the loaded log plus the pending events, on a fork', () => {
+      const { b, log, nodes } = threeTurns();
+      const edits = new PendingEdits(log.eventCount);
+      assert.equal(edits.withPending(log).log, log, 'nothing pending: the loaded log itself');
+      edits.push(compaction(log, nodes[0], nodes[2]));
+      edits.push(compaction(log, nodes[7], nodes[8], 2));
+      const { plan, log: seen } = edits.withPending(log);
+      const lines = accepted(plan).lines;
+      const reread = loadSession(new Uint8Array([...b.bytes(), ...appendBytes(lines)]));
+      assert.notEqual(seen, log);
+      assert.equal(seen.eventCount, log.eventCount + 8);
+      assert.deepEqual(seen.surface(), reread.surface());
+      assert.deepEqual(seen.deriveMessages(), reread.deriveMessages());
+      assert.deepEqual(seen.verdict, reread.verdict);
+      assert.deepEqual(seen.lineText(log.eventCount + 6), lines[6]);
+      assert.equal(log.eventCount, reread.eventCount - 8, 'the loaded log is not appended to');
     });
 
     it('never appends to the log it plans against', () => {
@@ -99,7 +123,7 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(before);
       edits.push(compaction(log, nodes[0], nodes[2]));
       edits.push(compaction(log, nodes[7], nodes[8], 2));
-      accepted(edits.plan({ log, fork: forkOf(b) }));
+      accepted(edits.plan({ log }));
       assert.equal(log.eventCount, before);
       assert.deepEqual(log.surface(), nodes);
     });
@@ -165,7 +189,7 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(log.eventCount);
       edits.push(compaction(log, nodes[0], nodes[2]));
       edits.push(compaction(log, nodes[1], nodes[2], 2)); // shadowed by the first
-      const plan = refused(edits.plan({ log, fork: forkOf(b) }));
+      const plan = refused(edits.plan({ log }));
       assert.equal(plan.index, 1);
       assert.equal(plan.steps.length, 1);
       assert.ok(
@@ -205,7 +229,7 @@ describe('PendingEdits', () => {
       b.chatTurn('meanwhile');
       const grown = load(b);
       const added = grown.eventCount - log.eventCount;
-      const plan = accepted(edits.plan({ log: grown, fork: forkOf(b) }));
+      const plan = accepted(edits.plan({ log: grown }));
       assert.deepEqual(
         plan.steps.map((s) => s.edit.kind === 'prune' && s.edit.seq),
         [results[0], rewrite + added],
@@ -216,7 +240,7 @@ describe('PendingEdits', () => {
         edits.list.map((e) => e.kind === 'prune' && e.seq),
         [results[0], rewrite + added],
       );
-      assert.deepEqual(accepted(edits.plan({ log: grown, fork: forkOf(b) })).lines, plan.lines);
+      assert.deepEqual(accepted(edits.plan({ log: grown })).lines, plan.lines);
     });
 
     it('refuses when the foreign append makes the edit impossible, and says why', () => {
@@ -243,42 +267,41 @@ describe('PendingEdits', () => {
     });
   });
 
-  describe('undo and redo', () => {
-    it('walk the edits back and forth; a new edit forgets what was undone', () => {
+  describe('undo and redo: each edit a pair for the editor’s undo stack', () => {
+    it('walk the edits back and forth; a new edit drops what was undone', () => {
       const { log, nodes } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
       const e1 = compaction(log, nodes[0], nodes[2], 1);
       const e2 = compaction(log, nodes[7], nodes[8], 2);
       const e3 = compaction(log, nodes[6], nodes[6], 3);
-      assert.equal(edits.canUndo, false);
-      assert.equal(edits.undo(), undefined);
-      edits.push(e1);
-      edits.push(e2);
-      assert.deepEqual(edits.undo(), e2);
+      const r1 = edits.push(e1);
+      const r2 = edits.push(e2);
+      assert.equal(r2.undo(), 'undone');
       assert.deepEqual(edits.list, [e1]);
-      assert.equal(edits.canRedo, true);
-      assert.deepEqual(edits.redo(), e2);
+      assert.equal(r2.undo(), 'gone', 'an undone edit is not undone twice');
+      assert.equal(r2.redo(), true);
       assert.deepEqual(edits.list, [e1, e2]);
-      assert.equal(edits.redo(), undefined);
-      edits.undo();
-      edits.undo();
+      assert.equal(r2.redo(), false, 'a pending edit is not redone');
+      r2.undo();
+      r1.undo();
       assert.equal(edits.count, 0);
-      assert.deepEqual(edits.redo(), e1);
+      assert.equal(r1.redo(), true);
+      assert.deepEqual(edits.list, [e1]);
       edits.push(e3);
-      assert.equal(edits.canRedo, false);
+      assert.equal(r2.redo(), false);
       assert.deepEqual(edits.list, [e1, e3]);
     });
 
     it('undo then redo plans the same bytes', () => {
-      const { b, log, nodes, results } = threeTurns();
+      const { log, nodes, results } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
       edits.push(pruneEdit(log, { seq: results[1], time: T }));
-      edits.push(compaction(log, nodes[0], nodes[2]));
-      const first = accepted(edits.plan({ log, fork: forkOf(b) })).lines;
-      edits.undo();
+      const compact = edits.push(compaction(log, nodes[0], nodes[2]));
+      const first = accepted(edits.plan({ log })).lines;
+      compact.undo();
       assert.deepEqual(accepted(edits.plan({ log })).lines, first.slice(0, 2));
-      edits.redo();
-      assert.deepEqual(accepted(edits.plan({ log, fork: forkOf(b) })).lines, first);
+      compact.redo();
+      assert.deepEqual(accepted(edits.plan({ log })).lines, first);
     });
 
     it('an edit pushed is a copy: changing the caller’s object changes nothing', () => {
@@ -290,35 +313,95 @@ describe('PendingEdits', () => {
       accepted(edits.plan({ log }));
     });
 
-    it('after a save nothing is pending and nothing can be redone', () => {
+    it('after a save nothing is pending and nothing can be redone; a saved edit is history', () => {
       const { log, nodes } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
-      edits.push(compaction(log, nodes[0], nodes[2]));
-      edits.push(compaction(log, nodes[7], nodes[8], 2));
-      edits.undo();
+      const first = edits.push(compaction(log, nodes[0], nodes[2]));
+      const second = edits.push(compaction(log, nodes[7], nodes[8], 2));
+      assert.equal(edits.unsavedIndex, 0);
+      second.undo();
       edits.clearSaved(log.eventCount + 4);
       assert.equal(edits.count, 0);
-      assert.equal(edits.canRedo, false);
+      assert.equal(edits.unsavedIndex, 1, 'one edit made and saved');
+      assert.equal(second.redo(), false);
       assert.equal(edits.base, log.eventCount + 4);
+      assert.equal(first.undo(), 'saved');
+      assert.equal(edits.unsavedIndex, 1);
+      const third = edits.push(compaction(log, nodes[7], nodes[8], 3));
+      assert.deepEqual(
+        edits.list.map((e) => e.kind === 'compaction' && e.input.compactionId),
+        ['cmp-3'],
+      );
+      assert.equal(third.undo(), 'undone');
+    });
+
+    it('revert drops the pending edits: their undo and redo do nothing, saved ones stay history', () => {
+      const { log, nodes } = threeTurns();
+      const edits = new PendingEdits(log.eventCount);
+      const saved = edits.push(compaction(log, nodes[0], nodes[2]));
+      edits.clearSaved(log.eventCount + 4);
+      const pending = edits.push(compaction(log, nodes[7], nodes[8], 2));
+      const undone = edits.push(compaction(log, nodes[6], nodes[6], 3));
+      undone.undo();
+      edits.revert();
+      assert.equal(edits.count, 0);
+      assert.equal(pending.undo(), 'gone');
+      assert.equal(pending.redo(), false);
+      assert.equal(undone.redo(), false);
+      assert.equal(saved.undo(), 'saved');
+      assert.equal(edits.unsavedIndex, 1);
+    });
+
+    it('an undone edit moves with the log, so a redo after a foreign append plans the new seqs', () => {
+      const { b, log, results } = threeTurns();
+      const edits = new PendingEdits(log.eventCount);
+      edits.push(pruneEdit(log, { seq: results[0], text: 'first', time: T }));
+      const rewrite = log.eventCount + 1;
+      const second = edits.push({ kind: 'prune', seq: rewrite, content: [{ type: 'text', text: 'second' }], options: { time: T } });
+      second.undo();
+      b.chatTurn('meanwhile');
+      const grown = load(b);
+      const added = grown.eventCount - log.eventCount;
+      edits.rebase(grown.eventCount);
+      assert.equal(second.redo(), true);
+      assert.deepEqual(
+        edits.list.map((e) => e.kind === 'prune' && e.seq),
+        [results[0], rewrite + added],
+      );
+      accepted(edits.plan({ log: grown }));
     });
   });
 
   describe('backup', () => {
-    it('round-trips through JSON, pending and undone edits alike', () => {
-      const { b, log, nodes, results } = threeTurns();
+    it('round-trips through JSON: the pending edits (no undo stack outlives the window, so nothing undone is kept)', () => {
+      const { log, nodes, results } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
       edits.push(pruneEdit(log, { seq: results[0], time: T }));
       edits.push(compaction(log, nodes[7], nodes[8]));
-      edits.push(compaction(log, nodes[6], nodes[6], 3));
-      edits.undo();
+      edits.push(compaction(log, nodes[6], nodes[6], 3)).undo();
       const text = JSON.stringify(edits);
+      assert.deepEqual(JSON.parse(text).redo, []);
       const restored = PendingEdits.fromJSON(JSON.parse(text));
       assert.ok(restored instanceof PendingEdits, String(restored));
       assert.deepEqual(restored.list, edits.list);
       assert.equal(restored.base, edits.base);
-      assert.deepEqual(accepted(restored.plan({ log, fork: forkOf(b) })).lines, accepted(edits.plan({ log, fork: forkOf(b) })).lines);
-      assert.ok(restored.redo());
-      assert.equal(restored.count, 3);
+      assert.equal(restored.count, 2);
+      assert.deepEqual(accepted(restored.plan({ log })).lines, accepted(edits.plan({ log })).lines);
+    });
+
+    it('reads a backup that lists undone edits (as earlier versions wrote): its pending edits come back', () => {
+      const { log, nodes } = threeTurns();
+      const pending = compaction(log, nodes[0], nodes[2]);
+      const backup = {
+        format: 'session-surface/pending-edits',
+        version: 1,
+        baseEventCount: log.eventCount,
+        edits: [pending],
+        redo: [pending],
+      };
+      const restored = PendingEdits.fromJSON(backup);
+      assert.ok(restored instanceof PendingEdits, String(restored));
+      assert.deepEqual(restored.list, [pending]);
     });
 
     it('refuses what is not a backup, saying why', () => {

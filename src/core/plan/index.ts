@@ -67,6 +67,8 @@ export type {
   PendingPlan,
   PlanBase,
   PendingEditsBackup,
+  EditReference,
+  UndoOutcome,
 } from './pending-edits';
 export {
   compactionEdit,

@@ -1,8 +1,9 @@
-// The edits a user has made to a session but not yet saved, kept as planner *inputs* (a compaction's
-// range and summary, a prune's target and new content), never as planned lines. Lines depend on the
-// log they are appended to — their seqs, the surface they cut — so they are planned again whenever the
-// log changes (a writer appended, the document was restored from a backup). Undo and redo move inputs
-// between two stacks; nothing here touches a file.
+// The edits a user makes to a session document, kept as planner *inputs* (a compaction's range and
+// summary, a prune's target and new content), never as planned lines. Lines depend on the log they are
+// appended to — their seqs, the surface they cut — so they are planned again whenever the log changes
+// (a writer appended, the document was restored from a backup). Every edit made is one `{undo, redo}`
+// pair for the editor's undo stack (VS Code's: there is no other); the model keeps the saved/unsaved
+// index — saved edits are history, which undo never takes back. Nothing here touches a file.
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
 import { planCompaction, type CompactionInput } from './compaction';
@@ -58,10 +59,13 @@ export type PendingPlan =
       steps: PlannedEdit[];
     };
 
-/** What a plan needs: the log as it is now, and a private copy of it when several edits build on each other. */
+/** What a plan needs: the log as it is now. */
 export interface PlanBase {
   log: SessionLog;
-  /** A fresh SessionLog of the same bytes, which planning may append to. Needed only for a second edit. */
+  /**
+   * @deprecated Not called: edits that build on each other are planned on a fork of `log`
+   * (SessionLog.fork), which reads and parses nothing again.
+   */
   fork?: () => SessionLog;
 }
 
@@ -71,7 +75,27 @@ export interface PendingEditsBackup {
   version: 1;
   baseEventCount: number;
   edits: PendingEdit[];
+  /** Written empty: no undo stack outlives the window, so nothing restored could be redone. Read and ignored. */
   redo: PendingEdit[];
+}
+
+/** What undoing an edit did: took it back, or left it (it was saved, and the log is history), or nothing (it was reverted or replaced). */
+export type UndoOutcome = 'undone' | 'saved' | 'gone';
+
+/** One edit made, as the editor's undo stack holds it. */
+export interface EditReference {
+  /** The edit as it stands now (its seqs move when the log grows under it). */
+  readonly edit: PendingEdit;
+  /** Takes the edit back while it is pending. */
+  undo(): UndoOutcome;
+  /** Makes an undone edit pending again; false when it cannot be (a new edit, a save or a revert came after the undo). */
+  redo(): boolean;
+}
+
+/** An edit and where it stands. Undone edits wait for a redo until a new edit, a save or a revert drops them. */
+interface Entry {
+  edit: PendingEdit;
+  state: 'pending' | 'undone' | 'saved' | 'dropped';
 }
 
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
@@ -97,8 +121,11 @@ function planOne(log: SessionLog, edit: PendingEdit) {
 }
 
 export class PendingEdits {
-  private edits: PendingEdit[] = [];
-  private undone: PendingEdit[] = [];
+  /** Every edit made and not undone, in order: the saved ones, then from `unsaved` on the pending ones. */
+  private entries: Entry[] = [];
+  private unsaved = 0;
+  /** Edits undone and not yet dropped (they move with the log too, for a redo). */
+  private undone: Entry[] = [];
 
   /**
    * @param baseEventCount the event count of the log the edits were made on: seqs from there on name
@@ -106,20 +133,18 @@ export class PendingEdits {
    */
   constructor(private baseEventCount: number) {}
 
+  /** The pending edits, in order. */
   get list(): readonly PendingEdit[] {
-    return this.edits;
+    return this.entries.slice(this.unsaved).map((e) => e.edit);
   }
 
   get count(): number {
-    return this.edits.length;
+    return this.entries.length - this.unsaved;
   }
 
-  get canUndo(): boolean {
-    return this.edits.length > 0;
-  }
-
-  get canRedo(): boolean {
-    return this.undone.length > 0;
+  /** The index of the first unsaved edit among the edits made: equal to their number when none is pending. */
+  get unsavedIndex(): number {
+    return this.unsaved;
   }
 
   /** The event count the pending seqs are relative to. */
@@ -127,24 +152,40 @@ export class PendingEdits {
     return this.baseEventCount;
   }
 
-  /** Adds an edit (made on the log plus the edits before it); a new edit forgets what was undone. */
-  push(edit: PendingEdit): void {
-    this.edits.push(copy(edit));
+  /** Adds an edit (made on the log plus the edits before it), as the pair the undo stack keeps; it drops what was undone. */
+  push(edit: PendingEdit): EditReference {
+    const entry: Entry = { edit: copy(edit), state: 'pending' };
+    this.dropUndone();
+    this.entries.push(entry);
+    return {
+      get edit() {
+        return entry.edit;
+      },
+      undo: () => this.undoEntry(entry),
+      redo: () => this.redoEntry(entry),
+    };
+  }
+
+  private undoEntry(entry: Entry): UndoOutcome {
+    if (entry.state === 'saved') return 'saved';
+    if (entry.state !== 'pending') return 'gone';
+    this.entries.splice(this.entries.lastIndexOf(entry), 1);
+    entry.state = 'undone';
+    this.undone.push(entry);
+    return 'undone';
+  }
+
+  private redoEntry(entry: Entry): boolean {
+    if (entry.state !== 'undone') return false;
+    this.undone.splice(this.undone.lastIndexOf(entry), 1);
+    entry.state = 'pending';
+    this.entries.push(entry);
+    return true;
+  }
+
+  private dropUndone(): void {
+    for (const entry of this.undone) entry.state = 'dropped';
     this.undone = [];
-  }
-
-  /** Takes back the newest edit; undefined when nothing is pending. */
-  undo(): PendingEdit | undefined {
-    const edit = this.edits.pop();
-    if (edit) this.undone.push(edit);
-    return edit;
-  }
-
-  /** Puts back the edit undone last; undefined when there is none. */
-  redo(): PendingEdit | undefined {
-    const edit = this.undone.pop();
-    if (edit) this.edits.push(edit);
-    return edit;
   }
 
   /**
@@ -154,58 +195,80 @@ export class PendingEdits {
   rebase(eventCount: number): void {
     const delta = eventCount - this.baseEventCount;
     if (delta < 0) throw new RangeError(`the log has ${eventCount} events, fewer than the ${this.baseEventCount} the edits were made on`);
-    this.edits = this.edits.map((e) => rebaseEdit(e, this.baseEventCount, delta));
-    this.undone = this.undone.map((e) => rebaseEdit(e, this.baseEventCount, delta));
+    for (const entry of [...this.entries.slice(this.unsaved), ...this.undone])
+      entry.edit = rebaseEdit(entry.edit, this.baseEventCount, delta);
     this.baseEventCount = eventCount;
   }
 
-  /** After a save the pending edits are history: nothing is pending, nothing can be redone. */
+  /** After a save the pending edits are history (the log has `eventCount` events now): nothing is pending, nothing can be redone. */
   clearSaved(eventCount: number): void {
-    this.edits = [];
-    this.undone = [];
+    for (const entry of this.entries.slice(this.unsaved)) entry.state = 'saved';
+    this.unsaved = this.entries.length;
+    this.dropUndone();
     this.baseEventCount = eventCount;
+  }
+
+  /** Revert: the pending edits are gone (the file never had them); saved ones stay history. */
+  revert(): void {
+    for (const entry of this.entries.slice(this.unsaved)) entry.state = 'dropped';
+    this.entries.length = this.unsaved;
+    this.dropUndone();
   }
 
   /**
    * Plans every pending edit, in order, against the log as it is now (seqs continue its last event,
    * the surface is its surface). A log that grew since the edits were made is planned with the pending
-   * seqs moved up; stops at the first edit that no longer holds, with every reason it is refused.
+   * seqs moved up; stops at the first edit that no longer holds, with every reason it is refused. An
+   * edit after the first is planned on a fork of the log holding the events of the ones before it:
+   * the log itself is never appended to.
    */
   plan(base: PlanBase): PendingPlan {
-    const delta = base.log.eventCount - this.baseEventCount;
-    const firstSeq = base.log.eventCount;
+    return this.planOn(base.log, false).plan;
+  }
+
+  /**
+   * The log as the user sees it: `log` plus every pending event, on a fork of it (`log` itself when
+   * nothing is pending or the first edit no longer holds), and the plan that made it.
+   */
+  withPending(log: SessionLog): { plan: PendingPlan; log: SessionLog } {
+    return this.planOn(log, true);
+  }
+
+  private planOn(base: SessionLog, appendLast: boolean): { plan: PendingPlan; log: SessionLog } {
+    const delta = base.eventCount - this.baseEventCount;
+    const firstSeq = base.eventCount;
     const steps: PlannedEdit[] = [];
+    const pending = this.list;
     if (delta < 0) {
       const reason: Diagnostic = {
         severity: 'error',
         rule: 'edit.log-shrank',
         ...say(
           'the log now has {0} events, fewer than the {1} these edits were made on; a session log only grows',
-          base.log.eventCount,
+          base.eventCount,
           this.baseEventCount,
         ),
       };
-      return this.edits.length > 0
-        ? { ok: false, index: 0, edit: this.edits[0], reasons: [reason], steps }
-        : { ok: true, steps, events: [], lines: [], firstSeq };
+      const plan: PendingPlan =
+        pending.length > 0
+          ? { ok: false, index: 0, edit: pending[0], reasons: [reason], steps }
+          : { ok: true, steps, events: [], lines: [], firstSeq };
+      return { plan, log: base };
     }
-    let log = base.log;
-    for (const [index, original] of this.edits.entries()) {
+    let log = base;
+    for (const [index, original] of pending.entries()) {
       const edit = rebaseEdit(original, this.baseEventCount, delta);
       const plan = planOne(log, edit);
-      if (!plan.ok) return { ok: false, index, edit, reasons: plan.reasons, steps };
+      if (!plan.ok) return { plan: { ok: false, index, edit, reasons: plan.reasons, steps }, log };
       steps.push({ edit, plan });
-      if (index < this.edits.length - 1) {
-        if (log === base.log) {
-          if (!base.fork) throw new Error('planning more than one pending edit needs a fork of the log');
-          log = base.fork();
-        }
+      if (index < pending.length - 1 || appendLast) {
+        if (log === base) log = base.fork();
         const appended = log.append(plan.events as never);
-        if (!appended.ok) return { ok: false, index, edit, reasons: appended.problems, steps: steps.slice(0, -1) };
+        if (!appended.ok) return { plan: { ok: false, index, edit, reasons: appended.problems, steps: steps.slice(0, -1) }, log };
       }
     }
     const events = steps.flatMap((s) => s.plan.events);
-    return { ok: true, steps, events, lines: steps.flatMap((s) => s.plan.lines), firstSeq };
+    return { plan: { ok: true, steps, events, lines: steps.flatMap((s) => s.plan.lines), firstSeq }, log };
   }
 
   toJSON(): PendingEditsBackup {
@@ -213,12 +276,12 @@ export class PendingEdits {
       format: 'session-surface/pending-edits',
       version: 1,
       baseEventCount: this.baseEventCount,
-      edits: copy(this.edits),
-      redo: copy(this.undone),
+      edits: copy([...this.list]),
+      redo: [],
     };
   }
 
-  /** Restores a backup; a string says why it cannot be. */
+  /** Restores a backup (its edits pending); a string says why it cannot be. */
   static fromJSON(value: unknown): PendingEdits | string {
     const v = value as Partial<PendingEditsBackup> | null;
     if (v === null || typeof v !== 'object' || v.format !== 'session-surface/pending-edits') return 'not a backup of pending session edits';
@@ -230,8 +293,7 @@ export class PendingEdits {
       if (problem) return `the backup holds an edit that cannot be read: ${problem}`;
     }
     const edits = new PendingEdits(v.baseEventCount as number);
-    edits.edits = copy(v.edits);
-    edits.undone = copy(v.redo);
+    for (const edit of v.edits) edits.push(edit);
     return edits;
   }
 }

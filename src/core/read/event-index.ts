@@ -35,6 +35,9 @@ const NOT_A_NUMBER = -0x7fffffff;
 /** Bytes of text per event in real and generated logs is 60–200: sizing columns at 1/96 of the text rarely grows them. */
 const BYTES_PER_EVENT_ESTIMATE = 96;
 
+/** Events a fork holds before its columns grow: edits planned on a fork append a handful. */
+const FORK_ROOM = 1024;
+
 /**
  * Facts live per line, not per event: a line holds one event or a packed row of chunks that share
  * their line, type, turn, step and role, so a per-event column would repeat them. Per event there
@@ -73,8 +76,11 @@ export class EventIndex {
   readonly upgraded = new Map<number, SessionEvent>();
   private lastRow: { start: number; row: Record<string, any>; times: number[] } | undefined;
 
-  constructor(private readonly bytes: ByteStore) {
-    const capacity = Math.min(1 << 26, Math.max(1024, Math.ceil(bytes.length / BYTES_PER_EVENT_ESTIMATE)));
+  /** `capacity`: events (and lines) the columns hold before they grow; estimated from the text when not given. */
+  constructor(
+    private readonly bytes: ByteStore,
+    capacity = Math.min(1 << 26, Math.max(1024, Math.ceil(bytes.length / BYTES_PER_EVENT_ESTIMATE))),
+  ) {
     this.eventCapacity = capacity;
     this.lineOf = new Int32Array(capacity);
     // A line holds at least one event, so the event estimate bounds the lines too.
@@ -89,6 +95,32 @@ export class EventIndex {
     this.stepOf = new Int32Array(capacity);
     this.toolCalls = new Uint16Array(capacity);
     this.roleOf = new Uint8Array(capacity);
+  }
+
+  /**
+   * A copy of the index over `bytes` (a fork of its bytes) that later events extend without touching this
+   * one: the used part of each column is copied (a few bytes per event, nothing parsed), with room for more.
+   */
+  fork(bytes: ByteStore): EventIndex {
+    const copy = new EventIndex(bytes, this.length + FORK_ROOM);
+    copy.length = this.length;
+    copy.lines = this.lines;
+    const n = this.lines;
+    copy.lineOf.set(this.lineOf.subarray(0, this.length));
+    copy.lineNo.set(this.lineNo.subarray(0, n));
+    copy.lineStart.set(this.lineStart.subarray(0, n));
+    copy.lineLength.set(this.lineLength.subarray(0, n));
+    copy.firstSeq.set(this.firstSeq.subarray(0, n));
+    copy.packed.set(this.packed.subarray(0, n));
+    copy.typeId.set(this.typeId.subarray(0, n));
+    copy.turnOf.set(this.turnOf.subarray(0, n));
+    copy.stepOf.set(this.stepOf.subarray(0, n));
+    copy.toolCalls.set(this.toolCalls.subarray(0, n));
+    copy.roleOf.set(this.roleOf.subarray(0, n));
+    for (const [key, value] of this.otherNumbers) copy.otherNumbers.set(key, value);
+    for (let id = copy.typeNames.length; id < this.typeNames.length; id++) copy.typeIdOf(this.typeNames[id]);
+    for (const [seq, event] of this.upgraded) copy.upgraded.set(seq, event);
+    return copy;
   }
 
   get count(): number {

@@ -24,6 +24,15 @@ export class RetiredShapeWatch {
   private modeSet?: number;
   private fallback?: { seq: number; typeError?: string };
 
+  /** The same watch, to go on with separately (a fork of the log). */
+  clone(): RetiredShapeWatch {
+    const copy = new RetiredShapeWatch();
+    copy.headerDelta = this.headerDelta;
+    copy.modeSet = this.modeSet;
+    copy.fallback = this.fallback;
+    return copy;
+  }
+
   observe(event: any): void {
     if (event.type === 'request/header-delta') this.headerDelta ??= event.seq;
     else if (event.type === 'mode/set') this.modeSet ??= event.seq;

@@ -64,9 +64,24 @@ export class LineScanner {
   private tooLong: { line: number; offset: number } | undefined;
   private readonly beyond = { count: 0, lines: [] as LineBeyondDamage[] };
 
-  constructor(bytes: Uint8Array, maxLineBytes: number, slicer?: Utf8Slicer) {
-    this.bytes = new ByteStore(bytes, slicer);
+  constructor(bytes: Uint8Array | ByteStore, maxLineBytes: number, slicer?: Utf8Slicer) {
+    this.bytes = bytes instanceof ByteStore ? bytes : new ByteStore(bytes, slicer);
     this.maxLineBytes = Math.max(1, Math.min(maxLineBytes, ENGINE_MAX_LINE));
+  }
+
+  /** A scanner that goes on from where this one is, over a fork of its bytes (see ByteStore.fork). */
+  fork(): LineScanner {
+    const copy = new LineScanner(this.bytes.fork(), this.maxLineBytes);
+    copy.headerRead = this.headerRead;
+    copy.scanPos = this.scanPos;
+    copy.eventLine = this.eventLine;
+    copy.committed = this.committed;
+    copy.packedRows = this.packedRows;
+    copy.damage = this.damage;
+    copy.tooLong = this.tooLong;
+    copy.beyond.count = this.beyond.count;
+    copy.beyond.lines = this.beyond.lines.slice();
+    return copy;
   }
 
   /** Reads every complete line not read yet. `budgetMs` lets async callers yield between slices. */

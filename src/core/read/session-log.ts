@@ -33,22 +33,33 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   private readonly fileName: string;
   private readonly scanner: LineScanner;
   private readonly index: EventIndex;
-  private readonly verdicts = new VerdictKeeper();
+  private readonly verdicts: VerdictKeeper;
   private readonly state: SurfaceState;
-  /** Provenance and relational-invariant bookkeeping, gathered in the load's pass. */
-  readonly facts: LogFacts;
+  /** Provenance and relational-invariant bookkeeping, gathered in the load's pass (not by a fork: see `facts`). */
+  private readonly gathered: LogFacts | undefined;
+  /** A fork's whole-log facts: its bytes read once more, only when asked for (see `facts`). */
+  private forkFacts: SessionLog | undefined;
+  private readonly provenanceEdges: boolean;
   private headerSeedError: string | undefined;
   private readonly verdictInputs: VerdictInputs;
   // Bound once: the stages call them per event.
   private readonly lookup = (seq: number) => this.event(seq);
   private readonly messageIdAt = (seq: number) => this.messageIdOf(seq);
 
-  constructor(bytes: Uint8Array, options: LoadOptions = {}) {
-    this.fileName = options.fileName ?? 'session.jsonl';
-    this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes, options.utf8Slicer);
-    this.index = new EventIndex(this.scanner.bytes);
-    this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
-    this.facts = new LogFacts(this, this.index.expectedEvents, options.provenanceEdges !== false);
+  constructor(bytes: Uint8Array, options?: LoadOptions);
+  /** @internal A fork of `parent` (see `fork`): `bytes` and `options` are not read. */
+  constructor(bytes: Uint8Array, options: LoadOptions, parent: SessionLog);
+  constructor(bytes: Uint8Array, options: LoadOptions = {}, parent?: SessionLog) {
+    this.fileName = parent ? parent.fileName : (options.fileName ?? 'session.jsonl');
+    this.provenanceEdges = parent ? parent.provenanceEdges : options.provenanceEdges !== false;
+    this.scanner = parent
+      ? parent.scanner.fork()
+      : new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes, options.utf8Slicer);
+    this.index = parent ? parent.index.fork(this.scanner.bytes) : new EventIndex(this.scanner.bytes);
+    this.verdicts = new VerdictKeeper(parent?.verdicts);
+    this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'), parent?.state);
+    this.headerSeedError = parent?.headerSeedError;
+    this.gathered = parent ? undefined : new LogFacts(this, this.index.expectedEvents, this.provenanceEdges);
     const self = this;
     this.verdictInputs = {
       get headerRead() {
@@ -62,6 +73,33 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       },
       closerRefusal: () => this.state.repaired().closerRefusal,
     };
+  }
+
+  /**
+   * A copy of this log to plan edits on: it shares the bytes and everything read from them so far
+   * (nothing is read or parsed again; the index columns are copied, a few bytes per event) and folds
+   * only what is appended to it. This log never sees the fork's appends, nor the fork this log's.
+   */
+  fork(): SessionLog {
+    return new SessionLog(new Uint8Array(0), {}, this);
+  }
+
+  /**
+   * Provenance and relational-invariant bookkeeping. A loaded log gathers it in the load's pass; a fork
+   * (which planning reads only for the surface, the verdict and events) gathers it when first asked, by
+   * reading its bytes once more, and then follows its appends.
+   */
+  get facts(): LogFacts {
+    if (this.gathered) return this.gathered;
+    const bytes = this.scanner.bytes;
+    if (!this.forkFacts) {
+      this.forkFacts = new SessionLog(bytes.view(), { fileName: this.fileName, provenanceEdges: this.provenanceEdges });
+      this.forkFacts.ingest();
+    } else {
+      const read = this.forkFacts.scanner.bytes.length;
+      if (read < bytes.length) this.forkFacts.extend(bytes.view(read));
+    }
+    return this.forkFacts.facts;
   }
 
   // ======================================================================================
@@ -208,7 +246,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.index.pushEvent(typeId, turn, step, toolCalls, role, fileLine, offset, length);
     verdicts.noteLine(stored, seq, seq + 1);
     // The facts take the turn and step as turn() and step() give them: numbers, else undefined.
-    this.facts.observeEvent(seq, event, typeId, numberOrUndefined(turn), numberOrUndefined(step), role);
+    this.gathered?.observeEvent(seq, event, typeId, numberOrUndefined(turn), numberOrUndefined(step), role);
   }
 
   /**
@@ -225,7 +263,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.state.closerScan.observeTime(seq0 + members - 1, lastTime);
     this.index.pushRow(data.turn, data.step, members, fileLine, offset, length);
     this.verdicts.noteRow(row, seq0, seq0 + members);
-    this.facts.observeRow(seq0, row, members);
+    this.gathered?.observeRow(seq0, row, members);
   }
 
   /** The seed step for one event; returns its surface role. After a seed refusal the fold goes on leniently. */

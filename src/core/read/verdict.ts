@@ -39,13 +39,27 @@ export interface VerdictInputs {
 
 export class VerdictKeeper {
   private readonly refusals = new Map<Stage, Refusal>();
-  readonly retired = new RetiredShapeWatch();
+  readonly retired: RetiredShapeWatch;
   /** The first event the seed refused (the strict constructor meets it too, after any lossy event before it). */
   private firstSeedEventProblem: Refusal | undefined;
   readonly diagnostics: Diagnostic[] = [];
   /** Lines whose text may hold -0 or an overflowing number: [first seq, end seq) pairs, checked on demand. */
   private readonly lossyCandidates: number[] = [];
   private readonly lossy = { checked: 0, first: undefined as Refusal | undefined, warnings: [] as Diagnostic[] };
+
+  /** `from`: the keeper of the log this one's is a fork of; it starts with the same findings. */
+  constructor(from?: VerdictKeeper) {
+    this.retired = from ? from.retired.clone() : new RetiredShapeWatch();
+    if (!from) return;
+    for (const [stage, refusal] of from.refusals) this.refusals.set(stage, refusal);
+    this.headerless = from.headerless;
+    this.firstSeedEventProblem = from.firstSeedEventProblem;
+    for (const d of from.diagnostics) this.diagnostics.push(d);
+    for (const seq of from.lossyCandidates) this.lossyCandidates.push(seq);
+    this.lossy.checked = from.lossy.checked;
+    this.lossy.first = from.lossy.first;
+    for (const w of from.lossy.warnings) this.lossy.warnings.push(w);
+  }
 
   refuse(stage: Stage, refusal: Refusal): void {
     if (!this.refusals.has(stage)) this.refusals.set(stage, refusal);

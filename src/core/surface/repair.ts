@@ -38,6 +38,17 @@ export class CloserScan {
   private lastSeq = -1;
   private lastTime = 0;
 
+  /** The same scan, to go on with separately (a fork of the log). */
+  clone(): CloserScan {
+    const copy = new CloserScan();
+    copy.openTurn = this.openTurn;
+    copy.openStep = this.openStep;
+    for (const [callId, call] of this.pending.entries()) copy.pending.set(callId, { ...call });
+    copy.lastSeq = this.lastSeq;
+    copy.lastTime = this.lastTime;
+    return copy;
+  }
+
   /**
    * Feeds the next kept event; throws RepairTypeError where dsh's repair would crash. `typeId`: the
    * number of its type (a TypeId), when the caller has looked it up already.

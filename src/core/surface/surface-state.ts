@@ -18,19 +18,30 @@ interface Repaired {
 }
 
 export class SurfaceState {
-  readonly fold = new SurfaceFold();
-  readonly closerScan = new CloserScan();
+  readonly fold: SurfaceFold;
+  readonly closerScan: CloserScan;
   private repairedCache: Repaired | undefined;
-  private readonly derived = { generation: 0, nodes: 0, messages: [] as DerivedMessage[] };
+  private readonly derived: { generation: number; nodes: number; messages: DerivedMessage[] };
   /** Append-origin surface events in log order, extended as the log grows. */
-  private readonly transcriptSeqs: number[] = [];
-  private transcriptScanned = 0;
+  private readonly transcriptSeqs: number[];
+  private transcriptScanned: number;
 
-  /** `closersRefused`: the closer scan crashed (dsh's closers stage refused), so there are none. */
+  /**
+   * `closersRefused`: the closer scan crashed (dsh's closers stage refused), so there are none.
+   * `from`: the state of the log this one's is a fork of (over a fork of its index): it goes on from there.
+   */
   constructor(
     private readonly index: EventIndex,
     private readonly closersRefused: () => boolean,
-  ) {}
+    from?: SurfaceState,
+  ) {
+    this.fold = from ? from.fold.clone() : new SurfaceFold();
+    this.closerScan = from ? from.closerScan.clone() : new CloserScan();
+    // The copy shares the projected messages (as the log shares them with every caller) and projects only new nodes.
+    this.derived = from ? { ...from.derived, messages: from.derived.messages.slice() } : { generation: 0, nodes: 0, messages: [] };
+    this.transcriptSeqs = from ? from.transcriptSeqs.slice() : [];
+    this.transcriptScanned = from ? from.transcriptScanned : 0;
+  }
 
   /** Closers and the repaired surface, recomputed only when the log grew. */
   repaired(): Repaired {

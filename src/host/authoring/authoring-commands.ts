@@ -8,8 +8,7 @@ import { eventBody, type EditPreview } from '../../present/edit-preview';
 import { displayText, hostFormatter } from '../words';
 import type { SessionDocument } from '../session-document';
 import type { SessionEditorProvider } from '../session-editor-provider';
-import { restrictedModeExplanation } from './authoring-registry';
-import type { SessionAuthoring } from './session-authoring';
+import { restrictedModeExplanation, type DocumentEdits } from './document-edits';
 
 export const AUTHORING_COMMANDS = {
   compactRange: 'sessionSurface.compactRange',
@@ -165,7 +164,7 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
   const previews = new PreviewDocuments();
 
   /** The document a command acts on, and its authoring state; undefined (after saying why) when none. */
-  const target = (uri: unknown): { document: SessionDocument; authoring: SessionAuthoring } | undefined => {
+  const target = (uri: unknown): { document: SessionDocument; edits: DocumentEdits } | undefined => {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(restrictedModeExplanation());
       return undefined;
@@ -177,12 +176,12 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       );
       return undefined;
     }
-    return { document, authoring: provider.authoring.for(document) };
+    return { document, edits: document.edits };
   };
 
-  const applyAfterPreview = async (document: SessionDocument, authoring: SessionAuthoring, edit: PendingEdit) => {
-    const preview = await authoring.preview(edit);
-    if (await confirmPreview(previews, document, preview)) await authoring.apply(edit);
+  const applyAfterPreview = async (document: SessionDocument, edits: DocumentEdits, edit: PendingEdit) => {
+    const preview = edits.preview(edit);
+    if (await confirmPreview(previews, document, preview)) edits.apply(edit);
   };
 
   context.subscriptions.push(
@@ -192,7 +191,7 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       const args: CompactArgs = raw && typeof raw === 'object' ? raw : {};
       const t = target(args.uri);
       if (!t) return;
-      const log = await t.authoring.logWithPending();
+      const log = t.edits.logWithPending();
       const nodes = log.surface();
       if (nodes.length === 0) {
         void vscode.window.showWarningMessage(vscode.l10n.t('{0} has nothing on its surface to compact.', t.document.fileName));
@@ -236,14 +235,14 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
         messageId: globalThis.crypto.randomUUID(),
         time: Date.now(),
       });
-      await applyAfterPreview(t.document, t.authoring, edit);
+      await applyAfterPreview(t.document, t.edits, edit);
     }),
 
     vscode.commands.registerCommand(AUTHORING_COMMANDS.pruneToolResult, async (raw?: PruneArgs) => {
       const args: PruneArgs = raw && typeof raw === 'object' ? raw : {};
       const t = target(args.uri);
       if (!t) return;
-      const log = await t.authoring.logWithPending();
+      const log = t.edits.logWithPending();
       const results = log.surface().filter((s) => log.eventType(s) === 'tool/result');
       if (results.length === 0 && !isSeq(args.seq)) {
         void vscode.window.showWarningMessage(vscode.l10n.t('{0} has no tool result on its surface to prune.', t.document.fileName));
@@ -270,7 +269,7 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
               ignoreFocusOut: true,
             });
       if (content === undefined) return;
-      await applyAfterPreview(t.document, t.authoring, pruneEdit(log, { seq, text: content, time: Date.now() }));
+      await applyAfterPreview(t.document, t.edits, pruneEdit(log, { seq, text: content, time: Date.now() }));
     }),
   );
 }
