@@ -164,3 +164,57 @@ export function withInserted(events: readonly FormatEvent[], seq: number, event:
   copy.forEach((item, index) => (item.seq = index));
   return copy;
 }
+
+// ------------------------------------------------------------------------------------------- v3 logs
+export function v3Header(fields: Partial<LogicalHeader> = {}): LogicalHeader {
+  return { ...v4Header(fields), version: 3, ...fields };
+}
+
+/** A v3 tool result: a user-role message holding one `tool-result` block. */
+export function v3ToolResult(turn: number, step: number, callId: string, id: string, text: string, isError = false): unknown {
+  return {
+    turn,
+    step,
+    message: {
+      source: { kind: 'tool', callId },
+      content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text }], isError }],
+      role: 'user',
+      id,
+    },
+  };
+}
+
+/** One closed v3 turn: the empty migrated head replaced by the prompt, the prompt, a tool call and its result, the answer. */
+export interface BaseV3Log {
+  list: EventList;
+  seq: { head: number; prompt: number; headReplacement: number; header: number; call: number; toolCall: number; result: number; answer: number };
+}
+
+export function baseV3Log(): BaseV3Log {
+  const list = new EventList();
+  list.add('turn/start', { turn: 1 });
+  list.add('step/start', { turn: 1, step: 1 });
+  const plugin = { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt' };
+  const head = list.add('system/message', { turn: 1, step: 1, message: { id: 's1', role: 'system', source: plugin, content: [] } }, { surfaceOp: 'append' });
+  const prompt = list.add('user/message', userMessage('u1', 'list the files'), { surfaceOp: 'append' });
+  list.add('session/title', { title: 'list the files', messageSeqs: [prompt], source: { kind: 'fallback' } });
+  const headReplacement = list.add(
+    'system/message',
+    { turn: 1, step: 1, message: { id: 's2', role: 'system', source: plugin, content: [{ type: 'text', text: 'You are an agent.' }] } },
+    { surfaceOp: { op: 'replace', startSeq: head, endSeq: head }, sourceEventSeqs: [head] },
+  );
+  const header = list.add('request/header', { header: { config: { provider: PROVIDER, model: MODEL }, tools: [TOOLS[0]] }, reason: 'initial' });
+  const call = list.add(
+    'assistant/message',
+    assistantMessage(1, 1, 'a1', [{ type: 'tool-call', id: 'call-1', name: 'bash', arguments: '{"command":"ls"}' }]),
+    { surfaceOp: 'append' },
+  );
+  const toolCall = list.add('tool/call', { turn: 1, step: 1, callId: 'call-1', name: 'bash', arguments: '{"command":"ls"}' });
+  const result = list.add('tool/result', v3ToolResult(1, 1, 'call-1', 'r1', 'a.txt\n'), { sourceEventSeqs: [toolCall], surfaceOp: 'append' });
+  list.add('step/end', { turn: 1, step: 1 });
+  list.add('step/start', { turn: 1, step: 2 });
+  const answer = list.add('assistant/message', assistantMessage(1, 2, 'a2', [{ type: 'text', text: 'One file.' }]), { surfaceOp: 'append' });
+  list.add('step/end', { turn: 1, step: 2 });
+  list.add('turn/end', { turn: 1, reason: { kind: 'completed' } });
+  return { list, seq: { head, prompt, headReplacement, header, call, toolCall, result, answer } };
+}
