@@ -187,7 +187,16 @@ export function v3ToolResult(turn: number, step: number, callId: string, id: str
 /** One closed v3 turn: the empty migrated head replaced by the prompt, the prompt, a tool call and its result, the answer. */
 export interface BaseV3Log {
   list: EventList;
-  seq: { head: number; prompt: number; headReplacement: number; header: number; call: number; toolCall: number; result: number; answer: number };
+  seq: {
+    head: number;
+    prompt: number;
+    headReplacement: number;
+    header: number;
+    call: number;
+    toolCall: number;
+    result: number;
+    answer: number;
+  };
 }
 
 export function baseV3Log(): BaseV3Log {
@@ -195,7 +204,11 @@ export function baseV3Log(): BaseV3Log {
   list.add('turn/start', { turn: 1 });
   list.add('step/start', { turn: 1, step: 1 });
   const plugin = { kind: 'plugin', plugin: '@deepseek-ai/dsh-system-prompt' };
-  const head = list.add('system/message', { turn: 1, step: 1, message: { id: 's1', role: 'system', source: plugin, content: [] } }, { surfaceOp: 'append' });
+  const head = list.add(
+    'system/message',
+    { turn: 1, step: 1, message: { id: 's1', role: 'system', source: plugin, content: [] } },
+    { surfaceOp: 'append' },
+  );
   const prompt = list.add('user/message', userMessage('u1', 'list the files'), { surfaceOp: 'append' });
   list.add('session/title', { title: 'list the files', messageSeqs: [prompt], source: { kind: 'fallback' } });
   const headReplacement = list.add(
@@ -203,17 +216,25 @@ export function baseV3Log(): BaseV3Log {
     { turn: 1, step: 1, message: { id: 's2', role: 'system', source: plugin, content: [{ type: 'text', text: 'You are an agent.' }] } },
     { surfaceOp: { op: 'replace', startSeq: head, endSeq: head }, sourceEventSeqs: [head] },
   );
-  const header = list.add('request/header', { header: { config: { provider: PROVIDER, model: MODEL }, tools: [TOOLS[0]] }, reason: 'initial' });
+  const header = list.add('request/header', {
+    header: { config: { provider: PROVIDER, model: MODEL }, tools: [TOOLS[0]] },
+    reason: 'initial',
+  });
   const call = list.add(
     'assistant/message',
     assistantMessage(1, 1, 'a1', [{ type: 'tool-call', id: 'call-1', name: 'bash', arguments: '{"command":"ls"}' }]),
     { surfaceOp: 'append' },
   );
   const toolCall = list.add('tool/call', { turn: 1, step: 1, callId: 'call-1', name: 'bash', arguments: '{"command":"ls"}' });
-  const result = list.add('tool/result', v3ToolResult(1, 1, 'call-1', 'r1', 'a.txt\n'), { sourceEventSeqs: [toolCall], surfaceOp: 'append' });
+  const result = list.add('tool/result', v3ToolResult(1, 1, 'call-1', 'r1', 'a.txt\n'), {
+    sourceEventSeqs: [toolCall],
+    surfaceOp: 'append',
+  });
   list.add('step/end', { turn: 1, step: 1 });
   list.add('step/start', { turn: 1, step: 2 });
-  const answer = list.add('assistant/message', assistantMessage(1, 2, 'a2', [{ type: 'text', text: 'One file.' }]), { surfaceOp: 'append' });
+  const answer = list.add('assistant/message', assistantMessage(1, 2, 'a2', [{ type: 'text', text: 'One file.' }]), {
+    surfaceOp: 'append',
+  });
   list.add('step/end', { turn: 1, step: 2 });
   list.add('turn/end', { turn: 1, reason: { kind: 'completed' } });
   return { list, seq: { head, prompt, headReplacement, header, call, toolCall, result, answer } };
