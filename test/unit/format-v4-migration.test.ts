@@ -21,11 +21,16 @@ interface Migrated {
   cut: number;
 }
 
-function migrate(events: readonly FormatEvent[], header: Partial<LogicalHeader> = {}, children: unknown[] = []): Migrated {
+function migrate(
+  events: readonly FormatEvent[],
+  header: Partial<LogicalHeader> = {},
+  children: unknown[] = [],
+  declaredCut?: number,
+): Migrated {
   const sourceHeader = v3Header(header);
   const migration = createV3ToV4Migration(children);
   const targetHeader = migration.migrateHeader(sourceHeader);
-  const stage = migration.createStage({ sourceHeader, targetHeader, sourceInheritedEventCount: 0, sourceKind: 'decoded' });
+  const stage = migration.createStage({ sourceHeader, targetHeader, sourceInheritedEventCount: declaredCut, sourceKind: 'decoded' });
   const out: LooseEvent[] = [];
   const sink = {
     emitEvent: (event: FormatEvent) => out.push(event as LooseEvent),
@@ -361,6 +366,11 @@ describe('format v3 → v4 migration (spec §5)', () => {
       assert.equal(migrate(seeded, { isSeeded: true, parentSession: 'p' }).cut, 4);
       refuses(seeded, 'unseeded format v3 Session contains an inherited end-seed marker', SessionFormatError);
       refuses(events, 'V3 inherited event count must be a non-negative safe integer', SessionFormatError, { isSeeded: true });
+      assert.equal(migrate(seeded, { isSeeded: true, parentSession: 'p' }, [], 4).cut, 4);
+      assert.throws(
+        () => migrate(seeded, { isSeeded: true, parentSession: 'p' }, [], 3),
+        /^SessionFormatError: format v3 inherited cut disagrees with its source marker$/,
+      );
     });
     const child = (id: string, createdAt: number, descriptor: unknown, descriptorCount = descriptor === null ? 0 : 1) => ({
       childId: id,

@@ -10,3 +10,5 @@ export { RELEASED_V3_EVENT_TYPES, V4_EVENT_TYPES, V4_SURFACE_TYPES } from './voc
 export { TOOL_NOT_STARTED_TEXT } from './rules/tool-calls';
 export { liftToolResult } from './tool-role';
 export { producerKind } from './message-sources';
+export { v4Codec, v4RowAdmission, decodeV4Header, encodeV4Header, encodeV4Event } from './codec';
+export { generationV4 } from './generation';

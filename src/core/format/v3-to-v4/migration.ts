@@ -2,6 +2,7 @@
 // once, except the parent-catalog facts, which need the whole log and are appended at the end.
 import type { EventRun, EventSink, FormatEvent, FormatMigration, LogicalHeader, MigrationStage, MigrationStageContext } from '../types';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../errors';
+import { assertV3Header } from '../v2-to-v3/v3-header';
 import { assertV4Header } from './header';
 import { convertMessageSource } from './message-sources';
 import { mapEventMessages } from './message-slots';
@@ -55,7 +56,7 @@ export const v3ToV4Migration: FormatMigration = createV3ToV4Migration();
 
 /** Only the version moves; every other header field stays (spec §5 "v3 → v4"). */
 function migrateHeader(header: LogicalHeader): LogicalHeader {
-  if (header.version !== 3) throw new SessionFormatError('expected format v3 header');
+  assertV3Header(header);
   return { ...header, version: 4 };
 }
 
@@ -160,9 +161,10 @@ class V3ToV4Stage implements MigrationStage {
       if (own.has(id)) throw new SessionFormatUnsupportedMigrationError(`duplicate catalog child ${id}`);
       own.set(id, fact);
     }
-    // dsh also compares the cut its v3 decoder reported with the marker's ('format v3 inherited cut
-    // disagrees with its source marker'); here the decoder owns that check, since a seeded v2+ log's
-    // cut is known only after its last row, after this stage was created.
+    // A cut known before the events (declared by the previous stage) must be the marker's.
+    const declared = this.context.sourceInheritedEventCount;
+    if (declared !== undefined && declared !== sourceCut)
+      throw new SessionFormatError('format v3 inherited cut disagrees with its source marker');
     if (
       this.foreignDeliverySeq !== undefined &&
       (this.context.sourceHeader.parentSession === undefined || this.foreignDeliverySeq >= sourceCut)
