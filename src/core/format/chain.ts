@@ -7,30 +7,35 @@ import { SessionFormatError, SessionFormatUnsupportedMigrationError } from './er
 import { formatCount, snapshotFormatHeader } from './json';
 import type { EventRun, EventSink, FormatMigration, LogicalHeader, MigrationStage } from './types';
 
+/** Which migration each refusal came from (the innermost one: a later stage's refusal passes earlier wrappers as is). */
+const refusals = new WeakMap<object, FormatMigration>();
+
 /** The refusal a stage's failure becomes (dsh's wording; an unsupported-migration error passes as is). */
 export function migrationRefusal(migration: FormatMigration, error: unknown, subject = 'Session'): SessionFormatUnsupportedMigrationError {
-  if (error instanceof SessionFormatUnsupportedMigrationError) return error;
+  if (error instanceof SessionFormatUnsupportedMigrationError) {
+    if (!refusals.has(error)) refusals.set(error, migration);
+    return error;
+  }
   const detail = error instanceof Error ? error.message : String(error);
-  return new SessionFormatUnsupportedMigrationError(
+  const refusal = new SessionFormatUnsupportedMigrationError(
     `${migration.name} refuses this format v${migration.fromVersion} ${subject}: ${detail}`,
     {
       cause: error,
     },
   );
+  refusals.set(refusal, migration);
+  return refusal;
 }
 
-/** Where a migrating read failed: the error as reported and the edge it came from. */
-export interface MigrationFailure {
-  error: Error;
-  migration: FormatMigration;
+/** The migration a refusal came from, when it came from one. */
+export function refusingMigration(error: unknown): FormatMigration | undefined {
+  return typeof error === 'object' && error !== null ? refusals.get(error) : undefined;
 }
 
 /** The events of one artifact flowing through the stages of a plan. */
 export interface MigrationStream extends EventSink {
   /** The target generation's logical header. */
   readonly header: LogicalHeader;
-  /** Set when a stage refused: the error thrown out of emitEvent/emitRun/finish, and its edge. */
-  readonly failure: MigrationFailure | undefined;
   /** Flushes every stage in order and returns the target's inherited cut. */
   finish(): number;
 }
@@ -129,7 +134,6 @@ function advanceHeader(migration: FormatMigration, source: LogicalHeader): Logic
 /** One stage seen as the sink of the stage (or decoder) before it. */
 class StageInput implements EventSink {
   constructor(
-    private readonly owner: ChainedStream,
     private readonly migration: FormatMigration,
     private readonly stage: MigrationStage,
     private readonly output: EventSink,
@@ -139,7 +143,7 @@ class StageInput implements EventSink {
     try {
       this.stage.transformEvent(event, this.output);
     } catch (error) {
-      throw this.owner.refuse(this.migration, error);
+      throw migrationRefusal(this.migration, error);
     }
   }
 
@@ -147,7 +151,7 @@ class StageInput implements EventSink {
     try {
       this.stage.transformRun(run, this.output);
     } catch (error) {
-      throw this.owner.refuse(this.migration, error);
+      throw migrationRefusal(this.migration, error);
     }
   }
 
@@ -156,7 +160,7 @@ class StageInput implements EventSink {
     try {
       cut = this.stage.finish(this.output);
     } catch (error) {
-      throw this.owner.refuse(this.migration, error);
+      throw migrationRefusal(this.migration, error);
     }
     if (this.stage.headerInheritedEventCount !== undefined && this.stage.headerInheritedEventCount !== cut)
       throw new SessionFormatError(`${this.migration.name} changed its predeclared inherited cut`);
@@ -165,7 +169,6 @@ class StageInput implements EventSink {
 }
 
 class ChainedStream implements MigrationStream {
-  failure: MigrationFailure | undefined;
   private readonly input: EventSink;
   private readonly inputs: StageInput[];
 
@@ -178,24 +181,12 @@ class ChainedStream implements MigrationStream {
     let downstream: EventSink = output;
     const inputs: StageInput[] = [];
     for (let i = stages.length - 1; i >= 0; i--) {
-      const input = new StageInput(this, stages[i].migration, stages[i].stage, downstream);
+      const input = new StageInput(stages[i].migration, stages[i].stage, downstream);
       inputs.unshift(input);
       downstream = input;
     }
     this.input = downstream;
     this.inputs = inputs;
-  }
-
-  /**
-   * The error a stage's failure is thrown as. A later stage's refusal passes through the earlier
-   * stages' wrappers unchanged (it is already an unsupported-migration error), so the edge recorded
-   * is the one where it arose.
-   */
-  refuse(migration: FormatMigration, error: unknown): Error {
-    if (this.failure && this.failure.error === error) return this.failure.error;
-    const refusal = migrationRefusal(migration, error);
-    this.failure = { error: refusal, migration };
-    return refusal;
   }
 
   emitEvent(event: Parameters<EventSink['emitEvent']>[0]): void {

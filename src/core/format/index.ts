@@ -4,7 +4,7 @@ export * from './types';
 export { SessionFormatError, SessionFormatUnsupportedMigrationError } from './errors';
 export * from './json';
 export * from './filename';
-export { MigrationChain, migrationRefusal, type MigrationFailure, type MigrationStream } from './chain';
+export { MigrationChain, migrationRefusal, refusingMigration, type MigrationStream } from './chain';
 export { PhysicalRefusal, openPhysicalLog, type PhysicalLog, type PhysicalOptions } from './physical';
 export { encodeArtifact, type EncodedGeneration } from './encode';
 export { CURRENT_FORMAT_VERSION, FORMAT_GENERATIONS, findGeneration, newestRegisteredVersion } from './generations';

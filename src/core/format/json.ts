@@ -3,6 +3,7 @@
 // deep is answered, never a RangeError.
 import { SessionFormatError } from './errors';
 import type { LogicalHeader } from './types';
+import { jsonText } from '../value-text';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -199,4 +200,39 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     }
   }
   return true;
+}
+
+/**
+ * `JSON.stringify(value)` as dsh writes it into a message, without overflowing on a value nested
+ * thousands of levels deep (the same text, built iteratively, in that case).
+ */
+export function jsonString(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return jsonText(value);
+  }
+}
+
+/**
+ * A value as a template literal (`${value}`) writes it into a message: what dsh's messages show for
+ * a value that was never validated. Arrays are joined iteratively (their own toString recurses).
+ */
+export function templateString(value: unknown): string {
+  if (!Array.isArray(value)) return typeof value === 'object' && value !== null ? '[object Object]' : String(value);
+  const out: string[] = [];
+  const work: unknown[] = [value];
+  const SEPARATOR = {};
+  while (work.length > 0) {
+    const item = work.pop();
+    if (item === SEPARATOR) out.push(',');
+    else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) {
+        work.push(item[i] === null || item[i] === undefined ? '' : item[i]);
+        if (i > 0) work.push(SEPARATOR);
+      }
+    } else out.push(typeof item === 'object' && item !== null ? '[object Object]' : String(item));
+  }
+  return out.join('');
 }
