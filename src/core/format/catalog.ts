@@ -233,9 +233,9 @@ class GenerationReader {
 
   private createStream(decoder: RowDecoder, stored: number, collector: EventCollector): MigrationStream {
     this.stage = 'migrate';
+    // A v2+ decoder learns the cut from its rows (the last inherited end-seed marker): the first
+    // stage then starts without one, as dsh's stages do, and checks the marker itself.
     const cut = decoder.headerInheritedEventCount;
-    if (cut === undefined)
-      throw new Stop('decode', new SessionFormatError(`format v${stored} decoder must expose its inherited cut before migration`));
     try {
       return this.chain.createStream(decoder.header, cut, this.target.version, collector, this.options.evidence);
     } catch (error) {
