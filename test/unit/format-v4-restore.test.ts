@@ -637,6 +637,137 @@ describe('format v4 restore (spec §6)', () => {
     });
   });
 
+  describe('more relationships (§6)', () => {
+    /** The base log with `extra` events inserted before the first step/end (inside turn 1, step 1). */
+    const inStep = (...extra: Omit<LooseEvent, 'seq'>[]) => {
+      let list = structuredClone(events) as LooseEvent[];
+      extra.forEach((event, i) => (list = withInserted(list, 11 + i, event)));
+      return artifactOf(list);
+    };
+    const dispatch = (type: string, sub: string, parent = 'call-1', extra: object = {}) => ({
+      type,
+      time: 1,
+      data: { rootCallId: 'call-1', parentCallId: parent, subCallId: sub, name: 'bash', arguments: { command: 'ls' }, ...extra },
+    });
+    it('§6: PTC sub-calls start once and settle once with the same root, parent, name and arguments', () => {
+      loads(inStep(dispatch('tool/ptc-dispatch-start', 's1'), dispatch('tool/ptc-dispatch', 's1', 'call-1', { content: [] })));
+      refused(inStep(dispatch('tool/ptc-dispatch', 's1')), 'PTC dispatch has no unique start');
+      refused(
+        inStep(dispatch('tool/ptc-dispatch-start', 's1'), dispatch('tool/ptc-dispatch-start', 's1')),
+        'PTC dispatch repeats subCallId',
+      );
+      refused(inStep(dispatch('tool/ptc-dispatch-start', 's1', 'nobody')), 'PTC parentCallId does not belong to rootCallId');
+      const changed = {
+        ...dispatch('tool/ptc-dispatch', 's1'),
+        data: { ...dispatch('tool/ptc-dispatch', 's1').data, arguments: { command: 'rm' } },
+      };
+      refused(inStep(dispatch('tool/ptc-dispatch-start', 's1'), changed), 'PTC dispatch does not match its start');
+    });
+    it('§6: a command completion cites an earlier non-command event, and only on success', () => {
+      const run = { type: 'command/run', time: 1, data: { commandId: 'c1', name: 'compact', source: 'user' } };
+      const done = (data: object) => ({ type: 'command/done', time: 1, data: { commandId: 'c1', kind: 'success', ...data } });
+      loads(inStep(run, done({ sourceEventSeq: at.prompt })));
+      refused(inStep(run, done({ sourceEventSeq: 11 })), 'command/done has invalid sourceEventSeq');
+      refused(inStep(run, done({ kind: 'error', sourceEventSeq: at.prompt })), 'command/done has invalid sourceEventSeq');
+      refused(inStep(run, run), 'command/run repeats commandId c1');
+    });
+    it('§6: compactions do not overlap, match the open turn, and a turn boundary does not cross one', () => {
+      const start = (id: string, turn: number | null = 1) => ({ type: 'compaction/start', time: 1, data: { compactionId: id, turn } });
+      refused(inStep(start('k1'), start('k2')), 'compaction/start overlaps an open compaction');
+      refused(inStep(start('k1', null)), 'compaction/start does not match the open turn');
+      refused(inStep(start('k1')), 'turn/end crosses an open compaction');
+      const crossing = withInserted(events, events.length - 1, {
+        type: 'compaction/start',
+        time: 1,
+        data: { compactionId: 'k1', turn: 1 },
+      });
+      refused(artifactOf(crossing), 'turn/end crosses an open compaction');
+      const failed = withInserted(crossing, events.length, {
+        type: 'compaction/end',
+        time: 1,
+        data: { compactionId: 'k1', turn: 1, error: { message: 'x' } },
+      });
+      loads(artifactOf(failed));
+      const unsummarized = withInserted(crossing, events.length, {
+        type: 'compaction/end',
+        time: 1,
+        data: { compactionId: 'k1', turn: 1 },
+      });
+      refused(artifactOf(unsummarized), 'successful compaction/end requires one summary');
+    });
+    it('§6: a compaction the inherited prefix left open expires at the seed marker', () => {
+      const open = withInserted(events, events.length - 1, { type: 'compaction/start', time: 1, data: { compactionId: 'k1', turn: 1 } });
+      const seeded = withInserted(open, open.length, { type: 'session/end-seed', time: 1, data: { inherited: true } });
+      loads(artifactOf(seeded, { isSeeded: true, parentSession: 'p' }, open.length));
+    });
+    it('§6 (installed session, v0 spec §3 and §8.1): a replacing tool/result rewrites one current result and changes only its content', () => {
+      const list = structuredClone(events) as LooseEvent[];
+      list.pop();
+      const rewrite = (change: (e: LooseEvent) => void, startSeq = at.result) => {
+        const pruned = structuredClone(events[at.result]) as LooseEvent;
+        pruned.seq = list.length;
+        pruned.data.message.content = [{ type: 'text', text: '[pruned]' }];
+        pruned.surfaceOp = { op: 'replace', startSeq, endSeq: startSeq };
+        pruned.sourceEventSeqs = [startSeq];
+        change(pruned);
+        return artifactOf([...structuredClone(list), pruned]);
+      };
+      loads(rewrite(() => undefined));
+      refused(
+        rewrite((e) => (e.data.message.id = 'other')),
+        'tool/result surface replacement may change only content',
+      );
+      refused(
+        rewrite((e) => (e.data.message.isError = true)),
+        'tool/result surface replacement may change only content',
+      );
+      refused(
+        rewrite(() => undefined, at.prompt),
+        'tool/result surface replacement must target a current tool/result',
+      );
+    });
+    it('§5 fork results: a forked TOOL_NOT_STARTED result carries its own seq in its id, cites nothing, has one text block', () => {
+      const notStarted = structuredClone(events).filter((e) => e.seq !== at.toolCall) as LooseEvent[];
+      fixSeqs(notStarted);
+      const seq = at.result - 1;
+      const forked = (change: (e: LooseEvent) => void) =>
+        artifactOf(
+          withEvent(notStarted, seq, (e) => {
+            delete e.sourceEventSeqs;
+            e.data.message = {
+              ...e.data.message,
+              id: `forked-tool-result-call-1-${seq}`,
+              isError: true,
+              content: [{ type: 'text', text: 'Fork text.' }],
+            };
+            e.data.error = { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' };
+            change(e);
+          }),
+        );
+      loads(forked(() => undefined));
+      refused(
+        forked((e) => (e.data.message.id = `forked-tool-result-call-1-${seq + 1}`)),
+        'invalid V4 not-started fork result',
+      );
+      refused(
+        forked((e) => (e.data.message.id = `forked-tool-result-call-1-0${seq}`)),
+        'invalid V4 not-started fork result',
+      );
+      refused(
+        forked((e) => (e.sourceEventSeqs = [2])),
+        'invalid V4 not-started fork result',
+      );
+      refused(
+        forked((e) => (e.data.error.name = 'Error')),
+        'invalid V4 not-started fork result',
+      );
+      refused(
+        forked((e) => e.data.message.content.push({ type: 'text', text: 'more' })),
+        'invalid V4 not-started fork result',
+      );
+    });
+  });
+
   describe('inherited cut and catalog, delivery (§6 via §5)', () => {
     it('§6: a seeded header needs its last inherited end-seed marker at the cut', () => {
       const seeded = withInserted(events, events.length, { type: 'session/end-seed', time: 1, data: { inherited: true } });

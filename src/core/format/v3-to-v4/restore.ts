@@ -11,6 +11,7 @@ import { assertForkResultIdentity } from './rules/fork-result';
 import { assertDeveloperRules } from './rules/developer-message';
 import { assertV4Lifecycle } from './rules/lifecycle';
 import { assertSessionEventShape } from './rules/session-shape';
+import { assertToolResultRewrites } from './rules/tool-result-rewrite';
 import { assertToolRoleResult } from './tool-role';
 import { assertProducerOwnedSource } from './message-sources';
 import { eventMessages } from './message-slots';
@@ -78,10 +79,11 @@ function assertV4Relationships(artifact: Artifact, knownTypes: ReadonlySet<strin
 
 /**
  * The whole v4 restore of a log read as v4 (dsh's catalog with `validation: 'current'`): the
- * generation's rules, then the installed session's per-event checks.
+ * generation's rules, then the installed session's per-event checks and its rule for rewritten results.
  */
 export function restoreV4(artifact: Artifact): Artifact {
   restoreV4Generation(artifact);
   for (const event of artifact.events) assertSessionEventShape(event, V4_EVENT_TYPES);
+  assertToolResultRewrites(artifact, V4_EVENT_TYPES);
   return artifact;
 }

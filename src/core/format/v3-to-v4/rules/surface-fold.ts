@@ -13,9 +13,9 @@ export class SurfaceFold {
   /** Seq of the node now holding the protected head, once a system/message opened the surface. */
   protectedHead: number | undefined;
 
-  /** Applies a surface event's append or replacement. Other events pass. */
-  apply(event: FormatEvent): void {
-    if (!V4_SURFACE_TYPES.has(event.type)) return;
+  /** Applies a surface event's append or replacement; returns the nodes a replacement shadowed. Other events pass. */
+  apply(event: FormatEvent): readonly number[] {
+    if (!V4_SURFACE_TYPES.has(event.type)) return [];
     const system = event.type === 'system/message';
     if (system && this.nodes.length > 0 && this.protectedHead === undefined) {
       throw new SessionFormatError('system/message requires a protected first surface head');
@@ -23,7 +23,7 @@ export class SurfaceFold {
     if (event.surfaceOp === 'append') {
       if (system && this.nodes.length === 0) this.protectedHead = event.seq;
       this.nodes.push(event.seq);
-      return;
+      return [];
     }
     const operation = record(event.surfaceOp, `${event.type} surfaceOp`);
     const first = this.nodes.indexOf(earlierSeq(operation.startSeq, event.seq, 'replacement start'));
@@ -38,6 +38,7 @@ export class SurfaceFold {
       this.protectedHead = event.seq;
     }
     this.nodes.splice(first, removed.length, event.seq);
+    return removed;
   }
 
   /**
