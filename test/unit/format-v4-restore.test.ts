@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import type { Artifact } from '../../src/core/format';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../../src/core/format';
-import { restoreV4, restoreV4Generation } from '../../src/core/format/v3-to-v4';
+import { assertV4RowAdmission, restoreV4, restoreV4Generation } from '../../src/core/format/v3-to-v4';
 import {
   artifactOf,
   baseV4Log,
@@ -829,3 +829,21 @@ function fixReferencesAfterInsert(list: LooseEvent[], at: number): LooseEvent[] 
   }
   return list;
 }
+
+describe('format v4 restore: values nested thousands of levels deep (§6 with hostile input)', () => {
+  function deep(levels: number): unknown {
+    let value: unknown = 'x';
+    for (let i = 0; i < levels; i++) value = [value];
+    return value;
+  }
+  it('§6: PTC arguments compared iteratively, and a deep seq in an admitted row is named without overflowing', () => {
+    const list = baseV4Log().list.events;
+    const sub = { rootCallId: 'call-1', parentCallId: 'call-1', subCallId: 's1', name: 'bash' };
+    const start = { type: 'tool/ptc-dispatch-start', seq: 11, time: 1, data: { ...sub, arguments: deep(50_000) } };
+    const settle = { type: 'tool/ptc-dispatch', seq: 12, time: 1, data: { ...sub, arguments: deep(50_000), content: [] } };
+    const rest = list.slice(11).map((e, i) => ({ ...e, seq: 13 + i }));
+    assert.doesNotThrow(() => restoreV4(artifactOf([...list.slice(0, 11), start, settle, ...rest])));
+    const row = { type: 'user/message', seq: deep(50_000), time: 1, data: { content: [{ type: 'tool-result' }] } };
+    assert.throws(() => assertV4RowAdmission(row), /^SessionFormatError: format v4 user\/message at seq \[\[\[/);
+  });
+});

@@ -5,9 +5,13 @@
 // byte for byte. Key order is dsh's too (the bytes of a repaired log must be dsh's).
 import type { FormatEvent } from '../types';
 import { isJsonObject } from '../json';
+import { stringText } from '../../value-text';
 import { TOOL_NOT_STARTED_TEXT } from './rules/tool-calls';
 
 export type CloseCause = 'interrupted' | 'forked';
+
+/** Far beyond any real call id: a string id is written whole. */
+const ID_TEXT_LIMIT = 1_000_000;
 
 const CLOSER_TEXT: Readonly<Record<CloseCause, { started: string; notStarted: string }>> = {
   interrupted: {
@@ -34,17 +38,6 @@ const CLOSER_TEXT: Readonly<Record<CloseCause, { started: string; notStarted: st
 interface PendingCall {
   step: unknown;
   callSeq?: number;
-}
-
-/**
- * A value as a template literal writes it, without recursing without bound: a log's call id may be an
- * array nested thousands deep, which `${value}` would overflow the stack on (dsh's restore refuses such
- * a log; its closers are still shown).
- */
-function templateText(value: unknown, depth = 0): string {
-  if (!Array.isArray(value)) return String(value);
-  if (depth > 64) return '';
-  return value.map((item: unknown) => (item === null || item === undefined ? '' : templateText(item, depth + 1))).join(',');
 }
 
 function field(value: unknown, key: string): unknown {
@@ -108,7 +101,9 @@ export function v4Closers(events: readonly FormatEvent[], cause: CloseCause = 'i
   for (const [callId, { step, callSeq }] of pending) {
     const started = callSeq !== undefined;
     const message = {
-      id: `${cause}-tool-result-${templateText(callId)}-${seq}`,
+      // A call id nested thousands deep would overflow `${callId}`: its depth-safe text is written
+      // instead (dsh's restore refuses such a log; its closers are still shown).
+      id: `${cause}-tool-result-${stringText(callId, ID_TEXT_LIMIT)}-${seq}`,
       role: 'tool',
       toolCallId: callId,
       isError: true,

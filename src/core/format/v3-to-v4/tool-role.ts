@@ -4,6 +4,7 @@
 import type { FormatEvent } from '../types';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../errors';
 import { isJsonObject, type JsonObject } from '../json';
+import { stringText } from '../../value-text';
 
 /** Members of the v3 wrapper block that v4 interprets; any other one is kept as `plugin:result:<name>`. */
 const WRAPPER_MEMBERS: ReadonlySet<string> = new Set(['type', 'toolCallId', 'content', 'isError']);
@@ -73,7 +74,8 @@ export function liftToolResult(event: FormatEvent): FormatEvent {
 /** The v4 rule for a `tool/result`'s message (spec §6). Other events pass. */
 export function assertToolRoleResult(event: FormatEvent): void {
   if (event.type !== 'tool/result') return;
-  const subject = `format v4 ${event.type} at seq ${event.seq}`;
+  // Row admission calls this before decoding has checked `seq`: it is written depth-safely.
+  const subject = `format v4 ${event.type} at seq ${stringText(event.seq)}`;
   const data = event.data;
   if (!isJsonObject(data)) throw new SessionFormatError(`${subject} data must be an object`);
   const message = data.message;

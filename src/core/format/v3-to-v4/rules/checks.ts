@@ -23,17 +23,3 @@ export function earlierSeq(value: unknown, seq: number, subject: string): number
   if (coordinate >= seq) throw new SessionFormatError(`${subject} must name an earlier event`);
   return coordinate;
 }
-
-/** Deep equality of two JSON values (key order ignored, as Node's isDeepStrictEqual does for plain data). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
-    return true;
-  }
-  if (!isJsonObject(a) || !isJsonObject(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson(a[key], b[key]));
-}

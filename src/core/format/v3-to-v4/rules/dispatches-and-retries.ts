@@ -4,8 +4,8 @@
 // chain under one retry id, and each start pairs with one scheduled attempt.
 import type { FormatEvent } from '../../types';
 import { SessionFormatError } from '../../errors';
-import { formatCount, type JsonObject } from '../../json';
-import { nonEmptyText, sameJson } from './checks';
+import { formatCount, jsonEqual, type JsonObject } from '../../json';
+import { nonEmptyText } from './checks';
 
 export class PtcDispatches {
   private readonly byId = new Map<string, { data: JsonObject; settled: boolean }>();
@@ -25,7 +25,7 @@ export class PtcDispatches {
       return;
     }
     if (existing === undefined || existing.settled) throw new SessionFormatError('PTC dispatch has no unique start');
-    if (['rootCallId', 'parentCallId', 'name', 'arguments'].some((key) => !sameJson(existing.data[key], data[key]))) {
+    if (['rootCallId', 'parentCallId', 'name', 'arguments'].some((key) => !jsonEqual(existing.data[key], data[key]))) {
       throw new SessionFormatError('PTC dispatch does not match its start');
     }
     existing.settled = true;

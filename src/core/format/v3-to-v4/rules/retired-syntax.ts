@@ -3,6 +3,7 @@
 // check reads direct block tags only; arguments, replay state and extension payloads stay opaque.
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../../errors';
 import { isJsonObject } from '../../json';
+import { stringText } from '../../../value-text';
 import { RETIRED_DISPATCH_TYPES } from '../vocabulary';
 
 function refuseWrapper(block: unknown, subject: string): void {
@@ -33,7 +34,8 @@ export function assertNoRetiredSyntax(row: unknown): void {
     return;
   }
   if (!isJsonObject(data)) return;
-  const subject = `format v4 ${String(type)} at seq ${String(row.seq)} content`;
+  // `seq` is not checked yet (admission runs before decoding), so it is written depth-safely.
+  const subject = `format v4 ${stringText(type)} at seq ${stringText(row.seq)} content`;
   switch (type) {
     case 'user/message':
       refuseInContent(data.content, subject);

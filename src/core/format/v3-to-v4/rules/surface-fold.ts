@@ -3,8 +3,8 @@
 // system/message covering exactly that head may replace, and no compaction may shadow.
 import type { FormatEvent } from '../../types';
 import { SessionFormatError } from '../../errors';
-import { earlierSeq, list, record, sameJson } from './checks';
-import type { JsonObject } from '../../json';
+import { earlierSeq, list, record } from './checks';
+import { jsonEqual, type JsonObject } from '../../json';
 import { V4_SURFACE_TYPES } from '../vocabulary';
 
 export class SurfaceFold {
@@ -50,7 +50,7 @@ export class SurfaceFold {
     const start = this.nodes.indexOf(earlierSeq(range.start, event.seq, 'compaction range start'));
     const end = this.nodes.indexOf(earlierSeq(range.end, event.seq, 'compaction range end'));
     const seqs = list(data.shadowedSeqs, 'compaction shadowedSeqs');
-    if (start < 0 || end < start || !sameJson(this.nodes.slice(start, end + 1), seqs)) {
+    if (start < 0 || end < start || !jsonEqual(this.nodes.slice(start, end + 1), seqs)) {
       throw new SessionFormatError(`${event.type} shadowedSeqs do not name an exact current surface span`);
     }
     if (this.protectedHead !== undefined && seqs.includes(this.protectedHead)) {

@@ -4,8 +4,8 @@
 // step, error, the message's id, source, toolCallId, isError and extensions.
 import type { Artifact, FormatEvent } from '../../types';
 import { SessionFormatError } from '../../errors';
-import { isJsonObject } from '../../json';
-import { sameJson } from './checks';
+import { isJsonObject, jsonEqual } from '../../json';
+
 import { SurfaceFold } from './surface-fold';
 
 /** The data with the message's content set aside, for comparing everything else. */
@@ -24,7 +24,7 @@ export function assertToolResultRewrites(artifact: Artifact, knownTypes: Readonl
     if (shadowed.length !== 1) throw new SessionFormatError('tool/result surface replacement must rewrite exactly one current node');
     const original = events[shadowed[0]];
     if (original?.type !== 'tool/result') throw new SessionFormatError('tool/result surface replacement must target a current tool/result');
-    if (!sameJson(withoutContent(original.data), withoutContent(event.data))) {
+    if (!jsonEqual(withoutContent(original.data), withoutContent(event.data))) {
       throw new SessionFormatError('tool/result surface replacement may change only content');
     }
   }
