@@ -3,13 +3,14 @@
 // target streamed row by row, then the target generation's restore. The outcome is a verdict in the
 // conformance corpus's terms: the stage where dsh stopped, dsh's error verbatim, the physical line.
 import type { Utf8Slicer } from '../read/columns';
+import type { Sha256Stream } from '../sha256';
 import type { NativeZstd } from '../zstd/backend';
 import type { ZstdLimits } from '../zstd/decode';
 import { MigrationChain, refusingMigration, type MigrationStream } from './chain';
 import { encodeArtifact } from './encode';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from './errors';
 import { FORMAT_GENERATIONS, findGeneration } from './generations';
-import { formatCount, snapshotFormatHeader } from './json';
+import { formatCount, inspectFormatVersion, snapshotFormatHeader } from './json';
 import { openPhysicalLog, PhysicalRefusal, TORN_TAIL, walkRows, type PhysicalLog } from './physical';
 import { EventCollector, type EventPlaces } from './collector';
 import type { Artifact, FormatGeneration, LogicalHeader, Recovery, RowDecoder } from './types';
@@ -78,6 +79,8 @@ export interface ReadGenerationOptions {
   evidence?: Readonly<Record<string, unknown>>;
   /** Compute sha256/bytes of the target form (default true). */
   encode?: boolean;
+  /** A faster SHA-256 a host may hand in (Node's crypto) for the target form's digest. */
+  sha256?: () => Sha256Stream;
 }
 
 /** A refusal on its way to the verdict. */
@@ -153,7 +156,7 @@ class GenerationReader {
     const decoder = this.createDecoder(source, log.headerValue);
     const current = stored === this.target.version;
     const collector = new EventCollector(current);
-    const stream = current ? undefined : this.createStream(decoder, stored, collector);
+    const stream = current ? undefined : this.createStream(decoder, collector);
     const sink = stream ?? collector;
 
     // Rows: decode (and migrate, streaming) one at a time, so a refusal names the row's line.
@@ -167,6 +170,9 @@ class GenerationReader {
         current,
         strict: this.strict,
         admission: source.codec.admission,
+        admitting: (at) => {
+          line = at;
+        },
         row: (value, at) => {
           line = at;
           collector.line = at;
@@ -208,19 +214,10 @@ class GenerationReader {
 
   /** dsh's readHeader: `unsupported` for a newer version or a refused header migration, else `malformed`. */
   private readHeader(headerValue: unknown, stored: number): FormatGeneration {
-    const unsupported = (message: string): Stop => new Stop('header', new Error(message), { errorName: 'readHeader:unsupported' });
-    if (stored > this.target.version)
-      throw unsupported(`stored Session uses newer format v${stored}; this build writes v${this.target.version}`);
-    const source = findGeneration(stored, this.generations);
-    if (!source) throw unsupported(`this build has no Session format codec for v${stored}`);
-    try {
-      const decoded = snapshotFormatHeader(source.codec.decodeHeader(headerValue), `format v${stored} header`);
-      this.chain.migrateHeader(decoded, this.target.version);
-    } catch (error) {
-      if (error instanceof SessionFormatUnsupportedMigrationError) throw new Stop('header', error, { errorName: 'readHeader:unsupported' });
-      throw new Stop('header', error, { errorName: 'readHeader:malformed' });
-    }
-    return source;
+    const reading = readFormatHeader(headerValue, this.target.version, this.generations, this.chain);
+    if (reading.status === 'unsupported' || reading.status === 'malformed')
+      throw new Stop('header', reading.error ?? new Error(reading.reason), { errorName: `readHeader:${reading.status}` });
+    return findGeneration(stored, this.generations)!;
   }
 
   private createDecoder(source: FormatGeneration, headerValue: unknown): RowDecoder {
@@ -231,13 +228,18 @@ class GenerationReader {
     }
   }
 
-  private createStream(decoder: RowDecoder, stored: number, collector: EventCollector): MigrationStream {
+  private createStream(decoder: RowDecoder, collector: EventCollector): MigrationStream {
     this.stage = 'migrate';
-    // A v2+ decoder learns the cut from its rows (the last inherited end-seed marker): the first
-    // stage then starts without one, as dsh's stages do, and checks the marker itself.
-    const cut = decoder.headerInheritedEventCount;
+    // A v2+ decoder learns the cut from its rows (the inherited end-seed marker), so the first stage
+    // may start without it; it takes the cut from the events, as dsh's v2→v3 stage does.
     try {
-      return this.chain.createStream(decoder.header, cut, this.target.version, collector, this.options.evidence);
+      return this.chain.createStream(
+        decoder.header,
+        decoder.headerInheritedEventCount,
+        this.target.version,
+        collector,
+        this.options.evidence,
+      );
     } catch (error) {
       throw migrateStop(error, {});
     }
@@ -304,7 +306,7 @@ class GenerationReader {
     verdict.types = typeHistogram(artifact);
     if (this.options.encode !== false) {
       this.stage = 'restore';
-      const encoded = encodeArtifact(artifact, this.target.codec);
+      const encoded = encodeArtifact(artifact, this.target.codec, { sha256: this.options.sha256 });
       verdict.sha256 = encoded.sha256;
       verdict.bytes = encoded.bytes;
     }
@@ -322,6 +324,55 @@ class GenerationReader {
 function migrateStop(error: unknown, extra: Partial<FormatVerdict>): Stop {
   const migration = refusingMigration(error);
   return new Stop('migrate', error, { ...(migration ? { edge: migration.edge } : {}), ...extra });
+}
+
+/** What dsh's `readHeader` says of a header value: its status, and the target header or the reason. */
+export interface FormatHeaderReading {
+  status: 'current' | 'migration-required' | 'unsupported' | 'malformed';
+  storedVersion?: number;
+  targetVersion: number;
+  /** The header carried to the target generation. */
+  header?: LogicalHeader;
+  /** dsh's message for an unsupported or malformed header. */
+  reason?: string;
+  error?: unknown;
+}
+
+/**
+ * The header alone, read as dsh's catalog reads it before any row (what listing sessions needs):
+ * `unsupported` for a version newer than the target or a header the migrations refuse, `malformed`
+ * for anything else wrong, else the header carried to the target generation.
+ */
+export function readFormatHeader(
+  headerValue: unknown,
+  targetVersion: number,
+  generations: readonly FormatGeneration[] = FORMAT_GENERATIONS,
+  chain = new MigrationChain(generations.flatMap((generation) => (generation.migrationFrom ? [generation.migrationFrom] : []))),
+): FormatHeaderReading {
+  let stored: number;
+  try {
+    stored = inspectFormatVersion(headerValue);
+  } catch (error) {
+    return { status: 'malformed', targetVersion, reason: errorText(error), error };
+  }
+  const refused = (status: 'unsupported' | 'malformed', error: unknown): FormatHeaderReading => ({
+    status,
+    storedVersion: stored,
+    targetVersion,
+    reason: errorText(error),
+    error,
+  });
+  if (stored > targetVersion)
+    return refused('unsupported', new Error(`stored Session uses newer format v${stored}; this build writes v${targetVersion}`));
+  const source = findGeneration(stored, generations);
+  if (!source) return refused('unsupported', new Error(`this build has no Session format codec for v${stored}`));
+  try {
+    const decoded = snapshotFormatHeader(source.codec.decodeHeader(headerValue), `format v${stored} header`);
+    const header = chain.migrateHeader(decoded, targetVersion);
+    return { status: stored === targetVersion ? 'current' : 'migration-required', storedVersion: stored, targetVersion, header };
+  } catch (error) {
+    return refused(error instanceof SessionFormatUnsupportedMigrationError ? 'unsupported' : 'malformed', error);
+  }
 }
 
 function placed(line: number | undefined, throwLine?: number): Partial<FormatVerdict> {

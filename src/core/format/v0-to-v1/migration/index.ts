@@ -3,7 +3,7 @@
 // checked against the released inventory, so an unknown or malformed historical event refuses the
 // migration, the source kept as it is.
 import { SessionFormatError } from '../../errors';
-import { formatCount, jsonObject } from '../../json';
+import { jsonObject } from '../../json';
 import type { EventRun, EventSink, FormatEvent, FormatMigration, LogicalHeader, MigrationStage, MigrationStageContext } from '../../types';
 import { isAssistantChunkRun } from '../codec';
 import { assertEventPayload, assertReleasedHeader } from '../validation';
@@ -33,8 +33,8 @@ class V0ToV1Stage implements MigrationStage {
 
   constructor(private readonly context: MigrationStageContext) {
     assertHeaderVersion(context.sourceHeader, 0);
-    // A v0/v1 header states its cut (seedLength), so the chain always hands it over.
-    this.headerInheritedEventCount = formatCount(context.sourceInheritedEventCount, 'Session inherited event count');
+    // A v0 decoder always knows its cut (the header's seedLength).
+    this.headerInheritedEventCount = context.sourceInheritedEventCount ?? 0;
     this.sessionId = context.sourceHeader.id;
   }
 
