@@ -5,7 +5,7 @@
 // it; every other chunk stays whole as `{type: 'chunk', time, chunk}`. Token boundaries are kept: a
 // run holds the fragments, never their concatenation, so the original chunks can be rebuilt exactly.
 import { SessionFormatError } from '../errors';
-import { isJsonObject, isLosslessJson, type JsonObject } from '../json';
+import { isJsonObject, isLosslessJson, jsonString, templateString, type JsonObject } from '../json';
 
 export type StreamRecord = JsonObject;
 
@@ -24,7 +24,8 @@ export class AttemptStreamBuilder {
 
   /** One `assistant/chunk` event's chunk at its time. Throws with dsh's wording on a chunk dsh cannot pack. */
   addChunk(time: unknown, chunkValue: unknown): void {
-    if (!Number.isSafeInteger(time)) throw new SessionFormatError(`Assistant stream time must be a safe integer, got ${String(time)}`);
+    if (!Number.isSafeInteger(time))
+      throw new SessionFormatError(`Assistant stream time must be a safe integer, got ${templateString(time)}`);
     const at = time as number;
     if (!isLosslessJson(chunkValue)) throw new SessionFormatError('Assistant stream chunk must be losslessly JSON-serializable');
     if (!isJsonObject(chunkValue)) throw new SessionFormatError(unreachableChunk(chunkValue));
@@ -129,11 +130,5 @@ function isSafeGap(previous: number, next: number): boolean {
 
 /** dsh's words for a chunk of no known type. */
 function unreachableChunk(chunk: unknown): string {
-  let rendered: string;
-  try {
-    rendered = JSON.stringify(chunk) ?? String(chunk);
-  } catch {
-    rendered = String(chunk);
-  }
-  return `unreachable variant in AssistantStreamAccumulator.push: ${rendered}`;
+  return `unreachable variant in AssistantStreamAccumulator.push: ${jsonString(chunk) ?? templateString(chunk)}`;
 }

@@ -4,7 +4,7 @@
 // A reference to a consumed chunk has no new seq; the migration refuses rather than redirect it.
 import { SessionFormatUnsupportedMigrationError } from '../errors';
 import type { FormatEvent } from '../types';
-import type { JsonObject } from '../json';
+import { templateString, type JsonObject } from '../json';
 
 export type SeqMapping = ReadonlyMap<unknown, number>;
 
@@ -59,6 +59,7 @@ function mapAll(values: readonly unknown[], mapping: SeqMapping, label: string):
 
 function mapOne(value: unknown, mapping: SeqMapping, label: string): number {
   const mapped = mapping.get(value);
-  if (mapped === undefined) throw new SessionFormatUnsupportedMigrationError(`${label} targets consumed assistant/chunk ${String(value)}`);
+  if (mapped === undefined)
+    throw new SessionFormatUnsupportedMigrationError(`${label} targets consumed assistant/chunk ${templateString(value)}`);
   return mapped;
 }

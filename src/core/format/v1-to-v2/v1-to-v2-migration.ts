@@ -7,8 +7,9 @@ import { assertEventPayload, assertReleasedHeader, isAssistantChunkRun, RELEASED
 import { LegacyTurnTracker, splitLegacyGoalMessage } from './legacy-repairs';
 import { PendingAttempt } from './pending-attempt';
 import { remapEvent } from './remap-references';
+import { hasEntry } from './v2-checks';
 import { assertV2Header } from './v2-header';
-import type { JsonObject } from '../json';
+import { jsonString, type JsonObject } from '../json';
 
 const CHUNK_FIELDS: ReadonlySet<string> = new Set(['type', 'seq', 'time', 'data', 'ignorable', 'sourceEventSeqs', 'surfaceOp']);
 /** Events that end an attempt: after them, the attempt can no longer be claimed by a message. */
@@ -45,14 +46,14 @@ class V1ToV2Stage implements MigrationStage {
   }
 
   transformEvent(event: FormatEvent, out: EventSink): void {
-    if (this.checkPayloads && event.type !== 'assistant/chunk' && Object.hasOwn(RELEASED_EVENT_DISPOSITIONS, event.type))
+    if (this.checkPayloads && event.type !== 'assistant/chunk' && hasEntry(RELEASED_EVENT_DISPOSITIONS, event.type))
       assertEventPayload(event, 1);
     if (event.type === 'assistant/chunk') assertChunkEnvelope(event);
-    if (!Object.hasOwn(RELEASED_EVENT_DISPOSITIONS, event.type))
-      throw refuse(`format v1 contains unknown event type ${JSON.stringify(event.type)} at seq ${event.seq}`);
+    if (!hasEntry(RELEASED_EVENT_DISPOSITIONS, event.type))
+      throw refuse(`format v1 contains unknown event type ${jsonString(event.type)} at seq ${event.seq}`);
     const interrupted = this.turns.interruptedEndBefore(event);
     if (event.type === 'turn/start' && this.turns.openTurn !== null && interrupted === undefined)
-      throw refuse(`turn/start ${JSON.stringify((event.data as JsonObject).turn)} does not close the prior turn`);
+      throw refuse(`turn/start ${jsonString((event.data as JsonObject).turn)} does not close the prior turn`);
     this.checkDeliveryMarker(event);
     this.turns.observe(event);
     this.lastTime = event.time;

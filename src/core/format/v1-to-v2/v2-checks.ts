@@ -14,3 +14,11 @@ export function requireExactFields(value: JsonObject, required: readonly string[
   if (problem?.kind === 'missing') throw new SessionFormatError(`${label} lacks required field ${problem.key}`);
   if (problem?.kind === 'unexpected') throw new SessionFormatError(`${label} has unexpected field ${problem.key}`);
 }
+
+/**
+ * Whether `key` names an entry of `table`. Only a string can: a value from a log used as a key would
+ * otherwise be turned into text, which for an array nested thousands deep overflows the stack.
+ */
+export function hasEntry(table: object, key: unknown): key is string {
+  return typeof key === 'string' && Object.hasOwn(table, key);
+}

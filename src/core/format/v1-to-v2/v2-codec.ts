@@ -5,7 +5,7 @@ import { SessionFormatError } from '../errors';
 import type { EventSink, FormatCodec, FormatEvent, LogicalHeader, Recovery, RowDecoder } from '../types';
 import { encodeSourceSeqs, expandSourceSpans, readSourceSpans, type SourceSpans } from './source-ranges';
 import { decodeV2Header, encodeV2Header } from './v2-header';
-import { formatCount, formatSafeInteger, isJsonObject, type JsonObject } from '../json';
+import { formatCount, formatSafeInteger, isJsonObject, templateString, type JsonObject } from '../json';
 
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'seq', 'time', 'data', 'ignorable', 'sourceEventSeqs', 'surfaceOp']);
 const REQUIRED_FIELDS = ['type', 'seq', 'time', 'data'];
@@ -65,7 +65,9 @@ export class V2RowDecoder implements RowDecoder {
       return;
     }
     if (row.seq !== this.eventCount) {
-      this.issue = new SessionFormatError(`released v2 row ${rowIndex} has seq gap (expected ${this.eventCount}, got ${String(row.seq)})`);
+      this.issue = new SessionFormatError(
+        `released v2 row ${rowIndex} has seq gap (expected ${this.eventCount}, got ${templateString(row.seq)})`,
+      );
       if (this.recovery === 'strict' || row.type === 'turn/end') throw this.issue;
       return;
     }

@@ -8,7 +8,7 @@ import { assertArtifactRelationships, type RelationshipExtensions } from '../v0-
 import { assertV2Header } from './v2-header';
 import { V2_EVENT_DISPOSITIONS, V2_SURFACE_TYPES } from './v2-vocabulary';
 import { formatCount, formatSafeInteger, isJsonObject } from '../json';
-import { requireExactFields } from './v2-checks';
+import { hasEntry, requireExactFields } from './v2-checks';
 
 const REQUIRED = ['type', 'seq', 'time', 'data'];
 const SURFACE_OPTIONAL = ['ignorable', 'sourceEventSeqs', 'surfaceOp'];
@@ -38,7 +38,7 @@ export function restoreV2Artifact(artifact: Artifact, installedTypes: ReadonlySe
     if (!isJsonObject(event)) throw new SessionFormatError(`${label} must be an object`);
     const type = event.type;
     if (typeof type !== 'string') throw new SessionFormatError(`${label} type must be a string`);
-    const known = Object.hasOwn(V2_EVENT_DISPOSITIONS, type);
+    const known = hasEntry(V2_EVENT_DISPOSITIONS, type);
     if (!known && !installedTypes.has(type) && event.ignorable !== true)
       throw new SessionFormatUnsupportedMigrationError(`format v2 contains unknown event type ${JSON.stringify(type)} at seq ${index}`);
     requireExactFields(event, REQUIRED, !known || V2_SURFACE_TYPES.has(type) ? SURFACE_OPTIONAL : LOG_OPTIONAL, label);

@@ -2,6 +2,7 @@
 // `assistant/message` carrying its `stream`, the log-only `assistant/attempt`, a delivery marker that
 // may name its format generation, and the seed marker that may say `inherited: true`.
 import { RELEASED_EVENT_DISPOSITIONS, type PayloadDisposition } from '../v0-to-v1';
+import { hasEntry } from './v2-checks';
 
 function disposition(required: string[], optional: string[] = []): PayloadDisposition {
   return { required, optional, opaque: [] };
@@ -20,6 +21,6 @@ export const V2_EVENT_DISPOSITIONS: Readonly<Record<string, PayloadDisposition>>
 /** The events whose position is on the model's surface (everything else is log-only). */
 export const V2_SURFACE_TYPES: ReadonlySet<string> = new Set(['user/message', 'assistant/message', 'tool/result']);
 
-export function isV2EventType(type: string): boolean {
-  return Object.hasOwn(V2_EVENT_DISPOSITIONS, type);
+export function isV2EventType(type: unknown): type is string {
+  return hasEntry(V2_EVENT_DISPOSITIONS, type);
 }

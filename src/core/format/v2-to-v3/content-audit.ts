@@ -4,7 +4,7 @@
 // rather than crossing into v3 unexamined.
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../errors';
 import type { FormatEvent } from '../types';
-import { formatCount, type JsonObject } from '../json';
+import { formatCount, isJsonObject, jsonString, templateString, type JsonObject } from '../json';
 import { objectAt, requireExactFields } from '../v1-to-v2/v2-checks';
 import { assertPayloadSemantics } from '../v0-to-v1';
 import { AUDITED_CONTENT_KINDS } from './v3-vocabulary';
@@ -56,28 +56,84 @@ export function auditEventContent(event: FormatEvent, data: JsonObject): void {
 function auditKind(kind: unknown, label: string): void {
   if (typeof kind !== 'string' || !AUDITED_CONTENT_KINDS.has(kind))
     throw new SessionFormatUnsupportedMigrationError(
-      `${label}: cannot safely transform unclassified message content kind ${String(JSON.stringify(kind))}`,
+      `${label}: cannot safely transform unclassified message content kind ${templateString(jsonString(kind))}`,
     );
 }
 
+/**
+ * A block's place, rendered only for a message: nested tool results can be thousands of levels deep,
+ * and building every level's label up front would cost the square of the depth.
+ */
+class BlockPath {
+  constructor(
+    private readonly parent: BlockPath | string,
+    private readonly step: string,
+  ) {}
+
+  toString(): string {
+    const steps: string[] = [];
+    let at: BlockPath | string = this;
+    while (at instanceof BlockPath) {
+      steps.push(at.step);
+      at = at.parent;
+    }
+    return at + steps.reverse().join('');
+  }
+}
+
+type Label = BlockPath | string;
+
+type Pending = { value: unknown; label: Label } | { probe: JsonObject; label: Label };
+
 function auditBlocks(content: unknown, label: string): void {
-  contentArray(content, label).forEach((block, index) => auditBlock(block, `${label}[${index}]`));
+  const work: Pending[] = [];
+  pushBlocks(work, content, label);
+  auditPending(work);
 }
 
 function auditBlock(value: unknown, label: string): void {
-  const block = objectAt(value, label);
-  auditKind(block.type, label);
-  if (block.type === 'tool-result') {
-    if (!Array.isArray(block.content))
-      throw new SessionFormatError(`${label}.content: invalid message content kind "tool-result": content must be an array`);
-    auditBlocks(block.content, `${label}.content`);
+  auditPending([{ value, label }]);
+}
+
+function pushBlocks(work: Pending[], blocks: unknown, at: Label): void {
+  if (!Array.isArray(blocks)) contentArray(blocks, String(at));
+  const members = blocks as unknown[];
+  for (let index = members.length - 1; index >= 0; index--) work.push({ value: members[index], label: new BlockPath(at, `[${index}]`) });
+}
+
+/**
+ * Depth first, as a recursive walk would go (so the first refusal is the one dsh meets): a block's
+ * nested content is audited before the block itself is checked against the payload rules. Labels are
+ * rendered only for a refusal.
+ */
+function auditPending(work: Pending[]): void {
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if ('probe' in item) {
+      probeBlock(item.probe, item.label);
+      continue;
+    }
+    if (!isJsonObject(item.value)) objectAt(item.value, String(item.label));
+    const block = item.value as JsonObject;
+    if (typeof block.type !== 'string' || !AUDITED_CONTENT_KINDS.has(block.type)) auditKind(block.type, String(item.label));
+    if (block.type === 'file') {
+      auditFileBlock(block, item.label);
+      continue;
+    }
+    work.push({ probe: block, label: item.label });
+    if (block.type === 'tool-result') {
+      if (!Array.isArray(block.content))
+        throw new SessionFormatError(`${String(item.label)}.content: invalid message content kind "tool-result": content must be an array`);
+      pushBlocks(work, block.content, new BlockPath(item.label, '.content'));
+    }
   }
-  if (block.type === 'file') {
-    auditFileBlock(block, label);
-    return;
-  }
-  // The block is checked as the released payload rules check a user message's content (a nested
-  // tool result's own content was audited above, so it is left out of the probe).
+}
+
+/**
+ * The block checked as the released payload rules check a user message's content (a nested tool
+ * result's own content was audited on its own, so it is left out of the probe).
+ */
+function probeBlock(block: JsonObject, label: Label): void {
   const probe: FormatEvent = {
     type: 'user/message',
     seq: 0,
@@ -92,16 +148,27 @@ function auditBlock(value: unknown, label: string): void {
   try {
     assertPayloadSemantics(probe, 2);
   } catch (error) {
-    throw new SessionFormatError(`${label}: invalid message content kind ${JSON.stringify(block.type)}: ${String(error)}`);
+    throw new SessionFormatError(`${String(label)}: invalid message content kind ${JSON.stringify(block.type)}: ${String(error)}`);
   }
 }
 
-function auditFileBlock(block: JsonObject, label: string): void {
-  const subject = `${label} kind "file"`;
-  requireExactFields(block, ['type', 'attachment'], [], subject);
-  const attachment = objectAt(block.attachment, `${subject} attachment`);
-  requireExactFields(attachment, ['attachmentId', 'name', 'bytes'], [], `${subject} attachment`);
-  if (typeof attachment.attachmentId !== 'string' || attachment.attachmentId.length === 0 || typeof attachment.name !== 'string')
-    throw new SessionFormatError(`${subject}: file attachment requires attachmentId and name`);
-  formatCount(attachment.bytes, `${subject} attachment bytes`);
+function auditFileBlock(block: JsonObject, label: Label): void {
+  const attachment = block.attachment;
+  const wellFormed =
+    Object.keys(block).length === 2 &&
+    Object.hasOwn(block, 'attachment') &&
+    isJsonObject(attachment) &&
+    Object.keys(attachment).length === 3 &&
+    ['attachmentId', 'name', 'bytes'].every((key) => Object.hasOwn(attachment, key));
+  // Only a refusal needs the label; the checks below run again with it to word the first one found.
+  const subject = wellFormed ? '' : `${String(label)} kind "file"`;
+  if (!wellFormed) {
+    requireExactFields(block, ['type', 'attachment'], [], subject);
+    requireExactFields(objectAt(attachment, `${subject} attachment`), ['attachmentId', 'name', 'bytes'], [], `${subject} attachment`);
+  }
+  const file = attachment as JsonObject;
+  if (typeof file.attachmentId !== 'string' || file.attachmentId.length === 0 || typeof file.name !== 'string')
+    throw new SessionFormatError(`${String(label)} kind "file": file attachment requires attachmentId and name`);
+  if (!Number.isSafeInteger(file.bytes) || (file.bytes as number) < 0 || Object.is(file.bytes, -0))
+    formatCount(file.bytes, `${String(label)} kind "file" attachment bytes`);
 }

@@ -6,10 +6,9 @@ import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../e
 import type { FormatEvent } from '../types';
 import { assertPayloadSemantics, assertSurfaceMetadata } from '../v0-to-v1';
 import { V2_EVENT_DISPOSITIONS } from '../v1-to-v2/v2-vocabulary';
-import { formatCount, formatSafeInteger, isJsonObject, type JsonObject } from '../json';
-import { requireExactFields } from '../v1-to-v2/v2-checks';
+import { formatCount, formatSafeInteger, isJsonObject, templateString, type JsonObject } from '../json';
+import { hasEntry, objectAt, requireExactFields } from '../v1-to-v2/v2-checks';
 import { auditEventContent } from './content-audit';
-import { objectAt } from '../v1-to-v2/v2-checks';
 import { AUDITED_SOURCE_KINDS, FEEDBACK_TYPES, isRepairMessageId, V3_SURFACE_TYPES } from './v3-vocabulary';
 
 const REQUIRED = ['type', 'seq', 'time', 'data'];
@@ -17,10 +16,12 @@ const SURFACE_OPTIONAL = ['ignorable', 'sourceEventSeqs', 'surfaceOp'];
 const LOG_OPTIONAL = ['ignorable'];
 
 export function admitV2SourceEvent(event: FormatEvent): void {
-  const disposition = V2_EVENT_DISPOSITIONS[event.type];
+  const disposition = hasEntry(V2_EVENT_DISPOSITIONS, event.type) ? V2_EVENT_DISPOSITIONS[event.type] : undefined;
   const feedback = FEEDBACK_TYPES.has(event.type);
   if (disposition === undefined && !feedback)
-    throw new SessionFormatUnsupportedMigrationError(`format v2 to v3 cannot safely transform unclassified event ${event.type}`);
+    throw new SessionFormatUnsupportedMigrationError(
+      `format v2 to v3 cannot safely transform unclassified event ${templateString(event.type)}`,
+    );
   const surface = V3_SURFACE_TYPES.has(event.type);
   requireExactFields(event, REQUIRED, surface ? SURFACE_OPTIONAL : LOG_OPTIONAL, event.type);
   formatCount(event.seq, 'event seq');
@@ -31,7 +32,7 @@ export function admitV2SourceEvent(event: FormatEvent): void {
     if (event.surfaceOp === undefined) throw new SessionFormatError(`${event.type} requires surfaceOp`);
   }
   const data = objectAt(event.data, `${event.type} data`);
-  if (feedback) {
+  if (disposition === undefined) {
     admitFeedback(event.type, data);
     return;
   }

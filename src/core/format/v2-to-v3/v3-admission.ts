@@ -7,9 +7,8 @@ import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../e
 import type { FormatEvent } from '../types';
 import { assertPayloadSemantics } from '../v0-to-v1';
 import { V2_EVENT_DISPOSITIONS } from '../v1-to-v2/v2-vocabulary';
-import { formatCount, formatSafeInteger, isJsonObject, type JsonObject } from '../json';
-import { requireExactFields } from '../v1-to-v2/v2-checks';
-import { objectAt } from '../v1-to-v2/v2-checks';
+import { formatCount, formatSafeInteger, isJsonObject, templateString, type JsonObject } from '../json';
+import { hasEntry, objectAt, requireExactFields } from '../v1-to-v2/v2-checks';
 import { FEEDBACK_TYPES, PTC_DISPATCH_TYPES, RETIRED_DISPATCH_TYPES, V3_SURFACE_TYPES } from './v3-vocabulary';
 import { requirePositiveCoordinates } from './v2-source-admission';
 
@@ -19,9 +18,9 @@ const LOG_OPTIONAL = ['ignorable'];
 
 /** A required retired PTC dispatch is an unknown event in v3 (an ignorable one stays opaque). */
 export function refuseRetiredDispatch(event: JsonObject): void {
-  if (Object.hasOwn(RETIRED_DISPATCH_TYPES, event.type as string) && event.ignorable !== true)
+  if (hasEntry(RETIRED_DISPATCH_TYPES, event.type) && event.ignorable !== true)
     throw new SessionFormatUnsupportedMigrationError(
-      `format v3 contains unknown event type ${JSON.stringify(event.type)} at seq ${String(event.seq)}`,
+      `format v3 contains unknown event type ${JSON.stringify(event.type)} at seq ${templateString(event.seq)}`,
     );
 }
 
@@ -56,10 +55,10 @@ function admitSystemMessage(data: JsonObject): void {
 
 /** Whether v3 leaves this type's payload to its owner (its surface metadata is then not interpreted). */
 function isOpaqueType(type: string, installedTypes: ReadonlySet<string> | undefined): boolean {
-  if (Object.hasOwn(RETIRED_DISPATCH_TYPES, type)) return true;
+  if (hasEntry(RETIRED_DISPATCH_TYPES, type)) return true;
   return !(
     V3_SURFACE_TYPES.has(type) ||
-    Object.hasOwn(V2_EVENT_DISPOSITIONS, type) ||
+    hasEntry(V2_EVENT_DISPOSITIONS, type) ||
     PTC_DISPATCH_TYPES.has(type) ||
     FEEDBACK_TYPES.has(type) ||
     installedTypes?.has(type) === true
@@ -69,7 +68,7 @@ function isOpaqueType(type: string, installedTypes: ReadonlySet<string> | undefi
 /** One canonical v3 event; throws with dsh's words (`format v3 <type> at seq <n> …`). */
 export function admitV3Event(event: FormatEvent, installedTypes?: ReadonlySet<string>): void {
   const value = objectAt(event, 'format v3 event');
-  const subject = `format v3 ${String(event.type)} at seq ${String(event.seq)}`;
+  const subject = `format v3 ${templateString(event.type)} at seq ${templateString(event.seq)}`;
   const surface = V3_SURFACE_TYPES.has(event.type);
   requireExactFields(value, REQUIRED, surface || isOpaqueType(event.type, installedTypes) ? SURFACE_OPTIONAL : LOG_OPTIONAL, subject);
   if (typeof event.type !== 'string') throw new SessionFormatError(`${subject} type must be a string`);

@@ -8,7 +8,7 @@ import { SessionFormatError } from '../errors';
 import type { Artifact, FormatEvent } from '../types';
 import { restoreV2Artifact } from '../v1-to-v2/v2-restore';
 import type { JsonObject } from '../json';
-import { objectAt } from '../v1-to-v2/v2-checks';
+import { hasEntry, objectAt } from '../v1-to-v2/v2-checks';
 import { admitV3Event, refuseRetiredDispatch } from './v3-admission';
 import { assertV3Header } from './v3-header';
 import { FEEDBACK_TYPES, isRepairMessageId, PTC_DISPATCH_TYPES, RETIRED_DISPATCH_TYPES, V3_SURFACE_TYPES } from './v3-vocabulary';
@@ -70,7 +70,7 @@ export function restoreV3Artifact(artifact: Artifact): Artifact {
 function relationshipView(event: FormatEvent): FormatEvent {
   if (PTC_DISPATCH_TYPES.has(event.type)) return { ...event, type: V2_DISPATCH_NAMES[event.type] };
   // A retired name that got this far is ignorable: an opaque event to the v2 rules.
-  if (Object.hasOwn(RETIRED_DISPATCH_TYPES, event.type)) return { ...event, type: 'v3/opaque-released-event' };
+  if (hasEntry(RETIRED_DISPATCH_TYPES, event.type)) return { ...event, type: 'v3/opaque-released-event' };
   if (event.type === 'system/message') {
     const message = objectAt(objectAt(event.data, 'system data').message, 'system message');
     return { ...event, type: 'user/message', data: { ...message, role: 'user' } };
