@@ -1,7 +1,9 @@
 // Hand-built v4 (and v3) artifacts for the generations layer's unit tests: a small valid session in
 // the shape dsh 0.1.7 writes, and helpers to change one thing in it. Events are plain objects in the
 // key order dsh writes them.
-import type { Artifact, FormatEvent, LogicalHeader } from '../../src/core/format';
+import { strict as assert } from 'node:assert';
+import { SessionFormatError, type Artifact, type FormatEvent, type LogicalHeader } from '../../src/core/format';
+import { restoreV4 } from '../../src/core/format/v3-to-v4';
 
 /** An event whose payload tests reach into freely. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -238,4 +240,47 @@ export function baseV3Log(): BaseV3Log {
   list.add('step/end', { turn: 1, step: 2 });
   list.add('turn/end', { turn: 1, reason: { kind: 'completed' } });
   return { list, seq: { head, prompt, headReplacement, header, call, toolCall, result, answer } };
+}
+
+// ------------------------------------------------------------------------------------- restore checks
+/** The v4 restore refuses the artifact with exactly this message (or one matching it) and error class. */
+export function expectRefused(artifact: Artifact, message: string | RegExp, errorClass: Function = SessionFormatError): void {
+  assert.throws(
+    () => restoreV4(artifact),
+    (error: Error) => {
+      assert.ok(error instanceof errorClass, `${error.name}: ${error.message}`);
+      if (typeof message === 'string') assert.equal(error.message, message);
+      else assert.match(error.message, message);
+      return true;
+    },
+  );
+}
+
+/** The v4 restore accepts the artifact (and returns it as it is). */
+export function expectLoads(artifact: Artifact): void {
+  assert.equal(restoreV4(artifact), artifact);
+}
+
+/** Seqs made dense again after removing or swapping events (references are the test's business). */
+export function fixSeqs(list: LooseEvent[]): LooseEvent[] {
+  list.forEach((e, i) => (e.seq = i));
+  return list;
+}
+
+/** After an insertion at `at`, references to events at or after it move up by one. */
+export function fixReferencesAfterInsert(list: LooseEvent[], at: number): LooseEvent[] {
+  const move = (seq: unknown) => (typeof seq === 'number' && seq >= at ? seq + 1 : seq);
+  for (const e of list) {
+    if (e.seq === at) continue;
+    if (Array.isArray(e.sourceEventSeqs)) e.sourceEventSeqs = e.sourceEventSeqs.map(move) as number[];
+    const data = e.data as any;
+    if (e.type === 'session/title' || e.type === 'session/title-llm-request') data.messageSeqs = data.messageSeqs.map(move);
+    if (e.type === 'developer/message' && data.headerSeq !== undefined) data.headerSeq = move(data.headerSeq);
+    if (e.surfaceOp && typeof e.surfaceOp === 'object') {
+      const op = e.surfaceOp as any;
+      op.startSeq = move(op.startSeq);
+      op.endSeq = move(op.endSeq);
+    }
+  }
+  return list;
 }
