@@ -2,7 +2,10 @@
 // waiting for a result, a tool-role error result; then the open step's step/end; then turn/end. The
 // cause is a crash (`interrupted`, on resume) or a fork whose seed cuts through the turn (`forked`).
 // The words are format data: dsh writes them into the log and the model reads them, so they are dsh's
-// byte for byte. Key order is dsh's too (the bytes of a repaired log must be dsh's).
+// byte for byte. §7 gives the two crash texts and the members; the fork texts, the message's key order
+// (id, role, toolCallId, isError, source, content) and the event's (turn, step, message, error; then
+// surfaceOp, sourceEventSeqs) are as dsh 0.1.7's core session repair.ts writes them, read in public
+// code (the spec §7 notes that file was not read for it).
 import type { FormatEvent } from '../types';
 import { isJsonObject } from '../json';
 import { stringText } from '../../value-text';

@@ -24,8 +24,10 @@ function isToolResultBlock(block: unknown): boolean {
 
 /**
  * The event with its v3 wrapper result lifted into a v4 tool-role message. Anything but a `tool/result`
- * whose message has role `user` is returned as is (the v4 rules judge it later). The key order of the
- * lifted message is dsh's: role, source, toolCallId, content, isError, id, then the kept extensions.
+ * whose message has role `user` is returned as is (the v4 rules judge it later). Spec §5 names the
+ * members, not their order; the order here is that of dsh's converter (its v3-to-v4 tool-role.ts, read
+ * in the repository the spec cites): role, source, toolCallId, content, isError, id, then the kept
+ * extensions, message ones before result ones.
  */
 export function liftToolResult(event: FormatEvent): FormatEvent {
   if (event.type !== 'tool/result' || !isJsonObject(event.data)) return event;
