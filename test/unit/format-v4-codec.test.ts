@@ -4,7 +4,8 @@
 import { strict as assert } from 'node:assert';
 import { readGeneration, type FormatEvent } from '../../src/core/format';
 import { decodeV4Header, encodeV4Event, encodeV4Header, v4Codec, v4RowAdmission } from '../../src/core/format/v3-to-v4';
-import { baseV4Log, v4Header } from '../support/v4-artifacts';
+import { encodeV3Event, encodeV3Header } from '../../src/core/format/v2-to-v3';
+import { baseV3Log, baseV4Log, v3Header, v4Header } from '../support/v4-artifacts';
 
 const utf8 = new TextEncoder();
 const PHYSICAL = { type: 'session', version: 4, id: 's', createdAt: 1, cwd: '/w', isSeeded: false, delegationDepth: 0 };
@@ -156,5 +157,40 @@ describe('format v4 codec (spec §1, §3, §4, §6)', () => {
     assert.equal(v4RowAdmission.mayRefuse('{"type":"turn/start","seq":3,"time":1,"data":{"turn":2}}'), false);
     assert.equal(v4RowAdmission.mayRefuse('{"type":"user/message"}'), true);
     assert.equal(v4RowAdmission.mayRefuse('{"type":"user\\/message"}'), true);
+  });
+
+  describe('§2: a v3 file read as v4 through the catalog', () => {
+    const v3Text = (extra: object[] = []) => {
+      const events = [...baseV3Log().list.events, ...extra.map((e, i) => ({ ...e, seq: 15 + i }))];
+      const lines = [
+        JSON.stringify(encodeV3Header(v3Header(), 0)),
+        ...events.map((event) => JSON.stringify(encodeV3Event(event as FormatEvent))),
+      ];
+      return utf8.encode(lines.join('\n') + '\n');
+    };
+    it('§2 step 5: the children handed in as evidence give the parent its missing catalog facts', () => {
+      const children = [
+        { childId: 'kid', childCreatedAt: 7, descriptorCount: 1, descriptor: { version: 2, provider: 'p', mode: 'one-shot' } },
+      ];
+      const read = readGeneration(v3Text(), { targetVersion: 4, evidence: { children } });
+      assert.equal(read.verdict.ok, true, read.verdict.dshError);
+      assert.deepEqual(read.artifact!.events.at(-1)!.data, { version: 0, childId: 'kid', childCreatedAt: 7, mode: 'one-shot' });
+      assert.equal(readGeneration(v3Text(), { targetVersion: 4 }).verdict.events, 15);
+    });
+    it('§2 step 4: a stage’s format error is reported as the edge’s refusal, in dsh’s words', () => {
+      const marker = {
+        type: 'session-log-deepseek/delivery-accepted',
+        time: 1,
+        data: { sessionId: 'other', sessionFormatVersion: 3, throughSeq: 3 },
+      };
+      const { verdict } = readGeneration(v3Text([marker]), { targetVersion: 4 });
+      assert.equal(verdict.stage, 'migrate');
+      assert.equal(verdict.edge, 'v3-to-v4');
+      assert.equal(verdict.errorName, 'SessionFormatUnsupportedMigrationError');
+      assert.equal(
+        verdict.dshError,
+        '@deepseek-ai/dsh-session-format-v3-to-v4 refuses this format v3 Session: current-generation delivery marker names the wrong Session',
+      );
+    });
   });
 });
