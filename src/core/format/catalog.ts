@@ -2,86 +2,20 @@
 // than the target), the stored generation's decoder, the chain of adjacent migrations up to the
 // target streamed row by row, then the target generation's restore. The outcome is a verdict in the
 // conformance corpus's terms: the stage where dsh stopped, dsh's error verbatim, the physical line.
-import type { Utf8Slicer } from '../read/columns';
-import type { Sha256Stream } from '../sha256';
-import type { NativeZstd } from '../zstd/backend';
-import type { ZstdLimits } from '../zstd/decode';
-import { MigrationChain, refusingMigration, type MigrationStream } from './chain';
+import { refusingMigration, type MigrationChain, type MigrationStream } from './chain';
+import { EventCollector } from './collector';
 import { encodeArtifact } from './encode';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from './errors';
 import { FORMAT_GENERATIONS, findGeneration } from './generations';
-import { formatCount, inspectFormatVersion, snapshotFormatHeader } from './json';
+import { chainOf, readFormatHeader } from './header-reading';
+import { formatCount } from './json';
 import { openPhysicalLog, PhysicalRefusal, TORN_TAIL, walkRows, type PhysicalLog } from './physical';
-import { EventCollector, type EventPlaces } from './collector';
-import type { Artifact, FormatGeneration, LogicalHeader, Recovery, RowDecoder } from './types';
+import type { Artifact, FormatGeneration, LogicalHeader, RowDecoder } from './types';
+import type { FormatRead, FormatStage, FormatVerdict, ReadGenerationOptions } from './verdict';
 
 export type { EventPlaces } from './collector';
-
-export type FormatStage = 'header' | 'jsonl' | 'decode' | 'migrate' | 'restore' | 'bytes' | 'done';
-
-export interface FormatVerdict {
-  ok: boolean;
-  stage: FormatStage;
-  targetVersion: number;
-  /** The stored generation (the header's `version`), once the header line was read. */
-  headerVersion?: number;
-  /** With stage `migrate`: the edge that refused, `v0-to-v1` … */
-  edge?: string;
-  /**
-   * dsh's exception name (`SessionFormatError`, `SessionFormatUnsupportedMigrationError`, `Error`,
-   * `readHeader:malformed`, `readHeader:unsupported` …).
-   */
-  errorName?: string;
-  /** dsh's message verbatim. */
-  dshError?: string;
-  /** Why the read could not even start, in our words (a target this build does not register). */
-  reason?: string;
-  /** The 1-based physical line that caused the refusal. */
-  line?: number;
-  /** The later line whose `turn/end` made a recoverable problem fatal. */
-  throwLine?: number;
-  /** What recovery dropped silently: the first issue and its line. */
-  recovered?: { line: number; error: string };
-  events?: number;
-  inheritedEventCount?: number;
-  isSeeded?: boolean;
-  /** sha256 and UTF-8 byte length of the target form as dsh's encoder writes it. */
-  sha256?: string;
-  bytes?: number;
-  /** Event-type histogram of the target form, types sorted. */
-  types?: Record<string, number>;
-}
-
-export interface FormatRead {
-  verdict: FormatVerdict;
-  /** The target form, when the read succeeded. */
-  artifact?: Artifact;
-  /** For a read of the stored generation as itself: where each event sits in the file. */
-  eventPlaces?: EventPlaces;
-  /** Whether the file was zstd. */
-  compressed?: boolean;
-}
-
-export interface ReadGenerationOptions {
-  targetVersion: number;
-  /** `recoverable` (default): what dsh does when it opens a session. `strict`: an isolated verifier. */
-  recovery?: Recovery;
-  /** `current` (default): a restore's refusal is reported as it is; `transformed`: wrapped as a migration refusal. */
-  validation?: 'current' | 'transformed';
-  zstdCodec?: NativeZstd;
-  zstdLimits?: Partial<ZstdLimits>;
-  utf8Slicer?: Utf8Slicer;
-  /** The registered generations (default: generations.ts). */
-  generations?: readonly FormatGeneration[];
-  /** The generation the file's name says, when known: a header version that differs is refused. */
-  fileNameVersion?: number;
-  /** Handed to every migration stage (e.g. child logs for an edge that needs them). */
-  evidence?: Readonly<Record<string, unknown>>;
-  /** Compute sha256/bytes of the target form (default true). */
-  encode?: boolean;
-  /** A faster SHA-256 a host may hand in (Node's crypto) for the target form's digest. */
-  sha256?: () => Sha256Stream;
-}
+export { readFormatHeader, type FormatHeaderReading } from './header-reading';
+export type { FormatRead, FormatStage, FormatVerdict, ReadGenerationOptions } from './verdict';
 
 /** A refusal on its way to the verdict. */
 class Stop {
@@ -139,7 +73,7 @@ class GenerationReader {
     private readonly verdict: FormatVerdict,
   ) {
     this.strict = options.recovery === 'strict';
-    this.chain = new MigrationChain(generations.flatMap((generation) => (generation.migrationFrom ? [generation.migrationFrom] : [])));
+    this.chain = chainOf(generations);
   }
 
   read(file: Uint8Array): FormatRead {
@@ -324,55 +258,6 @@ class GenerationReader {
 function migrateStop(error: unknown, extra: Partial<FormatVerdict>): Stop {
   const migration = refusingMigration(error);
   return new Stop('migrate', error, { ...(migration ? { edge: migration.edge } : {}), ...extra });
-}
-
-/** What dsh's `readHeader` says of a header value: its status, and the target header or the reason. */
-export interface FormatHeaderReading {
-  status: 'current' | 'migration-required' | 'unsupported' | 'malformed';
-  storedVersion?: number;
-  targetVersion: number;
-  /** The header carried to the target generation. */
-  header?: LogicalHeader;
-  /** dsh's message for an unsupported or malformed header. */
-  reason?: string;
-  error?: unknown;
-}
-
-/**
- * The header alone, read as dsh's catalog reads it before any row (what listing sessions needs):
- * `unsupported` for a version newer than the target or a header the migrations refuse, `malformed`
- * for anything else wrong, else the header carried to the target generation.
- */
-export function readFormatHeader(
-  headerValue: unknown,
-  targetVersion: number,
-  generations: readonly FormatGeneration[] = FORMAT_GENERATIONS,
-  chain = new MigrationChain(generations.flatMap((generation) => (generation.migrationFrom ? [generation.migrationFrom] : []))),
-): FormatHeaderReading {
-  let stored: number;
-  try {
-    stored = inspectFormatVersion(headerValue);
-  } catch (error) {
-    return { status: 'malformed', targetVersion, reason: errorText(error), error };
-  }
-  const refused = (status: 'unsupported' | 'malformed', error: unknown): FormatHeaderReading => ({
-    status,
-    storedVersion: stored,
-    targetVersion,
-    reason: errorText(error),
-    error,
-  });
-  if (stored > targetVersion)
-    return refused('unsupported', new Error(`stored Session uses newer format v${stored}; this build writes v${targetVersion}`));
-  const source = findGeneration(stored, generations);
-  if (!source) return refused('unsupported', new Error(`this build has no Session format codec for v${stored}`));
-  try {
-    const decoded = snapshotFormatHeader(source.codec.decodeHeader(headerValue), `format v${stored} header`);
-    const header = chain.migrateHeader(decoded, targetVersion);
-    return { status: stored === targetVersion ? 'current' : 'migration-required', storedVersion: stored, targetVersion, header };
-  } catch (error) {
-    return refused(error instanceof SessionFormatUnsupportedMigrationError ? 'unsupported' : 'malformed', error);
-  }
 }
 
 function placed(line: number | undefined, throwLine?: number): Partial<FormatVerdict> {
