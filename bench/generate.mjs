@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Generates valid dsh v0 session logs for benchmarks: 10k / 100k / 300k events, plain and Zstandard.
 //
-//   node bench/generate.mjs [--sizes 10k,100k,300k] [--out bench/out] [--seed 1] [--no-zstd] [--raw-zstd]
+//   node bench/generate.mjs [--sizes 10k,100k,300k] [--out bench/out] [--seed 1] [--no-zstd] [--raw-zstd] [--format v0|v4]
+//
+// --format v4 writes dsh format-4 logs instead (test/support/log-generator-v4.mjs: a forked session with
+// the protected system head, tool-role results, developer messages, attempts, embedded streams and
+// compactions with startSeq/endSeq), named scale-N.v4.*; the v0 files are left as they are.
 //
 // The logs come from the project's one generator (test/support/log-generator.mjs, ScaleLogGenerator).
 // Each log repeats turns shaped like the real dsh fixtures (shared/fixtures/dsh-real): inbox splices around
@@ -32,7 +36,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
-import { SCALE_PARAMS as PARAMS, ScaleLogGenerator as Generator, verifyWritten } from '../test/support/log-generator.mjs';
+import { SCALE_PARAMS as PARAMS, ScaleLogGenerator, verifyWritten } from '../test/support/log-generator.mjs';
+import { V4ScaleLogGenerator } from '../test/support/log-generator-v4.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -45,6 +50,9 @@ const option = (name, fallback) => {
 };
 const OUT = option('--out', join(root, 'bench', 'out'));
 const SEED = Number(option('--seed', '1'));
+const FORMAT = option('--format', 'v0');
+if (FORMAT !== 'v0' && FORMAT !== 'v4') throw new Error(`--format is v0 or v4, not ${FORMAT}`);
+const Generator = FORMAT === 'v4' ? V4ScaleLogGenerator : ScaleLogGenerator;
 const SIZES = option('--sizes', '10k,100k,300k')
   .split(',')
   .map((s) => s.trim())
@@ -99,10 +107,11 @@ async function main() {
     if (verifyWritten(`scale-${name}`, g.lines) !== g.seq) throw new Error(`scale-${name}: event count mismatch`);
     const headerLine = g.headerLine;
     const text = Buffer.from(headerLine + '\n' + g.lines.join('\n') + '\n');
-    const base = join(OUT, `scale-${name}`);
+    const base = join(OUT, FORMAT === 'v4' ? `scale-${name}.v4` : `scale-${name}`);
     writeFileSync(`${base}.jsonl`, text);
     const entry = {
-      name: `scale-${name}`,
+      name: FORMAT === 'v4' ? `scale-${name}.v4` : `scale-${name}`,
+      format: FORMAT,
       params,
       events: g.seq,
       lines: g.lines.length + 1,
@@ -149,14 +158,17 @@ async function main() {
     manifest.files.push(entry);
     console.log(
       `${entry.name}: ${entry.events} events, ${entry.lines} lines, ${(entry.bytes / 1048576).toFixed(1)} MiB, ` +
-        `${entry.turns} turns, ${entry.compactions} compactions, ${entry.prunes} prunes, ${entry.packedRows} packed rows, ${entry.replaces} replaces` +
+        `${entry.turns} turns, ${entry.compactions} compactions, ${entry.prunes} prunes, ` +
+        (FORMAT === 'v4'
+          ? `${entry.attempts} attempts, ${entry.developer} developer messages, ${entry.toolResults} tool results`
+          : `${entry.packedRows} packed rows, ${entry.replaces} replaces`) +
         (zstd
           ? `; zstd 2 frames ${(entry.zstd2Bytes / 1048576).toFixed(2)} MiB, ${entry.zstdFrames} frames ${(entry.zstdFramesBytes / 1048576).toFixed(2)} MiB`
           : '') +
         ` (${Date.now() - started} ms)`,
     );
   }
-  writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
+  writeFileSync(join(OUT, FORMAT === 'v4' ? 'manifest.v4.json' : 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
   console.log(`encoder: ${encoder}; wrote ${OUT}`);
 }
 

@@ -8,3 +8,6 @@ export { TurnLogBuilder as SessionLogBuilder, writeGeneratedLog } from '../test/
 export function headerLine(fields = {}) {
   return writerHeaderLine({ ...SAMPLE_HEADER, ...fields });
 }
+
+/** Realistic dsh v4 sessions (format generation 4), for the editor's v4 tests. */
+export { scaleV4LogText, V4ScaleLogGenerator } from '../test/support/log-generator-v4.mjs';

@@ -13,6 +13,7 @@
 //   writeGeneratedLog(file)   streams uniform turns to a file until it reaches an event count or a size
 // The unit tests' LogBuilder (test/support/build-log.ts) builds hand-shaped logs event by event on top of
 // headerLine, keeping its own model of what the log means.
+// Its v4 mode, realistic sessions in dsh's format generation 4, is log-generator-v4.mjs (scaleV4LogText).
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 

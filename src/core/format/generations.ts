@@ -4,11 +4,12 @@ import type { FormatGeneration } from './types';
 import { generationV0, generationV1 } from './v0-to-v1';
 import { generationV2 } from './v1-to-v2';
 import { generationV3 } from './v2-to-v3';
+import { generationV4 } from './v3-to-v4';
 
 /** The format today's dsh writes (0.1.7 / 0.2.x: v4). */
 export const CURRENT_FORMAT_VERSION = 4;
 
-export const FORMAT_GENERATIONS: readonly FormatGeneration[] = [generationV0, generationV1, generationV2, generationV3];
+export const FORMAT_GENERATIONS: readonly FormatGeneration[] = [generationV0, generationV1, generationV2, generationV3, generationV4];
 
 /** The registered generation `version`, if this build has it. */
 export function findGeneration(
