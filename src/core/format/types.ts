@@ -66,6 +66,25 @@ export interface RowDecoder {
   decodeRow(row: unknown, out: EventSink): void;
   /** After the last row: returns the inherited event count (the seed cut). */
   finish(out: EventSink): number;
+  /**
+   * The recoverable issue the decoder holds back (`recoverable` only), if any: the reader asks after
+   * each row so that a later refusal carrying this issue names the line where it arose.
+   */
+  firstIssue?(): unknown;
+}
+
+/**
+ * Structural admission that a generation applies to every parsed row of its own generation, before
+ * recovery decides whether a row is kept, so that it refuses even rows after damage (dsh's v3+ codecs).
+ */
+export interface RowAdmission {
+  /** Throws SessionFormatError (or SessionFormatUnsupportedMigrationError) for a row it refuses. */
+  admit(row: unknown): void;
+  /**
+   * A cheap look at a line's text: false when admission cannot refuse the row it holds, so a line
+   * after damage need not even be parsed. Must not answer false for a line `admit` could refuse.
+   */
+  mayRefuse(lineText: string): boolean;
 }
 
 /** One generation's physical layout: header and rows as they are on disk. */
@@ -74,6 +93,8 @@ export interface FormatCodec {
   /** The physical header line's value to the logical header; throws SessionFormatError. */
   decodeHeader(value: unknown): LogicalHeader;
   createDecoder(headerValue: unknown, recovery: Recovery): RowDecoder;
+  /** Admission of the rows of a file of this generation read as this generation (current reads). */
+  readonly admission?: RowAdmission;
   /** The logical header to the physical header value (key order as dsh's encoder writes it). */
   encodeHeader(header: LogicalHeader, inheritedEventCount: number): Record<string, unknown>;
   /** One logical event to its physical row value (e.g. range-encoded `sourceEventSeqs` from v2 on). */
@@ -86,6 +107,8 @@ export interface MigrationStageContext {
   readonly sourceInheritedEventCount: number;
   /** `decoded`: the stage reads a codec's output; `transformed`: another migration's. */
   readonly sourceKind: 'decoded' | 'transformed';
+  /** What the caller handed in beside the file (e.g. child logs for an edge that needs them). */
+  readonly evidence?: Readonly<Record<string, unknown>>;
 }
 
 /** The streaming part of one adjacent migration, for one artifact. */
