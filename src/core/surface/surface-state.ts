@@ -7,6 +7,7 @@ import type { DerivedMessage } from './projections';
 import { balancedCuts, deriveEventMessage, type BalanceResult } from './projections';
 import { CloserScan } from './repair';
 import { SurfaceFold } from './surface';
+import type { SurfaceRules } from './surface-rules';
 import { SurfaceRole, type EventIndex } from '../read/event-index';
 import type { Refusal } from '../read/verdict';
 
@@ -18,7 +19,8 @@ interface Repaired {
 }
 
 export class SurfaceState {
-  readonly fold = new SurfaceFold();
+  /** The fold of the kept events; its rules are the generation's, set before the first event. */
+  fold = new SurfaceFold();
   readonly closerScan = new CloserScan();
   private repairedCache: Repaired | undefined;
   private readonly derived = { generation: 0, nodes: 0, messages: [] as DerivedMessage[] };
@@ -31,6 +33,11 @@ export class SurfaceState {
     private readonly index: EventIndex,
     private readonly closersRefused: () => boolean,
   ) {}
+
+  /** Folds with `rules` from now on (a log learns its generation from its header, before any event). */
+  useRules(rules: SurfaceRules): void {
+    if (this.fold.nodes.length === 0 && this.fold.replaceGeneration === 0) this.fold = new SurfaceFold(rules);
+  }
 
   /** Closers and the repaired surface, recomputed only when the log grew. */
   repaired(): Repaired {
