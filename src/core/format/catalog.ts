@@ -2,83 +2,20 @@
 // than the target), the stored generation's decoder, the chain of adjacent migrations up to the
 // target streamed row by row, then the target generation's restore. The outcome is a verdict in the
 // conformance corpus's terms: the stage where dsh stopped, dsh's error verbatim, the physical line.
-import type { Utf8Slicer } from '../read/columns';
-import type { NativeZstd } from '../zstd/backend';
-import type { ZstdLimits } from '../zstd/decode';
-import { MigrationChain, refusingMigration, type MigrationStream } from './chain';
+import { refusingMigration, type MigrationChain, type MigrationStream } from './chain';
+import { EventCollector } from './collector';
 import { encodeArtifact } from './encode';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from './errors';
 import { FORMAT_GENERATIONS, findGeneration } from './generations';
-import { formatCount, snapshotFormatHeader } from './json';
+import { chainOf, readFormatHeader } from './header-reading';
+import { formatCount } from './json';
 import { openPhysicalLog, PhysicalRefusal, TORN_TAIL, walkRows, type PhysicalLog } from './physical';
-import { EventCollector, type EventPlaces } from './collector';
-import type { Artifact, FormatGeneration, LogicalHeader, Recovery, RowDecoder } from './types';
+import type { Artifact, FormatGeneration, LogicalHeader, RowDecoder } from './types';
+import type { FormatRead, FormatStage, FormatVerdict, ReadGenerationOptions } from './verdict';
 
 export type { EventPlaces } from './collector';
-
-export type FormatStage = 'header' | 'jsonl' | 'decode' | 'migrate' | 'restore' | 'bytes' | 'done';
-
-export interface FormatVerdict {
-  ok: boolean;
-  stage: FormatStage;
-  targetVersion: number;
-  /** The stored generation (the header's `version`), once the header line was read. */
-  headerVersion?: number;
-  /** With stage `migrate`: the edge that refused, `v0-to-v1` … */
-  edge?: string;
-  /**
-   * dsh's exception name (`SessionFormatError`, `SessionFormatUnsupportedMigrationError`, `Error`,
-   * `readHeader:malformed`, `readHeader:unsupported` …).
-   */
-  errorName?: string;
-  /** dsh's message verbatim. */
-  dshError?: string;
-  /** Why the read could not even start, in our words (a target this build does not register). */
-  reason?: string;
-  /** The 1-based physical line that caused the refusal. */
-  line?: number;
-  /** The later line whose `turn/end` made a recoverable problem fatal. */
-  throwLine?: number;
-  /** What recovery dropped silently: the first issue and its line. */
-  recovered?: { line: number; error: string };
-  events?: number;
-  inheritedEventCount?: number;
-  isSeeded?: boolean;
-  /** sha256 and UTF-8 byte length of the target form as dsh's encoder writes it. */
-  sha256?: string;
-  bytes?: number;
-  /** Event-type histogram of the target form, types sorted. */
-  types?: Record<string, number>;
-}
-
-export interface FormatRead {
-  verdict: FormatVerdict;
-  /** The target form, when the read succeeded. */
-  artifact?: Artifact;
-  /** For a read of the stored generation as itself: where each event sits in the file. */
-  eventPlaces?: EventPlaces;
-  /** Whether the file was zstd. */
-  compressed?: boolean;
-}
-
-export interface ReadGenerationOptions {
-  targetVersion: number;
-  /** `recoverable` (default): what dsh does when it opens a session. `strict`: an isolated verifier. */
-  recovery?: Recovery;
-  /** `current` (default): a restore's refusal is reported as it is; `transformed`: wrapped as a migration refusal. */
-  validation?: 'current' | 'transformed';
-  zstdCodec?: NativeZstd;
-  zstdLimits?: Partial<ZstdLimits>;
-  utf8Slicer?: Utf8Slicer;
-  /** The registered generations (default: generations.ts). */
-  generations?: readonly FormatGeneration[];
-  /** The generation the file's name says, when known: a header version that differs is refused. */
-  fileNameVersion?: number;
-  /** Handed to every migration stage (e.g. child logs for an edge that needs them). */
-  evidence?: Readonly<Record<string, unknown>>;
-  /** Compute sha256/bytes of the target form (default true). */
-  encode?: boolean;
-}
+export { readFormatHeader, type FormatHeaderReading } from './header-reading';
+export type { FormatRead, FormatStage, FormatVerdict, ReadGenerationOptions } from './verdict';
 
 /** A refusal on its way to the verdict. */
 class Stop {
@@ -136,7 +73,7 @@ class GenerationReader {
     private readonly verdict: FormatVerdict,
   ) {
     this.strict = options.recovery === 'strict';
-    this.chain = new MigrationChain(generations.flatMap((generation) => (generation.migrationFrom ? [generation.migrationFrom] : [])));
+    this.chain = chainOf(generations);
   }
 
   read(file: Uint8Array): FormatRead {
@@ -153,7 +90,7 @@ class GenerationReader {
     const decoder = this.createDecoder(source, log.headerValue);
     const current = stored === this.target.version;
     const collector = new EventCollector(current);
-    const stream = current ? undefined : this.createStream(decoder, stored, collector);
+    const stream = current ? undefined : this.createStream(decoder, collector);
     const sink = stream ?? collector;
 
     // Rows: decode (and migrate, streaming) one at a time, so a refusal names the row's line.
@@ -167,6 +104,9 @@ class GenerationReader {
         current,
         strict: this.strict,
         admission: source.codec.admission,
+        admitting: (at) => {
+          line = at;
+        },
         row: (value, at) => {
           line = at;
           collector.line = at;
@@ -208,19 +148,10 @@ class GenerationReader {
 
   /** dsh's readHeader: `unsupported` for a newer version or a refused header migration, else `malformed`. */
   private readHeader(headerValue: unknown, stored: number): FormatGeneration {
-    const unsupported = (message: string): Stop => new Stop('header', new Error(message), { errorName: 'readHeader:unsupported' });
-    if (stored > this.target.version)
-      throw unsupported(`stored Session uses newer format v${stored}; this build writes v${this.target.version}`);
-    const source = findGeneration(stored, this.generations);
-    if (!source) throw unsupported(`this build has no Session format codec for v${stored}`);
-    try {
-      const decoded = snapshotFormatHeader(source.codec.decodeHeader(headerValue), `format v${stored} header`);
-      this.chain.migrateHeader(decoded, this.target.version);
-    } catch (error) {
-      if (error instanceof SessionFormatUnsupportedMigrationError) throw new Stop('header', error, { errorName: 'readHeader:unsupported' });
-      throw new Stop('header', error, { errorName: 'readHeader:malformed' });
-    }
-    return source;
+    const reading = readFormatHeader(headerValue, this.target.version, this.generations, this.chain);
+    if (reading.status === 'unsupported' || reading.status === 'malformed')
+      throw new Stop('header', reading.error ?? new Error(reading.reason), { errorName: `readHeader:${reading.status}` });
+    return findGeneration(stored, this.generations)!;
   }
 
   private createDecoder(source: FormatGeneration, headerValue: unknown): RowDecoder {
@@ -231,13 +162,18 @@ class GenerationReader {
     }
   }
 
-  private createStream(decoder: RowDecoder, stored: number, collector: EventCollector): MigrationStream {
+  private createStream(decoder: RowDecoder, collector: EventCollector): MigrationStream {
     this.stage = 'migrate';
-    const cut = decoder.headerInheritedEventCount;
-    if (cut === undefined)
-      throw new Stop('decode', new SessionFormatError(`format v${stored} decoder must expose its inherited cut before migration`));
+    // A v2+ decoder learns the cut from its rows (the inherited end-seed marker), so the first stage
+    // may start without it; it takes the cut from the events, as dsh's v2→v3 stage does.
     try {
-      return this.chain.createStream(decoder.header, cut, this.target.version, collector, this.options.evidence);
+      return this.chain.createStream(
+        decoder.header,
+        decoder.headerInheritedEventCount,
+        this.target.version,
+        collector,
+        this.options.evidence,
+      );
     } catch (error) {
       throw migrateStop(error, {});
     }
@@ -304,7 +240,7 @@ class GenerationReader {
     verdict.types = typeHistogram(artifact);
     if (this.options.encode !== false) {
       this.stage = 'restore';
-      const encoded = encodeArtifact(artifact, this.target.codec);
+      const encoded = encodeArtifact(artifact, this.target.codec, { sha256: this.options.sha256 });
       verdict.sha256 = encoded.sha256;
       verdict.bytes = encoded.bytes;
     }

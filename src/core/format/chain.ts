@@ -78,12 +78,13 @@ export class MigrationChain {
   /** Stages for one artifact, their output going to `output`. Stage construction failures are refusals. */
   createStream(
     sourceHeader: LogicalHeader,
-    sourceInheritedEventCount: number,
+    sourceInheritedEventCount: number | undefined,
     toVersion: number,
     output: EventSink,
     evidence?: Readonly<Record<string, unknown>>,
   ): MigrationStream {
-    const cut = formatCount(sourceInheritedEventCount, 'Session inherited event count');
+    const cut =
+      sourceInheritedEventCount === undefined ? undefined : formatCount(sourceInheritedEventCount, 'Session inherited event count');
     const plan = this.plan(sourceHeader.version, toVersion);
     const stages: { migration: FormatMigration; stage: MigrationStage }[] = [];
     let header = sourceHeader;
@@ -104,11 +105,9 @@ export class MigrationChain {
       }
       header = targetHeader;
       stages.push({ migration, stage });
-      if (index + 1 < plan.length) {
-        if (stage.headerInheritedEventCount === undefined)
-          throw new SessionFormatError(`${migration.name} must expose its inherited cut before the next migration`);
-        inherited = stage.headerInheritedEventCount;
-      }
+      // A stage that learns the target cut only while streaming (v1→v2 of a seeded source) declares
+      // none; the next stage then starts without one and takes the cut from the events.
+      if (index + 1 < plan.length) inherited = stage.headerInheritedEventCount;
     }
     return new ChainedStream(header, cut, stages, output);
   }
@@ -175,7 +174,7 @@ class ChainedStream implements MigrationStream {
 
   constructor(
     readonly header: LogicalHeader,
-    private readonly sourceInheritedEventCount: number,
+    private readonly sourceInheritedEventCount: number | undefined,
     stages: readonly { migration: FormatMigration; stage: MigrationStage }[],
     output: EventSink,
   ) {
@@ -201,6 +200,6 @@ class ChainedStream implements MigrationStream {
   finish(): number {
     let cut = this.sourceInheritedEventCount;
     for (const input of this.inputs) cut = input.finish();
-    return cut;
+    return formatCount(cut, 'Session inherited event count');
   }
 }

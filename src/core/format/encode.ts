@@ -2,7 +2,7 @@
 // each the `JSON.stringify` of the codec's physical value (members in the order the value holds them,
 // JSON.stringify's escaping), every line ending in LF. Its sha256 and UTF-8 length are what the
 // corpus compares with dsh's. The text is hashed in slices, never held whole unless asked for.
-import { sha256Stream } from '../sha256';
+import { sha256Stream, type Sha256Stream } from '../sha256';
 import { SessionFormatError } from './errors';
 import { jsonString } from './json';
 import type { Artifact, FormatCodec } from './types';
@@ -18,8 +18,14 @@ export interface EncodedGeneration {
 
 const SLICE_CHARS = 1 << 20;
 
-export function encodeArtifact(artifact: Artifact, codec: FormatCodec, options: { keepText?: boolean } = {}): EncodedGeneration {
-  const hash = sha256Stream();
+export interface EncodeOptions {
+  keepText?: boolean;
+  /** A faster SHA-256 a host may hand in (Node's crypto); the core's own pure-JS one otherwise. */
+  sha256?: () => Sha256Stream;
+}
+
+export function encodeArtifact(artifact: Artifact, codec: FormatCodec, options: EncodeOptions = {}): EncodedGeneration {
+  const hash = (options.sha256 ?? sha256Stream)();
   const encoder = new TextEncoder();
   const kept: string[] = [];
   let bytes = 0;

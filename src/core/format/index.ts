@@ -6,10 +6,12 @@ export * from './json';
 export * from './filename';
 export { MigrationChain, migrationRefusal, refusingMigration, type MigrationStream } from './chain';
 export { PhysicalRefusal, openPhysicalLog, type PhysicalLog, type PhysicalOptions } from './physical';
-export { encodeArtifact, type EncodedGeneration } from './encode';
+export { encodeArtifact, type EncodedGeneration, type EncodeOptions } from './encode';
 export { CURRENT_FORMAT_VERSION, FORMAT_GENERATIONS, findGeneration, newestRegisteredVersion } from './generations';
 export {
   readGeneration,
+  readFormatHeader,
+  type FormatHeaderReading,
   type FormatStage,
   type FormatVerdict,
   type FormatRead,

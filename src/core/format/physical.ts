@@ -1,7 +1,8 @@
 // From a file's bytes to its header value and its rows with their physical line numbers, following
 // dsh's v3-era JSONL persistence:
-//   * zstd: concatenated frames, the first exactly the header line, complete frames ending on a record;
-//     a torn final frame's complete records are kept (the core's zstd decoder applies these rules);
+//   * zstd: concatenated frames, the first exactly the header line; a record may continue into the next
+//     frame, but the complete frames must end on one; a torn final frame's complete records are kept
+//     (the core's zstd decoder applies these rules);
 //   * the header is the bytes up to the first LF; rows are the LF-terminated records after it, and the
 //     bytes after the last LF are a torn tail, never parsed (a strict read refuses it);
 //   * a row `JSON.parse` refuses is the first issue: no later row reaches a codec, and a later complete
@@ -66,7 +67,7 @@ export function openPhysicalLog(file: Uint8Array, options: PhysicalOptions = {})
   let tornTail: boolean;
   if (isZstd(file)) {
     compressed = true;
-    const decoded = decodeZstdLog(file, { codec: options.zstdCodec, limits: options.zstdLimits });
+    const decoded = decodeZstdLog(file, { codec: options.zstdCodec, limits: options.zstdLimits, recordsAcrossFrames: true });
     if (options.strict && decoded.tornFrameStart !== undefined && decoded.frames > 0) throw new PhysicalRefusal('bytes', TORN_TAIL);
     if (decoded.error) throw new PhysicalRefusal('bytes', decoded.error.message);
     text = decoded.text;
@@ -103,6 +104,8 @@ export interface RowWalk {
   admission?: RowAdmission;
   /** Each parsed row before the first issue, with its physical line. */
   row(value: unknown, line: number): void;
+  /** The line of a row after damage that the admission is about to judge (so a refusal names it). */
+  admitting?(line: number): void;
 }
 
 /** What recovery dropped silently: the first unparsable row and its line. */
@@ -149,7 +152,10 @@ export function walkRows(log: PhysicalLog, walk: RowWalk): JsonlIssue | undefine
     } catch {
       continue;
     }
-    if (admit) walk.admission!.admit(value);
+    if (admit) {
+      walk.admitting?.(line);
+      walk.admission!.admit(value);
+    }
     if (isJsonObject(value) && value['type'] === 'turn/end') throw new PhysicalRefusal('jsonl', issue.message, issue.line, line);
   }
   return issue;

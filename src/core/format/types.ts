@@ -104,7 +104,12 @@ export interface FormatCodec {
 export interface MigrationStageContext {
   readonly sourceHeader: LogicalHeader;
   readonly targetHeader: LogicalHeader;
-  readonly sourceInheritedEventCount: number;
+  /**
+   * The source's inherited cut when it is known before the events: a v0/v1 header's `seedLength`, or
+   * what the previous stage declared. Undefined when only the events tell it (a v2+ source decoded
+   * from its rows; a seeded source whose previous edge places the cut as it streams, as v1→v2 does).
+   */
+  readonly sourceInheritedEventCount: number | undefined;
   /** `decoded`: the stage reads a codec's output; `transformed`: another migration's. */
   readonly sourceKind: 'decoded' | 'transformed';
   /** What the caller handed in beside the file (e.g. child logs for an edge that needs them). */

@@ -47,6 +47,12 @@ export interface ZstdDecodeOptions {
    */
   alwaysVerifyChecksums?: boolean;
   /**
+   * False (default): every complete frame must end on a record (dsh 0.1's reader). True: a record may
+   * continue into the next frame, and only the last complete frame must end on one (dsh's v3-era
+   * persistence, which carries a fragment across frames).
+   */
+  recordsAcrossFrames?: boolean;
+  /**
    * Makes the buffer the text is decoded into (default: a Uint8Array). A Node host hands in
    * Buffer.allocUnsafe: the reader then finds line ends with a Buffer's indexOf, several times faster
    * than a Uint8Array's. Anything but a Uint8Array of the asked length is ignored.
@@ -402,7 +408,7 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
           `the first frame holds ${end - start} bytes in ${lines} line${lines === 1 ? '' : 's'}`,
         );
       }
-    } else if (end > start && buf[end - 1] !== NEWLINE) {
+    } else if (end > start && buf[end - 1] !== NEWLINE && options.recordsAcrossFrames !== true) {
       output.len = start;
       return fail('zstd.torn-record', TORN_RECORD, index, scan.start, 'the frame content does not end with a newline');
     }
@@ -410,6 +416,13 @@ export function decodeZstdLog(bytes: Uint8Array, options: ZstdDecodeOptions = {}
     result.frameEnds.push(end);
     result.frameOffsets.push(scan.start);
     result.committedCompressedBytes = scan.end;
+  }
+
+  // With records across frames, the complete frames together must still end on a record.
+  const kept = result.frameEnds.length;
+  if (options.recordsAcrossFrames === true && kept > 0 && output.len > 0 && output.buf[output.len - 1] !== NEWLINE) {
+    const at = result.frameOffsets[kept - 1];
+    return fail('zstd.torn-record', TORN_RECORD, index - 1, at, 'the last complete frame does not end with a newline');
   }
 
   // 4. The end of the input: clean, an invalid frame, or a torn frame.

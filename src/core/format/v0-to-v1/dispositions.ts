@@ -87,12 +87,14 @@ export const RELEASED_EVENT_DISPOSITIONS: Readonly<Record<string, PayloadDisposi
   'web/deepseek-search-llm-request': d(['endpoint', 'apiVersion', 'body']),
 });
 
+const DISPOSITION_BY_TYPE: ReadonlyMap<string, PayloadDisposition> = new Map(Object.entries(RELEASED_EVENT_DISPOSITIONS));
+
 /** The released v0/v1 event types, sorted. */
 export const RELEASED_EVENT_TYPES: readonly string[] = Object.freeze(
   Object.keys(RELEASED_EVENT_DISPOSITIONS).sort((a, b) => a.localeCompare(b, 'en')),
 );
 
 /** The disposition of a released type (an own property: `constructor` and friends are not types). */
-export function releasedDisposition(type: string): PayloadDisposition | undefined {
-  return Object.hasOwn(RELEASED_EVENT_DISPOSITIONS, type) ? RELEASED_EVENT_DISPOSITIONS[type] : undefined;
+export function releasedDisposition(type: unknown): PayloadDisposition | undefined {
+  return typeof type === 'string' ? DISPOSITION_BY_TYPE.get(type) : undefined;
 }

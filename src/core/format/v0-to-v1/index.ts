@@ -1,5 +1,6 @@
-// Released v0 and v1: their codecs, the v0 → v1 edge, and the validation later edges reuse (
-// the 51-type disposition table, payload rules by version, surface metadata, relationships with extensions).
+// Released v0 and v1: their codecs, the v0 → v1 edge, and the validation later edges reuse: the
+// disposition table of the 51 released event types, payload rules by version, surface metadata, and
+// relationships with extension hooks.
 export {
   RELEASED_EVENT_DISPOSITIONS,
   RELEASED_EVENT_TYPES,

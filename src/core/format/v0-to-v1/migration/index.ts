@@ -33,7 +33,8 @@ class V0ToV1Stage implements MigrationStage {
 
   constructor(private readonly context: MigrationStageContext) {
     assertHeaderVersion(context.sourceHeader, 0);
-    this.headerInheritedEventCount = context.sourceInheritedEventCount;
+    // A v0 decoder always knows its cut (the header's seedLength).
+    this.headerInheritedEventCount = context.sourceInheritedEventCount ?? 0;
     this.sessionId = context.sourceHeader.id;
   }
 
@@ -50,7 +51,7 @@ class V0ToV1Stage implements MigrationStage {
   }
 
   finish(): number {
-    return this.context.sourceInheritedEventCount;
+    return this.headerInheritedEventCount;
   }
 
   private normalize(event: FormatEvent): FormatEvent {
@@ -72,7 +73,7 @@ class V0ToV1Stage implements MigrationStage {
     if (event.type !== 'session-log-deepseek/delivery-accepted') return;
     const data = jsonObject(event.data, `${event.type} ${event.seq} data`);
     const header = this.context.sourceHeader;
-    const inherited = header.parentSession !== undefined && event.seq < this.context.sourceInheritedEventCount;
+    const inherited = header.parentSession !== undefined && event.seq < this.headerInheritedEventCount;
     if ((data['sessionFormatVersion'] ?? 0) === 0 && !inherited && data['sessionId'] !== header.id)
       throw new SessionFormatError('current-generation delivery marker names the wrong Session');
   }

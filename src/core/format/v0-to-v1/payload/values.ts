@@ -52,7 +52,8 @@ export function literalValue(value: unknown, allowed: readonly unknown[], label:
 /** An array whose every member passes `validate` (labelled `<label>[i]`). */
 export function arrayValue(value: unknown, label: string, validate: (member: unknown, memberLabel: string) => void): unknown[] {
   if (!Array.isArray(value)) throw new SessionFormatError(`${label} must be an array`);
-  for (let i = 0; i < value.length; i++) validate(value[i], `${label}[${i}]`);
+  // Holes are skipped as forEach skips them (JSON text cannot make one; a caller's array can).
+  for (let i = 0; i < value.length; i++) if (i in value) validate(value[i], `${label}[${i}]`);
   return value;
 }
 

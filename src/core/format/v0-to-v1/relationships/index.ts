@@ -9,7 +9,7 @@ import type { Artifact, FormatEvent } from '../../types';
 import { RELEASED_EVENT_DISPOSITIONS } from '../dispositions';
 import { RetryLedger } from './retries';
 import { LiveSurface } from './surface';
-import { assertTitleSources } from './titles';
+import { assertTitleSources, property } from './titles';
 
 /** Event roles a later generation adds, interpreted by the generation that owns them. */
 export interface RelationshipExtensions {
@@ -140,7 +140,7 @@ class RelationshipWalk {
         return this.toolResult(event, data);
       case 'request/header':
         this.requireOpenTurn(event);
-        this.openStepProvider = ((data['header'] as JsonObject | undefined)?.['config'] as JsonObject | undefined)?.['provider'];
+        this.openStepProvider = property(property(data['header'], 'config'), 'provider');
         return;
       case 'request/context':
         return this.requireOpenTurn(event);
@@ -212,8 +212,8 @@ class RelationshipWalk {
     this.requireOpenStep(event, data);
     const content = jsonObject(data['message'], `assistant/message ${event.seq} message`)['content'];
     if (!Array.isArray(content)) throw new TypeError(`assistant/message ${event.seq} content is not iterable`);
-    for (const block of content as (JsonObject | null)[]) {
-      if (block?.['type'] !== 'tool-call') continue;
+    for (const block of content as JsonObject[]) {
+      if (property(block, 'type') !== 'tool-call') continue;
       const callId = block['id'];
       if (this.tools.has(callId)) throw new SessionFormatError(`assistant/message repeats advertised tool call ${templateString(callId)}`);
       this.tools.set(callId, { name: block['name'], arguments: block['arguments'], state: 'advertised' });

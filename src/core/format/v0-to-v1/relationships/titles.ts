@@ -6,6 +6,19 @@ import type { FormatEvent } from '../../types';
 
 const TITLE_PROMPT = 'Generate the session title from this JSON array of human messages:\n';
 
+/** `value[key]` with JavaScript's failure on null and undefined (what dsh meets in an unchecked payload). */
+export function property(value: unknown, key: string): unknown {
+  if (value === null || value === undefined) throw new TypeError(`Cannot read properties of ${String(value)} (reading '${key}')`);
+  return (value as Record<string, unknown>)[key];
+}
+
+/** The event a seq names, looked up as a JavaScript index would (a numeric string names the same event). */
+function eventAt(events: readonly FormatEvent[], seq: unknown): FormatEvent | undefined {
+  if (typeof seq === 'number') return events[seq];
+  const key = templateString(seq);
+  return /^(0|[1-9][0-9]*)$/.test(key) ? events[Number(key)] : undefined;
+}
+
 export function assertTitleSources(
   events: readonly FormatEvent[],
   event: FormatEvent,
@@ -13,25 +26,27 @@ export function assertTitleSources(
   validateFramedText: boolean,
 ): void {
   const seqs = data['messageSeqs'];
-  if (!Array.isArray(seqs)) throw new TypeError(`${event.type} ${event.seq} messageSeqs is not iterable`);
   if (event.type === 'session/title') {
     const titleSource = jsonObject(data['source'], `session/title ${event.seq} source`);
-    if ((seqs.length === 0) !== (titleSource['kind'] === 'user'))
+    if ((property(seqs, 'length') === 0) !== (titleSource['kind'] === 'user'))
       throw new SessionFormatError(`session/title ${event.seq} messageSeqs must be empty exactly for a user title`);
   }
+  if (!Array.isArray(seqs) && typeof seqs !== 'string') throw new TypeError('seqs is not iterable');
   const notHuman = (): SessionFormatError =>
     new SessionFormatError(`${event.type} ${event.seq} messageSeqs must cite earlier human user/message events`);
   const selected: { seq: unknown; text: string }[] = [];
-  for (const seq of seqs) {
-    const source = typeof seq === 'number' ? events[seq] : undefined;
+  for (const seq of seqs as Iterable<unknown>) {
+    const source = eventAt(events, seq);
     if (source?.type !== 'user/message') throw notHuman();
     const sourceData = jsonObject(source.data, `${source.type} ${templateString(seq)} data`);
     if (jsonObject(sourceData['source'], `${source.type} ${templateString(seq)} source`)['kind'] !== 'user') throw notHuman();
-    const content = Array.isArray(sourceData['content']) ? (sourceData['content'] as unknown[]) : [];
+    const content = sourceData['content'];
+    if (!Array.isArray(content)) throw new TypeError('content.flatMap is not a function');
     const texts: string[] = [];
-    for (const block of content) {
-      const b = block as JsonObject | null;
-      if (b?.['type'] === 'text' && typeof b['text'] === 'string') texts.push(b['text']);
+    for (const block of content as unknown[]) {
+      if (block === null || block === undefined) throw new TypeError(`Cannot read properties of ${String(block)} (reading 'type')`);
+      const b = block as JsonObject;
+      if (b['type'] === 'text' && typeof b['text'] === 'string') texts.push(b['text']);
     }
     selected.push({ seq, text: texts.join('\n') });
   }
