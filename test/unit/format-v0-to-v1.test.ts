@@ -209,6 +209,26 @@ describe('format v1 restore and the catalog', () => {
     assert.equal(readFormatHeader(physicalHeader(0, { cwd: 'rel' }), 1).reason, 'format v0 header cwd must be absolute');
   });
 
+  it('with transformed validation a restore refusal of a migrated log is a migration refusal; the file name must match the header', () => {
+    const text = new TextDecoder()
+      .decode(logBytes(physicalHeader(0), plainTurn()))
+      .replace('"time":3,"data":{"turn":1,"step":1}', '"time":-0,"data":{"turn":1,"step":1}');
+    const verdict = read(new TextEncoder().encode(text), 1, { validation: 'transformed' }).verdict;
+    assert.deepEqual(
+      [verdict.stage, verdict.errorName, verdict.dshError],
+      [
+        'restore',
+        'SessionFormatUnsupportedMigrationError',
+        'Session migration from v0 to v1 refuses the transformed artifact: Session event 4 time must be a safe integer',
+      ],
+    );
+    const named = read(logBytes(physicalHeader(0), plainTurn()), 1, { fileNameVersion: 1 }).verdict;
+    assert.deepEqual(
+      [named.stage, named.dshError],
+      ['header', 'resolved JSONL source filename identifies v1, but its header identifies v0'],
+    );
+  });
+
   it('a target the build does not register is a verdict, not a crash', () => {
     const verdict = read(logBytes(physicalHeader(0), plainTurn()), 9).verdict;
     assert.deepEqual([verdict.ok, verdict.stage, verdict.errorName], [false, 'header', 'TargetNotRegistered']);
