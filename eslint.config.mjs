@@ -4,7 +4,8 @@
 //   src/present/  words people read, built from core facts: pure like the core, and no DOM
 //   src/protocol/ the message types shared by host and webview: no vscode, no Node, core types only
 //   src/cli/      the command-line tool: never the extension host or vscode
-//   src/files/, src/save/  log writers and the append-only save path, shared by CLI and host: neither
+//   src/files/    the write layer (file adapter, dsh's lock, checked appends, saves, torn-tail cuts, crash
+//                 repair), shared by CLI and host: neither
 //   webview/      a browser bundle: never vscode, Node or the host; core data types only, never core code
 //
 // Each rule matches import specifiers by path pattern (relative paths are matched by the folder names
@@ -97,10 +98,10 @@ export default defineConfig(
       forbid.layer(['host', 'extension', 'webview'], 'the CLI runs without VS Code: it never imports the extension host or the webview'),
     ],
   }),
-  zone('files', ['src/files/**/*.ts', 'src/save/**/*.ts'], {
+  zone('files', ['src/files/**/*.ts'], {
     paths: [forbid.vscode],
     patterns: [
-      forbid.layer(['host', 'cli', 'extension', 'webview'], 'the save path serves the CLI and the host alike: it imports neither'),
+      forbid.layer(['host', 'cli', 'extension', 'webview'], 'the write layer serves the CLI and the host alike: it imports neither'),
     ],
   }),
   zone('webview', ['webview/**/*.ts'], {

@@ -23,23 +23,17 @@ const targets = [
   },
   // Command-line tool on the system Node 20.
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', target: 'node20' },
-  // Extension host in VS Code for the Web (a web worker): the same entry point, with the few Node
-  // modules the host imports replaced by the browser stand-ins of src/host/web/.
+  // Extension host in VS Code for the Web (a web worker): its own entry point, which installs no Node
+  // platform, so nothing of Node is bundled; node:path (posix helpers on URI paths) has a browser stand-in.
   {
     ...common,
-    entryPoints: ['src/extension.ts'],
+    entryPoints: ['src/extension-web.ts'],
     outfile: 'dist/web/extension.js',
     platform: 'browser',
     format: 'cjs',
     target: 'es2022',
     external: ['vscode'],
-    alias: {
-      'node:path': './src/host/web/path.ts',
-      'node:fs': './src/host/web/fs.ts',
-      'node:fs/promises': './src/host/web/fs-promises.ts',
-      'node:crypto': './src/host/web/crypto.ts',
-      'node:zlib': './src/host/web/zlib.ts',
-    },
+    alias: { 'node:path': './src/host/web/path.ts' },
     define: { 'process.env.NODE_ENV': '"production"' },
   },
   // Webview: a browser bundle; it never sees node or vscode modules.

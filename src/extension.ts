@@ -1,60 +1,15 @@
-// Entry point of the extension host side: registers the session editor, its commands, the read-only
-// decompressed view of zstd logs and the Problems-panel diagnostics. The returned object is a small
-// read-only API used by the in-host tests.
-import * as vscode from 'vscode';
-import { registerCommands } from './host/commands';
-import { DecompressedLogProvider } from './host/log-text';
-import { registerAuthoringCommands } from './host/authoring/authoring-commands';
-import { registerCrashRepairCommands, type CrashRepairOutcome } from './host/crash-repair-commands';
-import { SessionProblems } from './host/problems';
-import { SessionEditorProvider } from './host/session-editor-provider';
-import { ActiveSession } from './host/active-session';
-import { createSessionLog, logSessionDocuments } from './host/output';
-import { registerSessions } from './host/sessions';
-import { registerEditorAssociations } from './host/editor-associations';
-import { registerNavigation } from './host/navigation';
-import { registerStatusBar } from './host/status-bar';
-import { registerSampleSession } from './host/sample-session';
-import type { SessionCatalog } from './host/sessions/session-catalog';
+// Entry point of the extension host side on Node (VS Code desktop, code-server): installs the Node
+// platform (local files, the write layer) and activates. The browser entry is extension-web.ts.
+import type * as vscode from 'vscode';
+import { activateHost, type SessionSurfaceApi } from './host/activate';
+import { installPlatform } from './host/platform';
+import { nodePlatform } from './host/node-platform';
 
-export interface SessionSurfaceApi {
-  readonly provider: SessionEditorProvider;
-  readonly problems: SessionProblems;
-  readonly sessions: SessionCatalog;
-  /** What the crash-repair commands did, oldest first. */
-  readonly crashRepairOutcomes: readonly CrashRepairOutcome[];
-}
-
-/**
- * Test hooks (render reports, webview test reports, progress markers) are active only under the
- * extension test runner or when SESSION_SURFACE_TEST_MODE=1 (set by the end-to-end harness).
- */
-function isTestMode(context: vscode.ExtensionContext): boolean {
-  // The browser extension host (a web worker) has no `process`.
-  const env = typeof process === 'undefined' ? undefined : process.env;
-  return context.extensionMode === vscode.ExtensionMode.Test || env?.SESSION_SURFACE_TEST_MODE === '1';
-}
+export type { SessionSurfaceApi } from './host/activate';
 
 export function activate(context: vscode.ExtensionContext): SessionSurfaceApi | undefined {
-  const provider = new SessionEditorProvider(context.extensionUri, isTestMode(context));
-  SessionEditorProvider.register(context, provider);
-  registerCommands(context, provider);
-  const crashRepairOutcomes: CrashRepairOutcome[] = [];
-  registerCrashRepairCommands(context, provider, (outcome) => crashRepairOutcomes.push(outcome));
-  registerAuthoringCommands(context, provider);
-  const decompressed = DecompressedLogProvider.register(context);
-  const problems = new SessionProblems(provider, decompressed);
-  context.subscriptions.push(problems);
-  const log = createSessionLog();
-  const active = new ActiveSession(provider);
-  context.subscriptions.push(log, active, logSessionDocuments(provider, log));
-  const sessions = registerSessions(context, provider, active, log);
-  registerEditorAssociations(context);
-  registerNavigation(context, active);
-  registerStatusBar(context, active);
-  registerSampleSession(context);
-  // The read-only API is a test hook: only test mode gets it.
-  return isTestMode(context) ? { provider, problems, sessions, crashRepairOutcomes } : undefined;
+  installPlatform(nodePlatform());
+  return activateHost(context);
 }
 
 export function deactivate(): void {

@@ -1,15 +1,15 @@
 // What `compact` and `prune` share: reading a seq option, planning one edit on the log as it is, and
-// either printing the exact lines (dry run) or appending them through the safe save path, then reading
-// the file back as `check` would.
+// either printing the exact lines (dry run: refused for everything the real run refuses) or appending
+// them through the write layer's save, then reading the file back as `check` would.
 import { loadSessionFile, PendingEdits, type Diagnostic, type PendingEdit, type SessionLog } from '../core';
-import { saveEdits } from '../save/append-save';
-import { loadForEdit } from '../save/load-for-edit';
+import { saveEdits, unwritableEnd } from '../files/append-save';
+import { loadForEdit } from '../files/load-for-edit';
+import { nodeFiles } from '../files/node-files';
 import { FileReadError } from './open-log';
 import type { ReadLimits } from '../core/api';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { countOf, seqSpan } from './english';
-import { readFileSync } from 'node:fs';
 
 /** A string option's value (parseArgs gives strings for string options; anything else is absent). */
 export function stringOption(value: string | boolean | undefined): string | undefined {
@@ -42,6 +42,8 @@ export function oneFile(positionals: string[]): string {
 
 function printReasons(io: CliIo, file: string, reasons: readonly Diagnostic[]): void {
   for (const r of reasons) io.err(`${file}:${r.line ?? 0}: ${r.rule}: ${r.message}`);
+  if (reasons.some((r) => r.rule === 'compaction.in-progress'))
+    io.err(`${file}: a compaction a crash cut short is closed by: session-surface repair --close-compaction ${file}`);
 }
 
 export interface EditRun {
@@ -49,6 +51,8 @@ export interface EditRun {
   limits: Partial<ReadLimits>;
   dryRun: boolean;
   allowReplan: boolean;
+  /** Write even though the file changed in the last minute and no dsh lock covers it (or none can be taken here). */
+  force: boolean;
   /** Builds the edit on the loaded log (may throw UsageError for options the log makes meaningless). */
   edit(log: SessionLog): PendingEdit;
   /** "compaction" / "prune", for the messages. */
@@ -68,6 +72,11 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
   const edits = new PendingEdits(log.eventCount);
   edits.push(run.edit(log));
   if (run.dryRun) {
+    const end = unwritableEnd(file, target.loaded);
+    if (end) {
+      io.err(`${file}: ${run.what} refused: ${end}; dry run, nothing written`);
+      return 1;
+    }
     const plan = edits.plan({ log });
     if (!plan.ok) {
       printReasons(io, file, plan.reasons);
@@ -88,19 +97,29 @@ export async function runEdit(run: EditRun, io: CliIo): Promise<number> {
       io.err(
         `${file}: another writer appended ${countOf(info.foreignEvents, 'event', 'events')} (${info.foreignBytes} bytes) since it was read; the ${run.what} was planned again as ${seqSpan(info.firstSeq, info.lines.length)}`,
       );
-      return run.allowReplan;
+      // A writer that appended moments ago with no dsh lock on the log may still be writing: --force too.
+      return run.allowReplan && (info.msSinceChange === undefined || run.force);
     },
+    allowLive: () => run.force,
+    allowUnlocked: () => run.force,
   });
   if (!outcome.ok) {
     printReasons(io, file, outcome.reasons);
-    io.err(
-      `${file}: ${run.what} not saved: ${outcome.message}${outcome.stage === 'declined' ? ' (pass --allow-replan to write it after the new events)' : ''}`,
-    );
+    const hint =
+      outcome.stage === 'declined'
+        ? outcome.replanned?.msSinceChange !== undefined
+          ? ' (pass --allow-replan and --force to write it after the new events)'
+          : ' (pass --allow-replan to write it after the new events)'
+        : '';
+    io.err(`${file}: ${run.what} not saved: ${outcome.message}${hint}`);
     return 1;
   }
   for (const line of outcome.lines) io.out(line);
+  if (outcome.syncError)
+    io.err(`${file}: warning: fsync failed (${outcome.syncError}): the lines are in the file but may not survive a crash or power loss`);
   // Read the whole file back as `check` does: the save must leave a log dsh loads.
-  const reread = loadSessionFile(new Uint8Array(readFileSync(file)), { fileName: file, limits: run.limits }).log;
+  const { bytes } = await nodeFiles.readWhole(file);
+  const reread = loadSessionFile(bytes, { fileName: file, limits: run.limits }).log;
   if (!reread.verdict.ok) {
     io.err(`${file}: appended ${countOf(outcome.lines.length, 'line', 'lines')}, but the file no longer loads: ${reread.verdict.error}`);
     return 1;

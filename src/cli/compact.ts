@@ -26,7 +26,7 @@ function readSummary(path: string | undefined): string {
 
 export const compactCommand: CliCommand = {
   name: 'compact',
-  usage: 'compact FILE --start SEQ --end SEQ --summary-file F [--dry-run] [--allow-replan]',
+  usage: 'compact FILE --start SEQ --end SEQ --summary-file F [--dry-run] [--allow-replan] [--force]',
   summary:
     'append a manual compaction of the surface span start..end (dry run: print the lines and the verdict); exit 1 with every reason when refused',
   readsLogs: true,
@@ -37,6 +37,7 @@ export const compactCommand: CliCommand = {
       'summary-file': { type: 'string' },
       'dry-run': { type: 'boolean' },
       'allow-replan': { type: 'boolean' },
+      force: { type: 'boolean' },
       time: { type: 'string' },
       'compaction-id': { type: 'string' },
       'message-id': { type: 'string' },
@@ -56,6 +57,7 @@ export const compactCommand: CliCommand = {
         what: 'compaction',
         dryRun: values['dry-run'] === true,
         allowReplan: values['allow-replan'] === true,
+        force: values.force === true,
         edit: (log) => compactionEdit(log, { start, end, summaryText, compactionId, messageId, time }),
       },
       io,

@@ -3,6 +3,7 @@ import type { CliCommand, CliContext, CliIo } from './registry';
 import { UsageError } from './registry';
 import { HelpRequested } from './args';
 import { FileReadError } from './open-log';
+import { WriteRefused } from '../files/write-refusal';
 import { checkCommand } from './check';
 import { isCheckWorker, serveCheckWorker } from './check-pool';
 import { inspectCommand } from './inspect';
@@ -55,6 +56,10 @@ export async function runCli(argv: string[], io: CliIo, context: CliContext = {}
     if (error instanceof FileReadError) {
       io.err(`session-surface: ${error.message}`);
       return 2;
+    }
+    if (error instanceof WriteRefused) {
+      io.err(`session-surface ${name}: ${error.message}`);
+      return 1;
     }
     throw error;
   }

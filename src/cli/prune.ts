@@ -9,7 +9,7 @@ import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 export const pruneCommand: CliCommand = {
   name: 'prune',
-  usage: 'prune FILE --seq SEQ [--content TEXT] [--dry-run] [--allow-replan]',
+  usage: 'prune FILE --seq SEQ [--content TEXT] [--dry-run] [--allow-replan] [--force]',
   summary: 'append a prune of the tool/result at SEQ (default content "[pruned: SIZE]"); exit 1 with every reason when refused',
   readsLogs: true,
   run(args, io) {
@@ -18,6 +18,7 @@ export const pruneCommand: CliCommand = {
       content: { type: 'string' },
       'dry-run': { type: 'boolean' },
       'allow-replan': { type: 'boolean' },
+      force: { type: 'boolean' },
       time: { type: 'string' },
       ...LIMIT_OPTIONS,
     });
@@ -31,6 +32,7 @@ export const pruneCommand: CliCommand = {
         what: 'prune',
         dryRun: values['dry-run'] === true,
         allowReplan: values['allow-replan'] === true,
+        force: values.force === true,
         edit: (log) => pruneEdit(log, { seq, text: stringOption(values.content), time }),
       },
       io,

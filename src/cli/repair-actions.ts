@@ -1,25 +1,20 @@
-// `session-surface repair --dry-run | --apply [--force] | --remove-torn-tail FILE…`: review an open
-// final turn and the closers dsh would append (each tied to its call), write them to the file, or
-// remove a torn tail after backing the file up. Writes go through append-file.ts and torn-tail-file.ts.
-import { readFileSync, statSync } from 'node:fs';
+// `session-surface repair --dry-run | --apply | --remove-torn-tail | --close-compaction [--force] FILE…`:
+// review an open final turn and the closers dsh would append (each tied to its call); the writes
+// themselves are in repair-writes.ts, through the write layer (src/files).
+import { existsSync } from 'node:fs';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';
-import { FileReadError, readLogBytes } from './open-log';
 import { LIMIT_OPTIONS, readLimits } from './limit-options';
 import type { ReadLimits } from '../core/api';
-import { loadSessionFile, type LoadedFile } from '../core/read/load-file';
 import { reviewOpenTurn } from '../core/surface/crash-review';
 import { reviewTornTail } from '../core/surface/torn-tail';
 import { findRepairsMade } from '../core/surface/repairs-made';
 import { openTurnActivity, STILL_AFTER_MS } from '../core/surface/liveness';
 import { planCrashRepairWrite, bytesAfterWrite } from '../core/plan/crash-repair-write';
-import { planTornTailRemoval } from '../core/plan/torn-tail-removal';
-import { FileChangedError } from '../files/append-file';
-import { BackupError, removeTornTailFromFile } from '../files/torn-tail-file';
-import { saveEdits } from '../save/append-save';
-import { editableFromBytes } from '../files/editable';
-import { PendingEdits } from '../core/plan/pending-edits';
+import { openCompactionStart } from '../core/plan/checks';
+import { open, type Opened } from './repair-open';
+import { journalPathFor } from '../files/torn-tail-journal';
 import { countOf, english, withoutWords } from './english';
 import {
   activityWords,
@@ -31,32 +26,12 @@ import {
   repairMadeLine,
   tornTailHeading,
 } from '../present/repair-words';
+import { applyRepair, closeCompaction, removeTornTail } from './repair-writes';
 
-export const REPAIR_ACTIONS = ['--dry-run', '--apply', '--remove-torn-tail'] as const;
+export const REPAIR_ACTIONS = ['--dry-run', '--apply', '--remove-torn-tail', '--close-compaction'] as const;
 
 export function isRepairAction(args: readonly string[]): boolean {
   return args.some((a) => (REPAIR_ACTIONS as readonly string[]).includes(a));
-}
-
-interface Opened {
-  file: string;
-  bytes: Uint8Array;
-  loaded: LoadedFile;
-  mtimeMs: number;
-  msSinceChange: number;
-}
-
-function open(file: string, limits: Partial<ReadLimits>): Opened {
-  // A plain Uint8Array view: Buffer's slice shares memory where the planners expect a copy.
-  const read = readLogBytes(file, limits);
-  const bytes = new Uint8Array(read.buffer, read.byteOffset, read.length);
-  let mtimeMs: number;
-  try {
-    mtimeMs = statSync(file).mtimeMs;
-  } catch (error) {
-    throw new FileReadError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  return { file, bytes, loaded: loadSessionFile(bytes, { fileName: file, limits }), mtimeMs, msSinceChange: Date.now() - mtimeMs };
 }
 
 export async function runRepairAction(args: string[], io: CliIo): Promise<number> {
@@ -69,8 +44,9 @@ export async function runRepairAction(args: string[], io: CliIo): Promise<number
   const limits = readLimits(values);
   const actions = REPAIR_ACTIONS.filter((a) => flags.has(a));
   if (actions.length !== 1) throw new UsageError(`choose one of ${REPAIR_ACTIONS.join(', ')}`);
-  if (flags.has('--force') && !flags.has('--apply')) throw new UsageError('--force goes with --apply');
+  if (flags.has('--force') && flags.has('--dry-run')) throw new UsageError('--force goes with an action that writes, not with --dry-run');
   const json = flags.has('--json');
+  const force = flags.has('--force');
   let failed = false;
   for (const file of files) {
     const opened = open(file, limits);
@@ -78,8 +54,10 @@ export async function runRepairAction(args: string[], io: CliIo): Promise<number
       actions[0] === '--dry-run'
         ? dryRun(opened, json, io)
         : actions[0] === '--apply'
-          ? await apply(opened, json, flags.has('--force'), io)
-          : removeTornTail(opened, json, io);
+          ? await applyRepair(opened, json, force, io)
+          : actions[0] === '--close-compaction'
+            ? await closeCompaction(opened, json, force, io)
+            : await removeTornTail(opened, json, force, io);
     if (!ok) failed = true;
   }
   return failed ? 1 : 0;
@@ -135,6 +113,13 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   } else {
     io.out('  the last turn is closed: there is nothing to repair');
   }
+  const open = openCompactionStart(log);
+  if (open !== undefined)
+    io.out(
+      `  compaction/start at seq ${open} has no compaction/end: compactions are refused until it is closed (session-surface repair --close-compaction ${opened.file})`,
+    );
+  if (existsSync(journalPathFor(opened.file)))
+    io.out(`  a removal of the torn tail was interrupted: session-surface repair --remove-torn-tail ${opened.file} completes it`);
   if (r.tornTail) {
     const tail = r.tornTail;
     io.out(`  ${tornTailHeading(tail, english)}`);
@@ -155,111 +140,5 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   for (const closer of r.openTurn?.closers ?? []) io.out(`    ${closerLine(closer, r.openTurn!, english)}`);
   io.out('  lines:');
   for (const line of r.write.lines) io.out(line);
-  return true;
-}
-
-async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): Promise<boolean> {
-  const r = review(opened);
-  const report = (result: Record<string, unknown>, text: string[]) => {
-    if (json) io.out(JSON.stringify(withoutWords({ file: opened.file, ...result })));
-    else for (const line of text) io.out(line);
-  };
-  if (!r.write.ok) {
-    report({ applied: false, reasons: r.write.reasons }, [
-      `${opened.file}: not repaired`,
-      ...r.write.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`),
-    ]);
-    return false;
-  }
-  if (r.write.lines.length === 0) {
-    report({ applied: false, closers: 0 }, [`${opened.file}: the last turn is closed; nothing appended`]);
-    return true;
-  }
-  if (r.activity === 'growing' && !force) {
-    const why = `${activityWords(r.activity, opened.msSinceChange, english)}; wait until it is still for ${STILL_AFTER_MS / 1000} s, or pass --force`;
-    report({ applied: false, reasons: [{ rule: 'repair.live', message: why }] }, [`${opened.file}: not repaired`, `  repair.live: ${why}`]);
-    return false;
-  }
-  // The safe save path: the file must still hold what was read (a file that grew is refused here:
-  // nobody was asked about closers planned on a tail they have not seen), append mode, fsync.
-  const edits = new PendingEdits(opened.loaded.log.eventCount);
-  edits.push({ kind: 'repair' });
-  const saved = await saveEdits(opened.file, editableFromBytes(opened.loaded, opened.bytes, opened.mtimeMs), edits);
-  if (!saved.ok) {
-    const reasons = [{ rule: `repair.save-${saved.stage}`, message: saved.message }, ...saved.reasons];
-    report({ applied: false, reasons }, [
-      `${opened.file}: not repaired`,
-      ...reasons.map((reason) => `  ${reason.rule}: ${reason.message}`),
-    ]);
-    return false;
-  }
-  // Read back: the file must be the predicted bytes, and dsh must load it with the turn closed.
-  const after = new Uint8Array(readFileSync(opened.file));
-  const predicted = bytesAfterWrite(opened.bytes, r.write);
-  const same = after.length === predicted.length && after.every((b, i) => b === predicted[i]);
-  const reloaded = loadSessionFile(after).log;
-  const good = same && reloaded.verdict.ok && !reloaded.lastTurnOpen;
-  report(
-    {
-      applied: true,
-      closers: r.write.lines.length,
-      bytes: r.write.bytes.length,
-      container: r.write.container,
-      matchesPrediction: same,
-      verdict: reloaded.verdict,
-      lastTurnOpen: reloaded.lastTurnOpen,
-    },
-    [
-      `${opened.file}: appended ${r.write.lines.length} closer${r.write.lines.length === 1 ? '' : 's'} (${bytesWords(r.write.bytes.length, english)}${r.write.container === 'zstd' ? ', one zstd frame' : ''})`,
-      ...(r.openTurn?.closers ?? []).map((c) => `  ${closerLine(c, r.openTurn!, english)}`),
-      good
-        ? '  the file now loads with the last turn closed'
-        : `  CHECK FAILED after writing: ${same ? '' : 'the file differs from the prediction; '}${reloaded.verdict.ok ? (reloaded.lastTurnOpen ? 'the last turn is still open' : '') : reloaded.verdict.error}`,
-    ],
-  );
-  return good;
-}
-
-function removeTornTail(opened: Opened, json: boolean, io: CliIo): boolean {
-  const { log, zstd } = opened.loaded;
-  const plan = planTornTailRemoval(log, opened.bytes, zstd);
-  const tail = reviewTornTail(log, { fileBytes: opened.bytes, zstd });
-  if (!plan.ok) {
-    if (json) io.out(JSON.stringify({ file: opened.file, removed: false, reasons: withoutWords(plan.reasons) }));
-    else
-      for (const line of [`${opened.file}: nothing removed`, ...plan.reasons.map((reason) => `  ${reason.rule}: ${reason.message}`)])
-        io.out(line);
-    return plan.reasons.every((reason) => reason.rule === 'repair.no-torn-tail');
-  }
-  let done;
-  try {
-    done = removeTornTailFromFile(opened.file, opened.bytes, plan);
-  } catch (error) {
-    if (!(error instanceof FileChangedError) && !(error instanceof BackupError)) throw error;
-    if (json)
-      io.out(JSON.stringify({ file: opened.file, removed: false, reasons: [{ rule: 'repair.file-changed', message: error.message }] }));
-    else io.out(`${opened.file}: nothing removed: ${error.message}`);
-    return false;
-  }
-  if (json) {
-    io.out(
-      JSON.stringify({
-        file: opened.file,
-        removed: true,
-        backup: done.backupPath,
-        backupVerified: true,
-        cutAt: plan.cutAt,
-        removedBytes: plan.removedBytes,
-        rewrittenTextBytes: plan.rewrittenTextBytes,
-        size: done.size,
-      }),
-    );
-  } else {
-    io.out(`${opened.file}: removed ${tail ? tornTailHeading(tail, english).toLowerCase() : 'the torn tail'}`);
-    io.out(`  backup: ${done.backupPath} (its bytes equal the original file, ${opened.bytes.length} bytes)`);
-    io.out(
-      `  the file was cut from ${opened.bytes.length} to ${plan.cutAt} bytes${plan.reappend.length ? `, then the ${bytesWords(plan.rewrittenTextBytes, english)} of complete lines of the cut frame were appended again as one frame (${done.size} bytes now)` : ''}`,
-    );
-  }
   return true;
 }

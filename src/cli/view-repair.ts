@@ -1,6 +1,6 @@
 // `session-surface repair [--json] FILE…`: what dsh's writable open would do to the file — the bytes it
 // truncates and the closers it appends for an open final turn — without touching the file. With
-// --dry-run, --apply or --remove-torn-tail it reviews and writes (repair-actions.ts).
+// --dry-run, --apply, --remove-torn-tail or --close-compaction it reviews and writes (repair-actions.ts).
 import type { CliCommand } from './registry';
 import { defineView } from './view-common';
 import { planRepair } from '../core/plan/repair';
@@ -9,7 +9,7 @@ import { withoutWords } from './english';
 
 const planView = defineView({
   name: 'repair',
-  usage: 'repair [--json] [--dry-run | --apply [--force] | --remove-torn-tail] FILE…',
+  usage: 'repair [--json] [--dry-run | --apply | --remove-torn-tail | --close-compaction] [--force] FILE…',
   summary: 'print the closers dsh would append for an open final turn, and the exact lines',
   text({ log, loaded }, out) {
     const plan = planRepair(loaded);

@@ -52,6 +52,7 @@ export type {
   PendingEdit,
   CompactionEdit,
   PruneEdit,
+  CloseCompactionEdit,
   PlannedEdit,
   PendingPlan,
   PlanBase,
@@ -73,4 +74,5 @@ export type { SessionHealth, HealthEntry, HealthKind } from './check/session-hea
 export { planCrashRepairWrite, bytesAfterWrite } from './plan/crash-repair-write';
 export type { CrashRepairWrite, CrashRepairWritePlan } from './plan/crash-repair-write';
 export { planTornTailRemoval, bytesAfterRemoval } from './plan/torn-tail-removal';
+export { planCloseCompaction, INTERRUPTED_COMPACTION_ERROR } from './plan/close-compaction';
 export type { TornTailRemoval, TornTailRemovalPlan } from './plan/torn-tail-removal';

@@ -2,6 +2,7 @@
 // An append-only log may only grow: if the loaded prefix is no longer the start of the file, the view
 // is stale and must say so instead of folding bytes that do not continue what it has. Pure logic, no
 // vscode, so it is unit-testable.
+import { sameBytes } from './file-access';
 
 /** How many bytes at each end of the loaded prefix are compared to detect a rewrite. */
 export const EDGE_BYTES = 4096;
@@ -13,14 +14,17 @@ export interface LoadedIdentity {
   /** The first and the last EDGE_BYTES of the loaded prefix (they overlap for small files). */
   head: Uint8Array;
   tail: Uint8Array;
+  /** The file's device and inode when it was read ("dev:ino"), where the file system has them. */
+  id?: string;
 }
 
-export function identityOf(bytes: Uint8Array, mtimeMs: number): LoadedIdentity {
+export function identityOf(bytes: Uint8Array, mtimeMs: number, id?: string): LoadedIdentity {
   return {
     size: bytes.length,
     mtimeMs,
     head: bytes.slice(0, EDGE_BYTES),
     tail: bytes.slice(Math.max(0, bytes.length - EDGE_BYTES)),
+    ...(id !== undefined ? { id } : {}),
   };
 }
 
@@ -37,7 +41,7 @@ export function extendIdentity(prev: LoadedIdentity, appended: Uint8Array, mtime
     tail.set(appended, keep);
   }
   const head = prev.head.length >= EDGE_BYTES ? prev.head : concatPrefix(prev.head, appended);
-  return { size, mtimeMs, head, tail };
+  return { size, mtimeMs, head, tail, ...(prev.id !== undefined ? { id: prev.id } : {}) };
 }
 
 function concatPrefix(head: Uint8Array, appended: Uint8Array): Uint8Array {
@@ -61,8 +65,6 @@ export interface CurrentFile {
   /** Reads bytes [start, end) of the file as it is now. */
   read(start: number, end: number): Promise<Uint8Array>;
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** Compares the file now with what was loaded. Reads at most 2 × EDGE_BYTES of the prefix. */
 export async function classifyChange(loaded: LoadedIdentity, now: CurrentFile): Promise<FileChange> {

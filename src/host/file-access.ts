@@ -1,36 +1,53 @@
-// Reads session log bytes from disk. Local files go through node:fs so that large logs are read in
-// chunks (with progress) and appends are read from an offset without touching the prefix again;
-// other schemes (virtual file systems) fall back to vscode.workspace.fs, which reads whole files.
-import * as fs from 'node:fs/promises';
+// Reads session log bytes for the host through the one file adapter (src/files/file-access.ts): local
+// files through Node where the platform has it (chunked, with progress; appends read from an offset
+// without touching the prefix again), any other scheme — and every file in the browser — through
+// vscode.workspace.fs, which reads whole files.
 import * as vscode from 'vscode';
+import type { FileAccess, FileStat, WholeFile } from '../files/file-access';
+import { hostPlatform } from './platform';
 
-const CHUNK = 4 * 1024 * 1024;
+export type { FileStat } from '../files/file-access';
 
-export interface FileStat {
-  size: number;
-  mtimeMs: number;
+/** vscode.workspace.fs as the file adapter (paths are URI strings); it cannot append in place. */
+export const workspaceFiles: FileAccess = {
+  async stat(path) {
+    try {
+      const st = await vscode.workspace.fs.stat(vscode.Uri.parse(path));
+      return { size: st.size, mtimeMs: st.mtime };
+    } catch (err) {
+      if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return undefined;
+      throw err;
+    }
+  },
+  async readRange(path, start, end) {
+    if (end <= start) return new Uint8Array(0);
+    return (await vscode.workspace.fs.readFile(vscode.Uri.parse(path))).slice(start, end);
+  },
+  async readWhole(path, onProgress) {
+    const uri = vscode.Uri.parse(path);
+    const st = await vscode.workspace.fs.stat(uri);
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    onProgress?.(1);
+    return { bytes, stat: { size: st.size, mtimeMs: st.mtime } };
+  },
+};
+
+/** The adapter for a URI and the path it takes. */
+function adapterFor(uri: vscode.Uri): { files: FileAccess; path: string } {
+  const local = uri.scheme === 'file' ? hostPlatform().local : undefined;
+  return local ? { files: local.writes.files, path: uri.fsPath } : { files: workspaceFiles, path: uri.toString() };
 }
-
-const isLocal = (uri: vscode.Uri) => uri.scheme === 'file';
 
 /** undefined when the file does not exist (any other error is thrown). */
-export async function statFile(uri: vscode.Uri): Promise<FileStat | undefined> {
-  try {
-    if (isLocal(uri)) {
-      const st = await fs.stat(uri.fsPath);
-      return { size: st.size, mtimeMs: st.mtimeMs };
-    }
-    const st = await vscode.workspace.fs.stat(uri);
-    return { size: st.size, mtimeMs: st.mtime };
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+export function statFile(uri: vscode.Uri): Promise<FileStat | undefined> {
+  const { files, path } = adapterFor(uri);
+  return files.stat(path);
 }
 
-function isNotFound(err: unknown): boolean {
-  if (err instanceof vscode.FileSystemError) return err.code === 'FileNotFound';
-  return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
+/** The whole file as it is now, with its stat when the read began. */
+export function readFileWithStat(uri: vscode.Uri, onProgress?: (fraction: number) => void): Promise<WholeFile> {
+  const { files, path } = adapterFor(uri);
+  return files.readWhole(path, onProgress);
 }
 
 /**
@@ -38,43 +55,11 @@ function isNotFound(err: unknown): boolean {
  * chunks keeps the extension host responsive and lets the progress reach the UI.
  */
 export async function readWholeFile(uri: vscode.Uri, onProgress?: (fraction: number) => void): Promise<Uint8Array> {
-  if (!isLocal(uri)) {
-    const bytes = await vscode.workspace.fs.readFile(uri);
-    onProgress?.(1);
-    return bytes;
-  }
-  const handle = await fs.open(uri.fsPath, 'r');
-  try {
-    const { size } = await handle.stat();
-    const out = new Uint8Array(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await handle.read(out, filled, Math.min(CHUNK, size - filled), filled);
-      if (bytesRead === 0) break; // the file shrank while we read it: keep what is there
-      filled += bytesRead;
-      onProgress?.(filled / size);
-    }
-    return filled === size ? out : out.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
+  return (await readFileWithStat(uri, onProgress)).bytes;
 }
 
 /** Bytes [start, end) of the file, or fewer if it is shorter now. */
-export async function readRange(uri: vscode.Uri, start: number, end: number): Promise<Uint8Array> {
-  if (end <= start) return new Uint8Array(0);
-  if (!isLocal(uri)) return (await vscode.workspace.fs.readFile(uri)).slice(start, end);
-  const handle = await fs.open(uri.fsPath, 'r');
-  try {
-    const out = new Uint8Array(end - start);
-    let filled = 0;
-    while (filled < out.length) {
-      const { bytesRead } = await handle.read(out, filled, out.length - filled, start + filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    return filled === out.length ? out : out.subarray(0, filled);
-  } finally {
-    await handle.close();
-  }
+export function readRange(uri: vscode.Uri, start: number, end: number): Promise<Uint8Array> {
+  const { files, path } = adapterFor(uri);
+  return files.readRange(path, start, end);
 }

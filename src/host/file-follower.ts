@@ -3,15 +3,15 @@
 // network file systems, a watch limit); a cheap stat poll is the safety net and keeps the promise that
 // an appended line shows within 2 s. Calls are coalesced: one check runs at a time, and a change seen
 // while it runs schedules exactly one more.
-import { watch, type FSWatcher } from 'node:fs';
 import type * as vscode from 'vscode';
+import { hostPlatform } from './platform';
 import { followLiveLogs } from './settings';
 
 export const POLL_INTERVAL_MS = 700;
 const WATCH_DEBOUNCE_MS = 50;
 
 export class FileFollower implements vscode.Disposable {
-  private watcher: FSWatcher | undefined;
+  private watcher: { close(): void } | undefined;
   private readonly poll: NodeJS.Timeout;
   private debounce: NodeJS.Timeout | undefined;
   private running = false;
@@ -23,10 +23,12 @@ export class FileFollower implements vscode.Disposable {
     uri: vscode.Uri,
     private readonly check: () => Promise<void>,
   ) {
-    if (uri.scheme === 'file') {
+    const local = uri.scheme === 'file' ? hostPlatform().local : undefined;
+    if (local) {
       try {
-        this.watcher = watch(uri.fsPath, { persistent: false }, () => this.soon());
-        this.watcher.on('error', () => this.closeWatcher()); // e.g. the file was deleted: polling goes on
+        const watcher = local.watch(uri.fsPath, () => this.soon());
+        watcher.onError(() => this.closeWatcher()); // e.g. the file was deleted: polling goes on
+        this.watcher = watcher;
       } catch {
         this.watcher = undefined;
       }

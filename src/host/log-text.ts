@@ -4,7 +4,7 @@
 // on the compressed binary at line 1. Nothing is ever written.
 import * as vscode from 'vscode';
 import { isZstd, decodeZstdLog } from '../core/zstd';
-import { zlibZstd } from '../node/zlib-zstd';
+import { hostPlatform } from './platform';
 import { readWholeFile } from './file-access';
 
 export const DECOMPRESSED_SCHEME = 'session-surface-text';
@@ -40,7 +40,7 @@ export class DecompressedLogProvider implements vscode.TextDocumentContentProvid
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const bytes = await readWholeFile(logOfDecompressed(uri));
-    const text = isZstd(bytes) ? decodeZstdLog(bytes, { codec: zlibZstd() }).text : bytes;
+    const text = isZstd(bytes) ? decodeZstdLog(bytes, { codec: hostPlatform().zstdCodec }).text : bytes;
     return new TextDecoder().decode(text);
   }
 

@@ -13,20 +13,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
 import { affects, followLiveLogs, readLimits } from './settings';
-import { zlibZstd } from '../node/zlib-zstd';
-import { bufferUtf8Slicer } from '../node/buffer-utf8';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
 import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
-import { readRange, readWholeFile, statFile } from './file-access';
+import { readFileWithStat, readRange, readWholeFile, statFile } from './file-access';
+import { hostPlatform } from './platform';
 import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from '../files/file-identity';
 import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
 import { translate } from './words';
 import { followWord, summaryCounts } from './timeline/summary';
-import type { EditableLog } from '../save/append-save';
-import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
+import type { EditableLog } from '../files/append-save';
+import { CRASH_REPAIR_COMMANDS } from './repair-command-context';
 import type { LineageLinks } from './lineage-links';
 
 /** Files at least this large show their loading progress as a notification too. */
@@ -82,6 +81,8 @@ export class SessionDocument implements vscode.CustomDocument {
   private diagnosticsTimer: NodeJS.Timeout | undefined;
   /** True while a save appends to the file: the follower leaves the file to it. */
   private appending = false;
+  /** When another writer last changed the file, as far as this document saw (ms since the epoch). */
+  private lastForeignChange = 0;
   readonly formatter: Formatter;
   /** Resolves when the current load has ended (loaded or failed). */
   whenLoaded: Promise<void>;
@@ -174,6 +175,11 @@ export class SessionDocument implements vscode.CustomDocument {
     }
   }
 
+  /** When another writer last changed the file (its mtime when loaded, or when a foreign append was folded in). */
+  get lastForeignChangeMs(): number {
+    return this.lastForeignChange;
+  }
+
   /** Reads the file again from the start (after a truncation, a rewrite or a deletion). */
   reload(): Promise<void> {
     this.whenLoaded = this.load();
@@ -246,7 +252,7 @@ export class SessionDocument implements vscode.CustomDocument {
           shown = overall;
           if (!stale()) progressTo(phase, fraction, totalBytes);
         };
-        const bytes = await readWholeFile(this.uri, (fraction) => report('reading', fraction, stat.size));
+        const { bytes, stat: read } = await readFileWithStat(this.uri, (fraction) => report('reading', fraction, stat.size));
         if (stale()) return undefined;
         header = earlyHeader(bytes, this.formatter);
         progressTo('parsing', 0, bytes.length);
@@ -254,23 +260,24 @@ export class SessionDocument implements vscode.CustomDocument {
         // Plain or zstd, told apart by content; the core decodes zstd frame by frame.
         const source = await loadSessionFileAsync(bytes, {
           fileName: this.fileName,
-          zstdCodec: zlibZstd(),
-          utf8Slicer: bufferUtf8Slicer(),
+          zstdCodec: hostPlatform().zstdCodec,
+          utf8Slicer: hostPlatform().utf8Slicer,
           limits: readLimits(),
           onProgress: (fraction) => report('parsing', fraction, bytes.length),
         });
-        return { source, bytes };
+        return { source, bytes, id: read.id };
       });
       if (!result || stale()) return;
-      const { source, bytes } = result;
+      const { source, bytes, id } = result;
       const after = await statFile(this.uri);
       if (stale()) return;
       this.loaded = {
         timeline: this.newTimeline(source, generation),
-        identity: identityOf(bytes, after && after.size === bytes.length ? after.mtimeMs : stat.mtimeMs),
+        identity: identityOf(bytes, after && after.size === bytes.length ? after.mtimeMs : stat.mtimeMs, id),
         file: { state: 'following', size: bytes.length, mtimeMs: after?.mtimeMs ?? stat.mtimeMs },
         loadMs: Date.now() - started,
       };
+      this.lastForeignChange = this.loaded.file.mtimeMs;
       this.loading = undefined;
       this.setState({ kind: 'loaded' });
       this.notify({ type: 'summary', summary: this.loaded.timeline.summary() });
@@ -328,6 +335,7 @@ export class SessionDocument implements vscode.CustomDocument {
           const { surfaceChanged } = l.timeline.foldAppend();
           l.identity = extendIdentity(l.identity, appended, mtimeMs);
           l.file = { state: 'following', size: l.identity.size, mtimeMs, lastAppendAt: Date.now() };
+          this.lastForeignChange = mtimeMs;
           this.state = { kind: 'loaded' };
           this.notify(this.appendedMessage(l, l.timeline.log.eventCount - before, surfaceChanged));
           if (!this.disposed) this.changed.fire();

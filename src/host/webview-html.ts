@@ -1,7 +1,6 @@
 // The HTML shell of the session webview: a strict Content-Security-Policy with a fresh nonce, the
 // bundle and stylesheet through asWebviewUri, and nothing else. All content is drawn by the bundle
 // from typed messages; no session data is ever put into this HTML.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { displayLanguage } from './webview-strings';
 
@@ -19,7 +18,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
  * rows painted, frame times); for users it is off and the webview sends none.
  */
 export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, testMode = false): string {
-  const nonce = randomBytes(18).toString('base64');
+  const nonce = btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(18))));
   const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
   const csp = [
     "default-src 'none'",

@@ -25,6 +25,7 @@ export interface EditPreview {
 export function editTitle(edit: PendingEdit, fmt: Formatter): string {
   if (edit.kind === 'prune') return fmt.t('Prune tool/result seq {0}', edit.seq);
   if (edit.kind === 'repair') return fmt.t('Apply crash repair');
+  if (edit.kind === 'close-compaction') return fmt.t('Close interrupted compaction');
   return edit.input.start === edit.input.end
     ? fmt.t('Compact seq {0}', edit.input.start)
     : fmt.t('Compact seqs {0}–{1}', edit.input.start, edit.input.end);
@@ -68,7 +69,8 @@ export function previewEdit(
   const lastStep = plan.ok ? plan.steps[plan.steps.length - 1] : undefined;
   const lines = lastStep?.plan.lines ?? [];
   const reasons = plan.ok ? [] : plan.reasons;
-  const shadowed = edit.kind === 'prune' ? [edit.seq] : edit.kind === 'repair' ? [] : shadowedSpan(log, edit.input.start, edit.input.end);
+  const shadowed =
+    edit.kind === 'prune' ? [edit.seq] : edit.kind === 'compaction' ? shadowedSpan(log, edit.input.start, edit.input.end) : [];
   const tokensBefore = estimateTokensOfSeqs(log, log.surface());
   const tokensAfter = after ? estimateTokensOfSeqs(after, after.surface()) : undefined;
   const before = log.deriveMessages();

@@ -8,7 +8,6 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
 import {
   appendBytes,
   compactionEdit,
@@ -20,8 +19,9 @@ import {
   type SessionLog,
 } from '../../src/core';
 import { encodeDshZstdLog, encodeZstdFrame, concatBytes, decodeZstdLog } from '../../src/core/zstd';
-import { saveEdits, type AppendWriter, type EditableLog } from '../../src/save/append-save';
-import { loadForEdit } from '../../src/save/load-for-edit';
+import { saveEdits as saveWithGuards, type EditableLog, type SaveOptions } from '../../src/files/append-save';
+import { faultyFiles } from '../support/faulty-files';
+import { loadForEdit } from '../../src/files/load-for-edit';
 import { classifyChange, extendIdentity } from '../../src/files/file-identity';
 import { LogBuilder } from '../support/build-log';
 
@@ -50,13 +50,12 @@ function compactFirstTurn(log: SessionLog, edits: PendingEdits, n = 1): void {
   );
 }
 
-/** A slow writer for the child process: a byte at a time, so the parent can kill it mid-write. */
-const slowWriter: AppendWriter = async (handle, bytes) => {
-  for (let i = 0; i < bytes.length; i++) {
-    await handle.write(bytes, i, 1, null);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
+/**
+ * The save under test. The files here were written a moment ago, which the liveness guard takes for a
+ * live agent (tested in write-guards.test.ts): these tests agree to write anyway.
+ */
+const saveEdits = (path: string, target: EditableLog, edits: PendingEdits, options: SaveOptions = {}) =>
+  saveWithGuards(path, target, edits, { allowLive: () => true, ...options });
 
 /** The child: loads the log, plans a compaction and saves it slowly (until the parent kills it). */
 async function childSave(path: string): Promise<void> {
@@ -64,7 +63,8 @@ async function childSave(path: string): Promise<void> {
   const edits = new PendingEdits(target.loaded.log.eventCount);
   compactFirstTurn(target.loaded.log, edits);
   process.stdout.write('planned\n');
-  await saveEdits(path, target, edits, { writer: slowWriter });
+  // A slow writer, a byte at a time, so the parent can kill it mid-write.
+  await saveEdits(path, target, edits, { files: faultyFiles({ bytesPerWrite: 1, pauseMs: 5 }) });
 }
 
 if (process.env[CHILD_ENV]) {
@@ -246,7 +246,10 @@ if (process.env[CHILD_ENV]) {
         });
         assert.ok(outcome.ok, JSON.stringify(outcome));
         assert.equal(outcome.firstSeq, loadedCount + 10);
-        assert.deepEqual(asked, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
+        // The agent wrote moments ago and no dsh lock covers a generation-0 log: the question says so.
+        const { msSinceChange, ...rest } = asked as { msSinceChange?: number };
+        assert.equal(typeof msSinceChange, 'number');
+        assert.deepEqual(rest, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
         assert.deepEqual(outcome.replanned, asked);
         assert.deepEqual(bytesOf(path), concatBytes([original, foreign, appendBytes(outcome.lines)]));
         const reread = loadSession(bytesOf(path));
@@ -278,7 +281,10 @@ if (process.env[CHILD_ENV]) {
           },
         });
         assert.ok(outcome.ok, JSON.stringify(outcome));
-        assert.deepEqual(asked, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
+        // The agent wrote moments ago and no dsh lock covers a generation-0 log: the question says so.
+        const { msSinceChange, ...rest } = asked as { msSinceChange?: number };
+        assert.equal(typeof msSinceChange, 'number');
+        assert.deepEqual(rest, { foreignBytes: foreign.length, foreignEvents: 10, lines: outcome.lines, firstSeq: loadedCount + 10 });
         assert.deepEqual(bytesOf(path), concatBytes([original, foreign, appendBytes(outcome.lines)]));
       });
 
@@ -345,7 +351,7 @@ if (process.env[CHILD_ENV]) {
         rmSync(path);
         outcome = await saveEdits(path, target, edits);
         assert.ok(!outcome.ok);
-        assert.match(outcome.message, /no longer exists; nothing was written/);
+        assert.match(outcome.message, /cannot open for appending .*session\.jsonl: ENOENT \(no such file or folder\); nothing was written/);
         assert.throws(() => statSync(path), /ENOENT/);
         assert.equal(edits.count, 1);
       });
@@ -403,26 +409,21 @@ if (process.env[CHILD_ENV]) {
     });
 
     describe('a write that stops half way', () => {
-      /** Writes `limit` bytes, then fails as a full disk does. */
-      const fullDiskAfter =
-        (limit: number): AppendWriter =>
-        async (handle: FileHandle, bytes) => {
-          await handle.write(bytes, 0, Math.min(limit, bytes.length), null);
-          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
-        };
+      /** Takes `limit` bytes, then fails as a full disk does. */
+      const fullDiskAfter = (limit: number) => faultyFiles({ fullAfter: { bytes: limit, code: 'ENOSPC' } });
 
       it('plain, ENOSPC inside the first line: the original plus a torn tail, which the core reads as such', async () => {
         const { path, original } = plainCopy();
         const lines = expectedLines(path, (log, e) => compactFirstTurn(log, e));
         const { target, edits } = await editable(path);
         compactFirstTurn(target.loaded.log, edits);
-        const outcome = await saveEdits(path, target, edits, { writer: fullDiskAfter(60) });
+        const outcome = await saveEdits(path, target, edits, { files: fullDiskAfter(60) });
         assert.ok(!outcome.ok);
         assert.equal(outcome.stage, 'write');
         assert.equal(outcome.bytesWritten, 60);
         assert.match(
           outcome.message,
-          /stopped after 60 of \d+ bytes \(ENOSPC\)\. The \d+ bytes that were there are untouched\. The 60 bytes written are a torn tail/,
+          /stopped after 60 of \d+ bytes: ENOSPC \(no space left on the device\)\. The \d+ bytes that were there are untouched\. The 60 bytes written are a torn tail/,
         );
         const file = bytesOf(path);
         assert.deepEqual(file, concatBytes([original, appendBytes(lines).subarray(0, 60)]));
@@ -447,7 +448,7 @@ if (process.env[CHILD_ENV]) {
         const lines = expectedLines(path, (log, e) => compactFirstTurn(log, e));
         const { target, edits } = await editable(path);
         compactFirstTurn(target.loaded.log, edits);
-        const outcome = await saveEdits(path, target, edits, { writer: fullDiskAfter(lines[0].length + 20) });
+        const outcome = await saveEdits(path, target, edits, { files: fullDiskAfter(lines[0].length + 20) });
         assert.ok(!outcome.ok);
         assert.match(outcome.message, /The first 1 line\(s\) were written whole and are now events of the log/);
         const file = bytesOf(path);
@@ -463,7 +464,7 @@ if (process.env[CHILD_ENV]) {
         const { path, original } = zstdCopy();
         const { target, edits } = await editable(path);
         compactFirstTurn(target.loaded.log, edits);
-        const outcome = await saveEdits(path, target, edits, { writer: fullDiskAfter(40) });
+        const outcome = await saveEdits(path, target, edits, { files: fullDiskAfter(40) });
         assert.ok(!outcome.ok);
         assert.equal(outcome.bytesWritten, 40);
         const file = bytesOf(path);

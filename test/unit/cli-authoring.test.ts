@@ -3,7 +3,7 @@
 // nothing; a save appends exactly those lines, and the file then passes `check`; refusals exit 1 with
 // every reason; usage errors exit 2.
 import { strict as assert } from 'node:assert';
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/main';
@@ -20,6 +20,15 @@ async function run(args: string[]): Promise<{ code: number; out: string[]; err: 
 }
 
 const T = '1786000999000';
+
+/**
+ * Makes a file look still for ten minutes. A generation-0 log that changed in the last minute may have
+ * a live agent writing it (dsh before 0.1.3 takes no lock), so the CLI refuses it without --force.
+ */
+function still(path: string): void {
+  const past = new Date(Date.now() - 10 * 60_000);
+  utimesSync(path, past, past);
+}
 const IDS = ['--compaction-id', 'cmp-cli', '--message-id', 'chk-cli', '--time', T];
 
 function threeTurns(): LogBuilder {
@@ -66,11 +75,14 @@ describe('CLI compact and prune', () => {
         { encoder: 'raw' },
       ),
     );
+    still(plain);
+    still(zstd);
     return { plain, zstd, log: loadSession(b.bytes()) };
   }
 
   /** Dry run, then the real save: the file is the original plus exactly the dry run's lines, and check passes. */
   async function dryRunThenSave(file: string, args: string[]): Promise<string[]> {
+    still(file);
     const original = bytesOf(file);
     const dry = await run([...args, '--dry-run']);
     assert.equal(dry.code, 0, dry.err.join('\n'));
@@ -248,8 +260,8 @@ describe('CLI compact and prune', () => {
       .slice(before)
       .map((l) => `${l}\n`)
       .join('');
-    const { loadForEdit } = await import('../../src/save/load-for-edit');
-    const { saveEdits } = await import('../../src/save/append-save');
+    const { loadForEdit } = await import('../../src/files/load-for-edit');
+    const { saveEdits } = await import('../../src/files/append-save');
     const { PendingEdits, compactionEdit } = await import('../../src/core');
     const target = await loadForEdit(plain);
     const edits = new PendingEdits(target.loaded.log.eventCount);
@@ -261,7 +273,12 @@ describe('CLI compact and prune', () => {
     assert.ok(!refused.ok);
     assert.equal(refused.stage, 'declined');
     // The CLI on the grown file plans on the new tail directly (it reads after the append).
-    const r = await run(['compact', plain, '--start', String(nodes[0]), '--end', String(nodes[2]), '--summary-file', summaryFile, ...IDS]);
+    // The append was moments ago, so the file is taken for a live agent's unless --force.
+    const args = ['compact', plain, '--start', String(nodes[0]), '--end', String(nodes[2]), '--summary-file', summaryFile, ...IDS];
+    const live = await run(args);
+    assert.equal(live.code, 1);
+    assert.match(live.err.join('\n'), /changed \d+ s ago: an agent may still be writing it.*--force/);
+    const r = await run([...args, '--force']);
     assert.equal(r.code, 0, r.err.join('\n'));
     assert.equal(JSON.parse(r.out[0]).seq, log.eventCount + 10);
     assert.equal((await run(['check', plain])).code, 0);

@@ -6,13 +6,13 @@ import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesS
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runCli } from '../../src/cli/main';
-import { FileChangedError } from '../../src/files/append-file';
+import { WriteRefused } from '../../src/files/write-refusal';
 import { removeTornTailFromFile } from '../../src/files/torn-tail-file';
 import { planTornTailRemoval } from '../../src/core/plan/torn-tail-removal';
 import { loadSession, planRepair } from '../../src/core';
 import { loadSessionFile } from '../../src/core/read/load-file';
 import { findRepairsMade } from '../../src/core/surface/repairs-made';
-import { encodeZstdFrame, concatBytes } from '../../src/core/zstd/encode';
+import { decodeZstdLog } from '../../src/core/zstd';
 import { richLog } from '../support/build-log';
 import { hasShared, sharedDir } from '../support/paths';
 import { cutAtFirstToolCall, halfLine, plainBytes, zstdBytes, zstdWithTornFrame } from '../support/crash-tails';
@@ -104,7 +104,10 @@ describe('CLI repair actions', () => {
     writeFileSync(file, b.bytes()); // just written: mtime now
     const refused = await run(['repair', '--apply', file]);
     assert.equal(refused.code, 1);
-    assert.match(refused.out.join('\n'), /repair\.live: the file changed \d+ s ago: an agent is probably still writing this turn/);
+    assert.match(
+      refused.out.join('\n'),
+      /repair\.save-live: .*session\.jsonl changed \d+ s ago: an agent may still be writing it, and no dsh lock keeps its next append from racing ours.*nothing was written.*--force/,
+    );
     assert.deepEqual(bytesOf(file), b.bytes());
     const forced = await run(['repair', '--apply', '--force', file]);
     assert.equal(forced.code, 0);
@@ -120,7 +123,11 @@ describe('CLI repair actions', () => {
     const { code } = await run(['repair', '--apply', file]);
     assert.equal(code, 0);
     const after = bytesOf(file);
-    assert.deepEqual(after, concatBytes([original, encodeZstdFrame(plainBytes(plan.lines))]));
+    // The original bytes, then one frame holding exactly the closers (compressed where a compressor is at hand).
+    assert.deepEqual(after.subarray(0, original.length), original);
+    const frame = decodeZstdLog(after.subarray(original.length), { expectHeaderFrame: false });
+    assert.equal(frame.frames, 1);
+    assert.deepEqual(frame.text, plainBytes(plan.lines));
     const loaded = loadSessionFile(after);
     assert.equal(loaded.zstd!.frames, loadSessionFile(original).zstd!.frames + 1);
     assert.equal((await run(['check', file])).code, 0);
@@ -187,28 +194,36 @@ describe('CLI repair actions', () => {
     return { loadedBytes, file, plan };
   }
 
-  it('removing a torn tail refuses a file that is no longer what was loaded: no backup, no cut', () => {
+  /** The removal as the commands call it, with the liveness guard agreed to. */
+  const remove = (file: string, loaded: Uint8Array, plan: Parameters<typeof removeTornTailFromFile>[2], now?: Date) =>
+    removeTornTailFromFile(file, loaded, plan, { loadedMtimeMs: 0, allowLive: () => true, ...(now ? { now } : {}) });
+
+  it('removing a torn tail refuses a file that is no longer what was loaded: no backup, no cut', async () => {
     const { loadedBytes, file, plan } = tornTailOnDisk();
     appendFileSync(file, 'pe":"step/end"}\n'); // the writer finished its line after all
     const now = bytesOf(file);
-    assert.throws(() => removeTornTailFromFile(file, loadedBytes, plan), FileChangedError);
+    await assert.rejects(remove(file, loadedBytes, plan), WriteRefused);
+    await assert.rejects(
+      remove(file, loadedBytes, plan),
+      /grew to \d+ bytes from the \d+ expected \(another writer appended\) since it was checked; nothing was written/,
+    );
     const sameSize = new Uint8Array(now);
     sameSize[5] ^= 1;
-    assert.throws(() => removeTornTailFromFile(file, sameSize, plan), /differs from what was loaded at byte 5/);
+    await assert.rejects(remove(file, sameSize, plan), /changed while it was backed up \(at byte 0\); the log was not changed/);
     assert.deepEqual(bytesOf(file), now);
     assert.deepEqual(readdirSync(join(file, '..')), ['session.jsonl'], 'no backup was written');
   });
 
-  it('removing a torn tail leaves only a whole backup under its own name, and never overwrites one', () => {
+  it('removing a torn tail leaves only a whole backup under its own name, and never overwrites one', async () => {
     const { loadedBytes, file, plan } = tornTailOnDisk();
     const now = new Date(Date.UTC(2026, 11, 1, 3, 4, 5));
     // A backup of that name is there already (another removal in the same second): nothing changes.
     writeFileSync(join(file, '..', 'session.jsonl.torn-tail-backup-20261201T030405Z'), 'earlier');
-    assert.throws(() => removeTornTailFromFile(file, loadedBytes, plan, now), /already exists; the log was not changed/);
+    await assert.rejects(remove(file, loadedBytes, plan, now), /already exists; the log was not changed/);
     assert.deepEqual(bytesOf(file), loadedBytes);
     assert.equal(readFileSync(join(file, '..', 'session.jsonl.torn-tail-backup-20261201T030405Z'), 'utf8'), 'earlier');
     const later = new Date(now.getTime() + 1000);
-    const done = removeTornTailFromFile(file, loadedBytes, plan, later);
+    const done = await remove(file, loadedBytes, plan, later);
     assert.equal(basename(done.backupPath), 'session.jsonl.torn-tail-backup-20261201T030406Z');
     assert.deepEqual(bytesOf(done.backupPath), loadedBytes);
     // The copy is made under a partial name and renamed once checked: no partial file is left.

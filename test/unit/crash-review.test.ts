@@ -465,7 +465,7 @@ describe('crash repair as a pending edit, saved through the safe save path', () 
   it('a file an agent appended to since the review: the closers are planned again after its events, and written only when confirmed', async () => {
     const { mkdtempSync, writeFileSync, appendFileSync, readFileSync: read, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { saveEdits } = await import('../../src/save/append-save');
+    const { saveEdits } = await import('../../src/files/append-save');
     const { editableFromBytes } = await import('../../src/files/editable');
     const dir = mkdtempSync(join(tmpdir(), 'repair-save-'));
     try {

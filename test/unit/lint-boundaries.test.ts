@@ -72,16 +72,16 @@ const probes: Probe[] = [
     expect: 'the CLI runs without VS Code',
   },
   { folder: 'src/cli', text: "import * as vscode from 'vscode';\nexport const v = vscode;\n", expect: VSCODE },
-  // The save path and the log writers: shared by the CLI and the host, so they import neither.
+  // The write layer: shared by the CLI and the host, so it imports neither.
   {
-    folder: 'src/save',
+    folder: 'src/files',
     text: "import { SessionDocument } from '../host/session-document';\nexport const d = SessionDocument;\n",
-    expect: 'the save path serves the CLI and the host alike',
+    expect: 'the write layer serves the CLI and the host alike',
   },
   {
     folder: 'src/files',
     text: "import { runCli } from '../cli/main';\nexport const r = runCli;\n",
-    expect: 'the save path serves the CLI and the host alike',
+    expect: 'the write layer serves the CLI and the host alike',
   },
   {
     folder: 'src/cli',

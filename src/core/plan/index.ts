@@ -58,7 +58,16 @@ export const planToolResultPrune: typeof prune = (log, seq, newContent, options 
 
 export const planRepair: typeof repair = (source) => guarded('planRepair', () => repair(source));
 export { PendingEdits, rebaseEdit } from './pending-edits';
-export type { PendingEdit, CompactionEdit, PruneEdit, PlannedEdit, PendingPlan, PlanBase, PendingEditsBackup } from './pending-edits';
+export type {
+  PendingEdit,
+  CompactionEdit,
+  PruneEdit,
+  CloseCompactionEdit,
+  PlannedEdit,
+  PendingPlan,
+  PlanBase,
+  PendingEditsBackup,
+} from './pending-edits';
 export {
   compactionEdit,
   pruneEdit,

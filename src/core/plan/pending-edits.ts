@@ -9,6 +9,7 @@ import { planCompaction, type CompactionInput } from './compaction';
 import { planToolResultPrune, type PruneOptions } from './prune';
 import type { AcceptedPlan } from './types';
 import { planCrashRepair } from './crash-repair-edit';
+import { planCloseCompaction } from './close-compaction';
 import { say } from '../words';
 
 export interface CompactionEdit {
@@ -30,7 +31,14 @@ export interface RepairEdit {
   kind: 'repair';
 }
 
-export type PendingEdit = CompactionEdit | PruneEdit | RepairEdit;
+/** Close a compaction a crash left open (its compaction/start has no compaction/end). */
+export interface CloseCompactionEdit {
+  kind: 'close-compaction';
+  /** The closing event's time (default: the last event's, as dsh gives events it writes without a clock). */
+  time?: number;
+}
+
+export type PendingEdit = CompactionEdit | PruneEdit | RepairEdit | CloseCompactionEdit;
 
 /** One edit planned against the log as it is now (and the edits before it). */
 export interface PlannedEdit {
@@ -77,13 +85,14 @@ function shiftSeq(seq: number, base: number, delta: number): number {
 }
 
 export function rebaseEdit(edit: PendingEdit, base: number, delta: number): PendingEdit {
-  if (delta === 0 || edit.kind === 'repair') return edit;
+  if (delta === 0 || edit.kind === 'repair' || edit.kind === 'close-compaction') return edit;
   if (edit.kind === 'prune') return { ...edit, seq: shiftSeq(edit.seq, base, delta) };
   return { ...edit, input: { ...edit.input, start: shiftSeq(edit.input.start, base, delta), end: shiftSeq(edit.input.end, base, delta) } };
 }
 
 function planOne(log: SessionLog, edit: PendingEdit) {
   if (edit.kind === 'repair') return planCrashRepair(log);
+  if (edit.kind === 'close-compaction') return planCloseCompaction(log, edit.time);
   return edit.kind === 'compaction' ? planCompaction(log, edit.input) : planToolResultPrune(log, edit.seq, edit.content, edit.options);
 }
 
@@ -230,7 +239,14 @@ export class PendingEdits {
 /** The shape of an edit read back from JSON (the planners check the values themselves). */
 function editShapeProblem(e: unknown): string | undefined {
   if (e === null || typeof e !== 'object') return 'not an object';
-  const edit = e as { kind?: unknown; seq?: unknown; content?: unknown; options?: unknown; input?: Partial<CompactionInput> | null };
+  const edit = e as {
+    kind?: unknown;
+    seq?: unknown;
+    time?: unknown;
+    content?: unknown;
+    options?: unknown;
+    input?: Partial<CompactionInput> | null;
+  };
   if (edit.kind === 'prune') {
     if (!Number.isSafeInteger(edit.seq)) return 'prune without a seq';
     if (!Array.isArray(edit.content)) return 'prune without content';
@@ -238,6 +254,8 @@ function editShapeProblem(e: unknown): string | undefined {
     return undefined;
   }
   if (edit.kind === 'repair') return undefined;
+  if (edit.kind === 'close-compaction')
+    return edit.time === undefined || Number.isSafeInteger(edit.time) ? undefined : 'close-compaction with a bad time';
   if (edit.kind === 'compaction') {
     const input = edit.input;
     if (input === null || typeof input !== 'object') return 'compaction without input';

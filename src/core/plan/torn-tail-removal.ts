@@ -20,6 +20,8 @@ export interface TornTailRemoval {
   removedBytes: number;
   /** Kept text re-written in `reappend` (zstd only). */
   rewrittenTextBytes: number;
+  /** That text itself: the complete kept lines of the cut frame (a writer may frame it with a compressor of its own). */
+  keptText: Uint8Array;
 }
 
 export type TornTailRemovalPlan = TornTailRemoval | { ok: false; reasons: Diagnostic[] };
@@ -54,6 +56,7 @@ export function planTornTailRemoval(
       reappend: new Uint8Array(0),
       removedBytes: scan.fileBytes - scan.committedBytes,
       rewrittenTextBytes: 0,
+      keptText: new Uint8Array(0),
     };
   }
   if (scan.committedBytes >= scan.fileBytes && zstd.tornFrameStart === undefined) {
@@ -81,7 +84,7 @@ export function planTornTailRemoval(
   if (frame === 0) return refuse('repair.header-frame', say('the damage is in the header frame: cutting there would leave no session'));
   const text = decoded.text.subarray(textStart, kept);
   const reappend = text.length > 0 ? encodeZstdFrame(text, options) : new Uint8Array(0);
-  return { ok: true, cutAt, reappend, removedBytes: fileBytes.length - cutAt, rewrittenTextBytes: text.length };
+  return { ok: true, cutAt, reappend, removedBytes: fileBytes.length - cutAt, rewrittenTextBytes: text.length, keptText: text.slice() };
 }
 
 /** The file a removal leaves: the bytes before the cut, then the re-written frame. */

@@ -35,24 +35,38 @@ export interface RawFrameOptions {
 }
 
 /**
+ * Above this content size a stored frame declares a window of one block instead of being single-segment:
+ * a single-segment frame asks for a window as large as its content, and decoders refuse windows above
+ * 128 MiB by default (the reference `zstd` decoder, Node's zlib), while stored and RLE blocks never
+ * reference earlier content and need no window beyond their own block.
+ */
+export const SINGLE_SEGMENT_MAX = 8 * 1024 * 1024;
+
+/** Window_Descriptor of a 128 KiB window (Exponent 7, Mantissa 0): exactly one largest block. */
+const BLOCK_WINDOW_DESCRIPTOR = (17 - 10) << 3;
+
+/**
  * A frame of stored (raw) blocks, or RLE blocks where a block is one repeated byte (RFC 8878 §3.1.1).
- * Single-segment, so the window is the content size and no window descriptor is needed.
+ * Single-segment up to SINGLE_SEGMENT_MAX (the window is the content size, no window descriptor);
+ * larger content gets a 128 KiB window, so any decoder takes it whatever its size.
  */
 export function encodeRawZstdFrame(content: Uint8Array, options: RawFrameOptions = {}): Uint8Array {
   const n = content.length;
   const blockSize = Math.max(1, Math.min(MAX_BLOCK_SIZE, Math.floor(options.blockSize ?? MAX_BLOCK_SIZE)));
   const checksum = options.checksum !== false;
-  // Frame_Content_Size field: 1, 2 (value - 256), 4 or 8 bytes.
+  const singleSegment = n <= SINGLE_SEGMENT_MAX;
+  // Frame_Content_Size field: 1, 2 (value - 256), 4 or 8 bytes (a large frame always has 4 or 8).
   const fcsFlag = n < 256 ? 0 : n < 65536 + 256 ? 1 : n <= 0xffffffff ? 2 : 3;
   const fcsSize = fcsFlag === 0 ? 1 : 1 << fcsFlag;
   const blocks = Math.max(1, Math.ceil(n / blockSize));
-  const out = new Uint8Array(4 + 1 + fcsSize + blocks * 3 + n + 4);
+  const out = new Uint8Array(4 + 1 + (singleSegment ? 0 : 1) + fcsSize + blocks * 3 + n + 4);
   let p = 0;
   out[p++] = 0x28;
   out[p++] = 0xb5;
   out[p++] = 0x2f;
   out[p++] = 0xfd;
-  out[p++] = (fcsFlag << 6) | 0x20 /* single segment */ | (checksum ? 0x04 : 0);
+  out[p++] = (fcsFlag << 6) | (singleSegment ? 0x20 : 0) | (checksum ? 0x04 : 0);
+  if (!singleSegment) out[p++] = BLOCK_WINDOW_DESCRIPTOR;
   let fcs = fcsFlag === 1 ? n - 256 : n;
   for (let i = 0; i < fcsSize; i++) {
     out[p++] = fcs % 256;

@@ -2,7 +2,6 @@
 // context menu, or quick picks by seq), write the summary or new content, see a preview (the plan's
 // verdict with every reason, the exact lines, shadowed nodes, derived messages and estimated tokens
 // before and after), then apply it as a pending edit of the document. Nothing is written until Save.
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { compactionEdit, defaultPrunedContent, pruneEdit, type PendingEdit, type SessionLog } from '../../core';
 import { eventBody, type EditPreview } from '../../present/edit-preview';
@@ -233,8 +232,8 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
         start,
         end,
         summaryText: summary,
-        compactionId: `manual-${randomUUID()}`,
-        messageId: randomUUID(),
+        compactionId: `manual-${globalThis.crypto.randomUUID()}`,
+        messageId: globalThis.crypto.randomUUID(),
         time: Date.now(),
       });
       await applyAfterPreview(t.document, t.authoring, edit);

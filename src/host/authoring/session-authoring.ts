@@ -5,7 +5,9 @@
 // history: Undo of a saved edit never touches the file and says why.
 import * as vscode from 'vscode';
 import { loadSessionFile, PendingEdits, type PendingEdit, type PendingPlan, type SessionLog } from '../../core';
-import { saveEdits, type SaveOutcome } from '../../save/append-save';
+import type { SaveOutcome } from '../../files/append-save';
+import { hostPlatform } from '../platform';
+import { confirmLiveWrite, confirmUnlocked, waitForDshLock } from '../write-prompts';
 import { editTitle, previewEdit, type EditPreview } from '../../present/edit-preview';
 import { appendedByAnotherWriter, displayText, hostFormatter } from '../words';
 import { readWholeFile } from '../file-access';
@@ -20,7 +22,7 @@ export interface PendingEventView {
 
 /** Why saving is impossible for a URI, or undefined when it can append. */
 export function cannotAppendReason(uri: vscode.Uri): string | undefined {
-  if (uri.scheme === 'file') return undefined;
+  if (uri.scheme === 'file' && hostPlatform().local) return undefined;
   return vscode.l10n.t(
     '{0} is on a virtual file system ({1}:), which can only replace whole files. A session log is saved by appending to it, never by rewriting it, so edits to it cannot be saved.',
     uri.toString(true),
@@ -163,14 +165,20 @@ export class SessionAuthoring implements vscode.Disposable {
   async save(): Promise<void> {
     if (!this.edits || this.edits.count === 0) return;
     const why = cannotAppendReason(this.document.uri);
-    if (why) throw new Error(why);
+    const writes = hostPlatform().local?.writes;
+    if (why || !writes) throw new Error(why);
     const edits = this.edits;
     const saving = [...edits.list];
     const reviewed = this.reviewed;
     const now = { events: this.log().eventCount, bytes: this.document.editable?.identity.size ?? 0 };
     const foldedSinceReview = reviewed ? { events: now.events - reviewed.events, bytes: now.bytes - reviewed.bytes } : undefined;
+    const name = this.document.fileName;
     const outcome: SaveOutcome = await this.document.appendWith((target) =>
-      saveEdits(this.document.uri.fsPath, target, edits, {
+      writes.saveEdits(this.document.uri.fsPath, target, edits, {
+        waitForLock: waitForDshLock(name),
+        allowUnlocked: confirmUnlocked(name),
+        allowLive: confirmLiveWrite(name),
+        lastForeignChangeMs: this.document.lastForeignChangeMs,
         confirmReplan: async (info) => {
           const append = vscode.l10n.t('Append');
           const choice = await vscode.window.showWarningMessage(
@@ -179,7 +187,10 @@ export class SessionAuthoring implements vscode.Disposable {
               modal: true,
               detail: vscode.l10n.t(
                 '{0} after you made these edits. {1} Append them now?',
-                appendedByAnotherWriter(info.foreignEvents, info.foreignBytes),
+                appendedByAnotherWriter(info.foreignEvents, info.foreignBytes) +
+                  (info.msSinceChange !== undefined
+                    ? vscode.l10n.t(' (the last {0} s ago: an agent may still be writing)', Math.round(info.msSinceChange / 1000))
+                    : ''),
                 hostFormatter().counted(
                   saving.length,
                   'Your edit was planned again on top of them and still holds; it would be appended as seqs {1}–{2}.',
@@ -197,6 +208,8 @@ export class SessionAuthoring implements vscode.Disposable {
       }),
     );
     if (!outcome.ok) {
+      // Another writer's bytes among ours: what the editor shows is no longer the file; read it again.
+      if (outcome.stale) void this.document.reload();
       await this.refresh();
       const reasons = outcome.reasons.map((r) => ` • ${displayText(r)}`).join('\n');
       throw new Error(`${outcome.message}${reasons ? `\n${reasons}` : ''}`);
@@ -204,6 +217,14 @@ export class SessionAuthoring implements vscode.Disposable {
     this.epochEnd.set(this.epoch++, 'saved');
     this.reviewed = undefined;
     await this.refresh();
+    if (outcome.syncError)
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'Saved {0}, but the disk did not confirm it (fsync: {1}): the lines are in the file and may not survive a crash or power loss.',
+          name,
+          outcome.syncError,
+        ),
+      );
   }
 
   /** Revert: forget every pending edit (the file was never touched by them). */
