@@ -92,8 +92,10 @@ export interface GenerationReadOptions {
  */
 export class GenerationReading {
   private read: FormatRead | undefined;
+  /** Text bytes the last own read covered. */
+  private readBytes = -1;
   private readonly lines = new LineStarts();
-  private upgradeCache: { textBytes: number; read: FormatRead } | undefined;
+  private upgradeCache: { textBytes: number; digest: boolean; read: FormatRead } | undefined;
   /** Diagnostics of the last read (its refusal, what recovery dropped, the torn tail). */
   diagnostics: Diagnostic[] = [];
 
@@ -117,6 +119,7 @@ export class GenerationReading {
       utf8Slicer: this.options.utf8Slicer,
     });
     this.read = read;
+    this.readBytes = text.length;
     this.diagnostics = this.describe(read.verdict);
     const events = read.artifact?.events ?? [];
     const places = read.eventPlaces;
@@ -147,23 +150,25 @@ export class GenerationReading {
   }
 
   /** What today's dsh does when it opens the file: migrates it to the current format, or refuses. */
-  upgrade(text: Uint8Array): FormatRead {
-    if (this.upgradeCache?.textBytes === text.length) return this.upgradeCache.read;
-    const read =
-      this.version === CURRENT_FORMAT_VERSION && this.read
-        ? this.read
-        : readGeneration(text, {
-            targetVersion: CURRENT_FORMAT_VERSION,
-            utf8Slicer: this.options.utf8Slicer,
-            fileNameVersion: this.options.canonicalNameVersion,
-          });
-    this.upgradeCache = { textBytes: text.length, read };
+  upgrade(text: Uint8Array, digest = true): FormatRead {
+    const cached = this.upgradeCache;
+    if (cached?.textBytes === text.length && (cached.digest || !digest)) return cached.read;
+    // A file of today's format is read as itself: its own read is today's dsh's (unless its name says another generation).
+    const sameName = this.options.canonicalNameVersion === undefined || this.options.canonicalNameVersion === this.version;
+    if (!digest && this.version === CURRENT_FORMAT_VERSION && sameName && this.read && this.readBytes === text.length) return this.read;
+    const read = readGeneration(text, {
+      targetVersion: CURRENT_FORMAT_VERSION,
+      utf8Slicer: this.options.utf8Slicer,
+      fileNameVersion: this.options.canonicalNameVersion,
+      encode: digest,
+    });
+    this.upgradeCache = { textBytes: text.length, digest, read };
     return read;
   }
 
   /** The file read as generation `target` (migrated there when older), uncached. */
   readAs(text: Uint8Array, target: number): FormatRead {
-    if (target === CURRENT_FORMAT_VERSION) return this.upgrade(text);
+    if (target === CURRENT_FORMAT_VERSION) return this.upgrade(text, true);
     return readGeneration(text, { targetVersion: target, utf8Slicer: this.options.utf8Slicer });
   }
 

@@ -449,10 +449,10 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
    * What today's dsh does when it opens this file: migrates it to the current format (the migrated
    * log's verdict and digest), or refuses, at which edge and why. Computed when first asked for.
    */
-  upgradeRead(): FormatRead {
+  upgradeRead(options: { digest?: boolean } = {}): FormatRead {
     const text = this.scanner.bytes.view();
     if (!this.generation) this.upgradeReading ??= new GenerationReading(0, this.generationOptions());
-    return (this.generation ?? this.upgradeReading!).upgrade(text);
+    return (this.generation ?? this.upgradeReading!).upgrade(text, options.digest !== false);
   }
 
   /** The file migrated to generation `target` (and restored as it), as dsh's format layer reads it. */
