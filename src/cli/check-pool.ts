@@ -5,7 +5,7 @@
 // (FileVerdict) in whatever order they finish.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ReadLimits } from '../core/api';
-import { checkFile, type FileVerdict } from './check-file';
+import { checkFile, type CheckOptions, type FileVerdict } from './check-file';
 
 const ROLE = 'session-surface-check-worker';
 
@@ -13,6 +13,7 @@ interface Job {
   index: number;
   file: string;
   limits: Partial<ReadLimits>;
+  options: CheckOptions;
 }
 
 interface Done {
@@ -30,7 +31,7 @@ export function serveCheckWorker(): void {
   const port = parentPort;
   if (!port) return;
   port.on('message', (job: Job) => {
-    const done: Done = { index: job.index, verdict: checkFile(job.file, job.limits) };
+    const done: Done = { index: job.index, verdict: checkFile(job.file, job.limits, job.options) };
     port.postMessage(done);
   });
 }
@@ -48,6 +49,7 @@ export function checkInWorkers(
   jobs: number,
   workerScript: string,
   limits: Partial<ReadLimits>,
+  options: CheckOptions,
   onVerdict: (index: number, verdict: FileVerdict) => void,
 ): Promise<void> {
   return new Promise((resolve) => {
@@ -72,7 +74,7 @@ export function checkInWorkers(
       const feed = () => {
         while (held.length < IN_FLIGHT && queue.length > 0) {
           const index = queue.shift()!;
-          const job = { index, file: files[index], limits };
+          const job = { index, file: files[index], limits, options };
           held.push(job);
           worker.postMessage(job);
         }
@@ -109,7 +111,7 @@ export function checkInWorkers(
     async function checkHere(): Promise<void> {
       while (queue.length > 0) {
         const index = queue.shift()!;
-        finish(index, checkFile(files[index], limits));
+        finish(index, checkFile(files[index], limits, options));
         await new Promise((next) => setImmediate(next));
       }
     }

@@ -1,11 +1,15 @@
-// `session-surface check [--json] [--jobs N] FILE|DIR…`: every problem as file:line: rule: message on
-// stdout and a verdict line per file on stderr (or one JSON object per file with --json), then, for more
-// than one file, a summary. Directories are walked for *.jsonl and *.jsonl.zstd; files are checked on
+// `session-surface check [--json] [--jobs N] [--own | --upgrade] FILE|DIR…`: every problem as
+// file:line: rule: message on stdout and, per file on stderr, the verdict of the file's own generation
+// and today's dsh's (it migrates an older log, or refuses) — or one JSON object per file with --json —
+// then, for more than one file, a summary. `--own` skips today's dsh's verdict (an older log is then
+// read once instead of twice); `--upgrade` lists only the logs today's dsh would refuse, and why. Directories are walked for *.jsonl and *.jsonl.zstd; files are checked on
 // worker threads. Exit 1 when dsh would refuse any log (or one fails to check), 2 when a path cannot be
 // read or on usage errors.
 import { availableParallelism } from 'node:os';
 import type { CliCommand, CliIo } from './registry';
 import { parseCommandArgs, positiveInteger } from './args';
+import { UsageError } from './registry';
+import { upgradePrinter, upgradeRefused } from './check-upgrade';
 import { checkFile, verdictText, type FileVerdict } from './check-file';
 import { checkInWorkers } from './check-pool';
 import { findLogs } from './find-logs';
@@ -13,21 +17,30 @@ import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 export const checkCommand: CliCommand = {
   name: 'check',
-  usage: 'check [--json] [--jobs N] FILE|DIR…',
+  usage: 'check [--json] [--jobs N] [--own | --upgrade] FILE|DIR…',
   summary: 'print every problem as file:line: rule: message and a verdict per file; exit 1 when dsh would refuse a log',
   readsLogs: true,
   async run(args, io, context) {
     const { values, operands } = parseCommandArgs(
       args,
-      { json: { type: 'boolean' }, jobs: { type: 'string', short: 'j' }, ...LIMIT_OPTIONS },
+      {
+        json: { type: 'boolean' },
+        jobs: { type: 'string', short: 'j' },
+        own: { type: 'boolean' },
+        upgrade: { type: 'boolean' },
+        ...LIMIT_OPTIONS,
+      },
       { operands: 'FILE or DIR' },
     );
     const jobs = positiveInteger('jobs', values.jobs, availableParallelism());
+    if (values.own && values.upgrade) throw new UsageError('--own and --upgrade ask for different verdicts: give one of them');
+    const options = { upgrade: values.own !== true };
+    const upgradeOnly = values.upgrade === true;
     const limits = readLimits(values);
     const started = performance.now();
     const cpuAtStart = process.cpuUsage();
     const { targets, directories } = findLogs(operands);
-    const report = printer(io, values.json === true);
+    const report = upgradeOnly ? upgradePrinter(io, values.json === true) : printer(io, values.json === true);
 
     // Verdicts are printed in the order of the files, as soon as every earlier file has one.
     const verdicts: (FileVerdict | undefined)[] = new Array(targets.length);
@@ -49,10 +62,11 @@ export const checkCommand: CliCommand = {
         workers,
         context.workerScript,
         limits,
+        options,
         (i, verdict) => accept(readable[i].index, verdict),
       );
     } else {
-      for (const { index, path } of readable) accept(index, checkFile(path, limits));
+      for (const { index, path } of readable) accept(index, checkFile(path, limits, options));
     }
 
     const tally = { files: targets.length, loads: 0, refused: 0, unreadable: 0, failed: 0 };
@@ -65,6 +79,7 @@ export const checkCommand: CliCommand = {
     if (values.json || targets.length !== 1 || directories > 0)
       report.summary({ ...tally, jobs: context.workerScript ? Math.max(workers, 1) : 1, seconds, cpuSeconds });
     if (tally.unreadable > 0) return 2;
+    if (upgradeOnly) return verdicts.some((v) => upgradeRefused(v!)) || tally.failed > 0 ? 1 : 0;
     return tally.refused + tally.failed > 0 ? 1 : 0;
   },
 };

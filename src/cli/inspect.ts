@@ -10,14 +10,14 @@ import { jsonText } from '../core/value-text';
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',
-  usage: 'inspect --json FILE…',
+  usage: 'inspect --json [--forms] FILE…',
   summary: "print dsh's verdict and the surface projections as JSON lines",
   readsLogs: true,
   run(args, io) {
-    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' }, ...LIMIT_OPTIONS });
+    const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' }, forms: { type: 'boolean' }, ...LIMIT_OPTIONS });
     if (!values.json) throw new UsageError('inspect prints JSON only: pass --json');
     return forEachLog(files, readLimits(values), io, (file, { log, zstd }) => {
-      io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...inspectLog(log) }));
+      io.out(jsonText({ file, ...(zstd ? { zstd } : {}), ...inspectLog(log, { forms: values.forms === true }) }));
     });
   },
 };

@@ -19,6 +19,13 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
   return log;
 }
 export { inspectLog } from './check/inspect';
+// Log generations: dsh's format layer (a codec per generation, adjacent migrations, restores).
+export { readGeneration } from './format/catalog';
+export type { FormatRead, FormatVerdict, FormatStage } from './format/verdict';
+export { CURRENT_FORMAT_VERSION } from './format/generations';
+export { generationRelease, type GenerationRelease } from './format/releases';
+export { currentGeneration, listGenerations, parseGenerationFileName, generationFileName } from './format/filename';
+export type { GenerationEntry, GenerationName } from './format/filename';
 // What an event says, for every log generation: its message, content, tool result, derived message.
 export { MESSAGE_EVENT_TYPES, messageOf, contentOf, toolResultOf, toolCallIdsOf, derivedMessageOf } from './vocabulary/messages';
 export type { ToolResultView } from './vocabulary/messages';

@@ -7,13 +7,31 @@ export type { Words, WordArg } from './words';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
-/** The step of dsh's load pipeline that refused a log (`done` when it loads). */
-export type Stage = 'header' | 'parse' | 'adopt' | 'known-types' | 'closers' | 'seed' | 'done';
+/**
+ * The step of dsh's load pipeline that refused a log (`done` when it loads). A v0 log is read as
+ * dsh 0.1.1 reads it (header, parse, adopt, known-types, closers, seed); a later generation as dsh's
+ * format layer reads it (header, bytes — the zstd container —, jsonl, decode, migrate — with the
+ * edge —, restore).
+ */
+export type Stage =
+  'header' | 'parse' | 'adopt' | 'known-types' | 'closers' | 'seed' | 'bytes' | 'jsonl' | 'decode' | 'migrate' | 'restore' | 'done';
 
-/** dsh's error class for a refusal: `SessionFormatUnsupportedError` refuses an intact log. */
-export type ErrorName = 'Error' | 'TypeError' | 'SessionFormatUnsupportedError';
+/**
+ * dsh's error class for a refusal: `SessionFormatUnsupportedError` refuses an intact log (v0); the
+ * format layer's `SessionFormatError` and `SessionFormatUnsupportedMigrationError`, and its header
+ * read's `readHeader:malformed` / `readHeader:unsupported`, name later generations' refusals.
+ */
+export type ErrorName =
+  | 'Error'
+  | 'TypeError'
+  | 'SessionFormatUnsupportedError'
+  | 'SessionFormatError'
+  | 'SessionFormatUnsupportedMigrationError'
+  | 'readHeader:malformed'
+  | 'readHeader:unsupported';
 
-export type SurfaceOp = 'append' | { op: 'replace'; start: number; end: number };
+/** `append`, or a replace in its generation's spelling: `start`/`end` (v0–v2), `startSeq`/`endSeq` (v3 and on). */
+export type SurfaceOp = 'append' | { op: 'replace'; start: number; end: number } | { op: 'replace'; startSeq: number; endSeq: number };
 
 /** One event of the log, after packed-row expansion and the legacy upgrade. */
 export interface SessionEvent {
@@ -34,6 +52,8 @@ export interface SessionHeader {
   cwd?: string;
   parentSession?: string;
   seedLength?: number;
+  /** v2 and on: whether the log starts with events inherited from its parent (the cut is marked by an end-seed). */
+  isSeeded?: boolean;
   origin?: string;
   delegationDepth?: number;
   agentPreset?: string;
@@ -83,6 +103,8 @@ export interface Verdict {
   rule?: string;
   line?: number;
   seq?: number;
+  /** A migration's refusal: the adjacent edge that refused (`v2-to-v3`). */
+  edge?: string;
 }
 
 /** What the byte scan saw (the conformance `scan` object). */

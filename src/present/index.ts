@@ -17,6 +17,7 @@ export {
   type TokenUsage,
 } from './event-summary';
 export { fillTemplate, Formatter, phrase, type FormatOptions, type Translate } from './format';
+export { formatLabel, upgradeWords } from './generation-words';
 export { field, headerFields, sessionTitle, type Field } from './header';
 export { boundedText, clipTo, neutraliseBidi, oneLine, type Bounded } from './text';
 export { liveState, liveText, type FollowWord, quoteDsh, stillReadable, verdictWords, type LiveWord, type VerdictWords } from './verdict';

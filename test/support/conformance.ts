@@ -1,6 +1,7 @@
 // Compares the core's projection of a conformance case with the reference verdict, field by field,
 // as issue 2 specifies. Returns the list of mismatches (empty = agrees).
 import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { inspectLog, loadSession, type SessionLog } from '../../src/core';
 import { bufferUtf8Slicer } from '../../src/node/buffer-utf8';
 
@@ -25,9 +26,12 @@ export function compareCase(jsonlPath: string): CaseResult {
   const name = jsonlPath.replace(/^.*\//, '').replace(/\.jsonl$/, '');
   const expected = JSON.parse(readFileSync(jsonlPath.replace(/\.jsonl$/, '.expected.json'), 'utf8'));
   const bytes = new Uint8Array(readFileSync(jsonlPath));
-  const log = loadSession(bytes, { fileName: jsonlPath });
+  // Every case is a dsh 0.1.x `session.jsonl` (the file its verdict was given for): it is read as one,
+  // so a header naming another version is that dsh's refusal, not a later generation's read.
+  const fileName = join(dirname(jsonlPath), 'session.jsonl');
+  const log = loadSession(bytes, { fileName });
   // The CLI and the host decode lines with Node's Buffer: every case must read the same through it.
-  const throughBuffer = loadSession(bytes, { fileName: jsonlPath, utf8Slicer: bufferUtf8Slicer() });
+  const throughBuffer = loadSession(bytes, { fileName, utf8Slicer: bufferUtf8Slicer() });
   const mismatches = [
     ...compareWithExpected(log, expected),
     ...compareWithExpected(throughBuffer, expected).map((m) => `(lines decoded by Buffer) ${m}`),

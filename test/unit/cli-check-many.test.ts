@@ -152,6 +152,6 @@ describe('session-surface check DIR (worker threads, generated tree)', function 
     }
     const help = run('check', '--help');
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /^usage: session-surface check \[--json\] \[--jobs N\] FILE\|DIR…/);
+    assert.match(help.stdout, /^usage: session-surface check \[--json\] \[--jobs N\] \[--own \| --upgrade\] FILE\|DIR…/);
   });
 });

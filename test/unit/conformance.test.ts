@@ -94,11 +94,11 @@ describe('conformance corpus (../shared)', function () {
           const manifestRule = dir === 'mutations' ? manifestRules().get(name.replace(/\.jsonl$/, '')) : undefined;
           if (!expected.ok && manifestRule !== undefined) {
             // Refusals carry the corpus's rule names, so a user can look the rule up.
-            const log = loadSession(new Uint8Array(readFileSync(path)), { fileName: path });
+            const log = loadSession(new Uint8Array(readFileSync(path)), { fileName: join(root, dir, 'session.jsonl') });
             assert.equal(log.verdict.rule, manifestRule, `rule id of the refusal of ${name}`);
           }
           if (expected.ok) {
-            const log = loadSession(new Uint8Array(readFileSync(path)), { fileName: path });
+            const log = loadSession(new Uint8Array(readFileSync(path)), { fileName: join(root, dir, 'session.jsonl') });
             // Every ok real and mutation case has one; the synthetic scale logs have none.
             checkDerived(path, log, dir !== 'scale');
           }
@@ -114,7 +114,7 @@ describe('conformance corpus (../shared)', function () {
  * What dsh does with each sample as stored (fixtures/dsh-real/PROVENANCE.md): the v0 test snapshots
  * carry the `{{cwd}}` placeholder, which fails the constructor's header check (stage seed); the two
  * web samples predate `delegationDepth`, so the JSONL reader's header guard rejects the line (stage
- * header); v3/v4 are foreign format versions, refused before anything else is read.
+ * header); the v3/v4 samples are read as their own generation by dsh's format layer, and load.
  */
 const CWD_PLACEHOLDER = {
   ok: false,
@@ -130,13 +130,7 @@ const NOT_A_HEADER = {
   errorName: 'Error',
   dshError: 'corrupt session log: first line is not a session header',
 };
-const newer = (id: string, v: number) => ({
-  ok: false,
-  stage: 'header',
-  rule: 'header.version',
-  errorName: 'SessionFormatUnsupportedError',
-  dshError: `session "${id}" uses log format v${v}, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it`,
-});
+const LOADS = { ok: true, stage: 'done' };
 const EXPECTED_VERDICTS: Record<string, object> = {
   'v0-agent-instructions-single-node-replace.jsonl': CWD_PLACEHOLDER,
   'v0-cancel-interrupted-assistant.jsonl': CWD_PLACEHOLDER,
@@ -152,8 +146,18 @@ const EXPECTED_VERDICTS: Record<string, object> = {
   'v0-subagent-fork-child-seeded.jsonl': CWD_PLACEHOLDER,
   'v0-web-plan-mode-legacy-header.jsonl': NOT_A_HEADER,
   'v0-web-steering-legacy-message-shape.jsonl': NOT_A_HEADER,
-  'v3-catchup-sanitized-excerpt.jsonl': newer('session-abc', 3),
-  'v4-catchup-sanitized-headless-run.jsonl': newer('session-new', 4),
+  'v3-catchup-sanitized-excerpt.jsonl': LOADS,
+  'v4-catchup-sanitized-headless-run.jsonl': LOADS,
+};
+
+/** What today's dsh (format v4) does with the later-generation samples. */
+const UPGRADE_VERDICTS: Record<string, object> = {
+  'v3-catchup-sanitized-excerpt.jsonl': {
+    ok: false,
+    stage: 'restore',
+    dshError: 'format v4 request/header at seq 7 has an invalid reason',
+  },
+  'v4-catchup-sanitized-headless-run.jsonl': { ok: true, stage: 'done', dshError: undefined },
 };
 
 const HEADER_ORDER = [
@@ -227,18 +231,29 @@ describe('dsh-real sample logs (../shared/fixtures/dsh-real)', () => {
         else assert.equal(typeof log.verdict.ok, 'boolean');
       });
 
-      it(isV0 ? 'loads once its header is fixed' : 'stays refused as a foreign format with its header fixed', () => {
+      if (!isV0) {
+        it('is read as the generation its header names; today’s dsh’s verdict on it', () => {
+          const log = loadSession(new Uint8Array(bytes), { fileName: name });
+          assert.equal(log.format.version, Number(name[1]));
+          assert.ok(log.eventCount > 0 && log.surface().length > 0, 'events and a surface');
+          const upgrade = log.upgradeRead().verdict;
+          assert.equal(upgrade.targetVersion, 4);
+          // The v3 excerpt was sanitized: its request/header lost `reason`, which the v4 restore requires
+          // (PROVENANCE.md). Migrated, it passes v4's own rules; the installed-session check refuses it.
+          const expected = UPGRADE_VERDICTS[name];
+          assert.deepEqual({ ok: upgrade.ok, stage: upgrade.stage, dshError: upgrade.dshError }, expected);
+        });
+        return;
+      }
+
+      it('loads once its header is fixed', () => {
         const fixed = headerFixed(bytes);
         assert.ok(fixed.subarray(fixed.indexOf(0x0a)).equals(bytes.subarray(bytes.indexOf(0x0a))), 'only the header line changed');
         const log = loadSession(new Uint8Array(fixed), { fileName: name });
         exerciseLog(log);
-        if (isV0) {
-          assert.deepEqual(verdictOf(log), { ok: true, stage: 'done' });
-          // The samples are closed logs (the crash sample is already repaired), so no closers are due.
-          assert.deepEqual(log.closers, []);
-        } else {
-          assert.deepEqual(verdictOf(log), EXPECTED_VERDICTS[name]);
-        }
+        assert.deepEqual(verdictOf(log), { ok: true, stage: 'done' });
+        // The samples are closed logs (the crash sample is already repaired), so no closers are due.
+        assert.deepEqual(log.closers, []);
         // When the corpus holds the same log, our rewrite must be byte-identical to its hdrfix case.
         const real = realByContent.get(bytes.toString('latin1'));
         if (real) {

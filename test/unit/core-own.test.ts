@@ -125,15 +125,22 @@ describe('core on its own fixtures', () => {
       assertRefused(load('\uFEFF' + b.text()), { stage: 'header', dshError: 'corrupt session log: header line is not valid JSON' });
     });
 
-    it('refuses version 1 as a format written by a newer harness', () => {
+    it('reads a later generation (v1) through dsh\'s format layer instead of refusing it', () => {
       const b = new LogBuilder({ version: 1, id: 'v1-session', cwd: '/x' });
+      b.chatTurn('hi');
+      const log = load(b.text());
+      assert.equal(log.verdict.ok, true, JSON.stringify(log.verdict));
+      assert.deepEqual(log.format.version, 1);
+      assert.equal(log.deriveMessages().length, 2);
+    });
+
+    it('refuses a version newer than today\'s dsh writes, in dsh\'s words', () => {
+      const b = new LogBuilder({ version: 5, id: 'v5-session', cwd: '/x' });
       b.chatTurn('hi');
       assertRefused(load(b.text()), {
         stage: 'header',
-        errorName: 'SessionFormatUnsupportedError',
-        dshError:
-          'session "v1-session" uses log format v1, but this harness reads only v0: the log was written by a newer harness — upgrade the harness to open it',
-        rule: 'header.version',
+        errorName: 'readHeader:unsupported',
+        dshError: 'stored Session uses newer format v5; this build writes v4',
       });
     });
 

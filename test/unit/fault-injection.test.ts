@@ -5,6 +5,7 @@
 // another process, child processes killed at many points of a save and of a torn-tail removal, and a
 // real full disk (a 1 MiB tmpfs). After each: the original bytes are a prefix of the file or the tool
 // refused, no byte of the other writer is lost, and the file loads (at most with a tail the tool explains).
+import { scaleV4LogText } from '../support/log-generator-v4.mjs';
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
@@ -70,9 +71,13 @@ function write(path: string, kind: 'plain' | 'zstd', b = threeTurns()): Uint8Arr
   return bytes;
 }
 
+/** A compaction of the first surface nodes (after the protected system head of a v3+ log). */
 function compactFirst(log: SessionLog, edits: PendingEdits): void {
   const nodes = log.surface();
-  edits.push(compactionEdit(log, { start: nodes[0], end: nodes[2], summaryText: 'hello', compactionId: 'c', messageId: 'm', time: T }));
+  const first = log.protectedHead() === undefined ? 0 : 1;
+  edits.push(
+    compactionEdit(log, { start: nodes[first], end: nodes[first + 2], summaryText: 'hello', compactionId: 'c', messageId: 'm', time: T }),
+  );
 }
 
 async function saveCompaction(path: string, options: SaveOptions) {
@@ -319,8 +324,10 @@ if (process.env[CHILD]) {
       });
       it('the editor waits for it, then writes once dsh lets go', async function () {
         if (!hasTool('flock')) this.skip();
-        const path = fresh('session.v2.jsonl');
-        const original = write(path, 'plain');
+        // A generation dsh >= 0.1.3 writes, so its lock applies: a small v4 session, compacted after its system head.
+        const path = fresh('session.v4.jsonl');
+        const original = enc.encode(scaleV4LogText({ params: { targetEvents: 120 } }).text);
+        writeFileSync(path, original);
         const holder = await holdLock(join(path, '..', 'session.lock'));
         let tries = 0;
         const { outcome } = await saveCompaction(path, {

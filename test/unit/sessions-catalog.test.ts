@@ -114,13 +114,16 @@ describe('sessions catalogue', () => {
     assert.equal(sessionState(open, 1000, 1000 + 3_600_000), 'crashed');
   });
 
-  it('refuses what dsh refuses at the ends: a legacy header, a newer format, an unknown event type', () => {
+  it('refuses what dsh refuses at the ends: a legacy header, a newer format than today’s, an unknown event type', () => {
     const legacy = '{"type":"session","version":0,"id":"x","createdAt":1}\n';
     assert.equal(sessionState(readSessionEnds({ head: new TextEncoder().encode(legacy), headIsWhole: true }), 0, 0), 'refused');
     const newer = session('n');
-    newer.lines[0] = newer.lines[0].replace('"version":0', '"version":4');
-    const v4 = readSessionEnds({ head: newer.bytes(), headIsWhole: true });
-    assert.match(v4.refusal?.message ?? '', /newer harness/);
+    newer.lines[0] = newer.lines[0].replace('"version":0', '"version":5');
+    const v5 = readSessionEnds({ head: newer.bytes(), headIsWhole: true });
+    assert.equal(v5.refusal?.message, 'stored Session uses newer format v5; this build writes v4');
+    // A file named session.jsonl is a v0 log whatever its header says: dsh 0.1.x refuses the newer version.
+    const named = readSessionEnds({ head: newer.bytes(), headIsWhole: true, nameVersion: 0 });
+    assert.match(named.refusal?.message ?? '', /newer harness/);
     const unknown = session('u');
     unknown.rawLine(JSON.stringify({ type: 'future/thing', seq: unknown.nextSeq, time: 1, data: {} }));
     assert.equal(readSessionEnds({ head: unknown.bytes(), headIsWhole: true }).refusal?.rule, 'known-types');
@@ -226,6 +229,58 @@ describe('sessions catalogue', () => {
         assert.notEqual(live.state, 'closed');
       } finally {
         rmSync(big, { recursive: true, force: true });
+      }
+    });
+
+    it('lists a session folder with several generations once, by its current generation (v4 beside v0)', async () => {
+      const mixed = mkdtempSync(join(tmpdir(), 'catalog-generations-'));
+      try {
+        const dir = join(mixed, projectDirName('/home/dev/project'), 'gen');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'session.jsonl'), session('gen', { prompt: 'the old v0 prompt' }).bytes());
+        const v4 = [
+          {
+            type: 'session',
+            version: 4,
+            id: 'gen',
+            createdAt: 1790566681407,
+            cwd: '/home/dev/project',
+            isSeeded: false,
+            delegationDepth: 0,
+          },
+          { type: 'turn/start', seq: 0, time: 1790566681428, data: { turn: 1 } },
+          { type: 'step/start', seq: 1, time: 1790566681535, data: { turn: 1, step: 1 } },
+          {
+            type: 'system/message',
+            seq: 2,
+            time: 1790566681537,
+            data: { turn: 1, step: 1, message: { role: 'system', content: [], source: { kind: 'system-prompt' }, id: 's1' } },
+            surfaceOp: 'append',
+          },
+          {
+            type: 'user/message',
+            seq: 3,
+            time: 1790566681538,
+            data: { content: [{ type: 'text', text: 'the v4 prompt' }], source: { kind: 'user' }, role: 'user', id: 'u1' },
+            surfaceOp: 'append',
+          },
+          { type: 'step/end', seq: 4, time: 1790566682624, data: { turn: 1, step: 1 } },
+          { type: 'turn/end', seq: 5, time: 1790566682629, data: { turn: 1, reason: { kind: 'completed' } } },
+        ];
+        writeFileSync(join(dir, 'session.v4.jsonl.zstd'), encodeDshZstdLog(v4.map((e) => JSON.stringify(e))));
+        writeFileSync(join(dir, 'session.v4.jsonl.tmp'), 'not a generation');
+        const entries = await listSessions(nodeFs, mixed);
+        assert.equal(entries.length, 1);
+        const entry = entries[0];
+        assert.equal(entry.fileName, 'session.v4.jsonl.zstd');
+        assert.deepEqual(entry.otherGenerations, ['session.jsonl']);
+        assert.equal(entry.refusal, undefined, JSON.stringify(entry.refusal));
+        assert.equal(entry.title, 'the v4 prompt');
+        assert.equal(entry.turns, 1);
+        assert.equal(entry.state, 'closed');
+        assert.equal(entry.header?.version, 4);
+      } finally {
+        rmSync(mixed, { recursive: true, force: true });
       }
     });
 

@@ -5,7 +5,7 @@
 import type { SessionHeader } from '../types';
 import { decodeZstdLog, isZstd } from '../zstd';
 import { tailFrameStarts } from '../zstd/tail-frames';
-import { isTranscriptName, transcriptGeneration } from './project-dir';
+import { listGenerations } from '../format/filename';
 import { say } from '../words';
 import {
   HEAD_BYTES,
@@ -94,7 +94,13 @@ async function zstdTailText<P>(fs: CatalogFs<P>, file: P, size: number): Promise
 }
 
 /** Reads the ends of one log (plain or zstd, told apart by content). */
-export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Promise<{ ends: SessionEnds; compressed: boolean }> {
+export async function readEnds<P>(
+  fs: CatalogFs<P>,
+  file: P,
+  size: number,
+  /** The generation the file's name names (a `session.jsonl` is read as v0 whatever its header says). */
+  nameVersion?: number,
+): Promise<{ ends: SessionEnds; compressed: boolean }> {
   const head = await fs.read(file, 0, Math.min(size, Math.max(HEAD_BYTES, 4)));
   if (isZstd(head)) {
     const whole = size <= WHOLE_ZSTD_BYTES;
@@ -111,6 +117,7 @@ export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Prom
       return {
         compressed: true,
         ends: readSessionEnds({
+          nameVersion,
           head: text.subarray(0, HEAD_BYTES),
           headIsWhole,
           tail: text.subarray(tailStart),
@@ -121,10 +128,10 @@ export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Prom
     const tail = await zstdTailText(fs, file, size);
     return {
       compressed: true,
-      ends: readSessionEnds({ head: text, headIsWhole: false, ...(tail ? { tail, tailStartsAtLine: true } : {}) }),
+      ends: readSessionEnds({ nameVersion, head: text, headIsWhole: false, ...(tail ? { tail, tailStartsAtLine: true } : {}) }),
     };
   }
-  if (size <= head.length) return { compressed: false, ends: readSessionEnds({ head, headIsWhole: true }) };
+  if (size <= head.length) return { compressed: false, ends: readSessionEnds({ nameVersion, head, headIsWhole: true }) };
   const tailStart = Math.max(head.length, size - TAIL_BYTES);
   // A tail window that starts right after the head starts at a line boundary only by chance:
   // read one byte more before it so the first line can be judged complete or not.
@@ -132,7 +139,7 @@ export async function readEnds<P>(fs: CatalogFs<P>, file: P, size: number): Prom
   const tailWithPrev = await fs.read(file, from, size);
   const startsAtLine = tailWithPrev[0] === 0x0a;
   const tail = tailWithPrev.subarray(1);
-  return { compressed: false, ends: readSessionEnds({ head, headIsWhole: false, tail, tailStartsAtLine: startsAtLine }) };
+  return { compressed: false, ends: readSessionEnds({ nameVersion, head, headIsWhole: false, tail, tailStartsAtLine: startsAtLine }) };
 }
 
 async function readEntry<P>(
@@ -142,10 +149,11 @@ async function readEntry<P>(
   dir: P,
   nowMs: number,
 ): Promise<SessionEntry<P> | undefined> {
-  const names = (await fs.list(dir)).filter((e) => !e.isDirectory && isTranscriptName(e.name)).map((e) => e.name);
-  if (names.length === 0) return undefined;
-  // The highest generation is the one dsh reads; older ones stay next to it, untouched.
-  names.sort((a, b) => transcriptGeneration(b) - transcriptGeneration(a) || a.localeCompare(b));
+  // dsh's canonical names only, newest first: the highest generation is the one dsh reads; older
+  // ones stay next to it, untouched (of one generation, the plain encoding is listed first).
+  const generations = listGenerations((await fs.list(dir)).filter((e) => !e.isDirectory).map((e) => e.name)).reverse();
+  if (generations.length === 0) return undefined;
+  const names = generations.map((g) => g.name);
   const fileName = names[0];
   const file = fs.child(dir, fileName);
   const stat = await fs.stat(file);
@@ -153,7 +161,7 @@ async function readEntry<P>(
   let ends: SessionEnds;
   let compressed = fileName.endsWith('.zstd');
   try {
-    ({ ends, compressed } = await readEnds(fs, file, stat.size));
+    ({ ends, compressed } = await readEnds(fs, file, stat.size, generations[0].version));
   } catch (err) {
     ends = { refusal: { rule: 'read', ...say('could not read the log: {0}', err instanceof Error ? err.message : String(err)) } };
   }

@@ -3,7 +3,9 @@
 // whole log would make a folder of large logs slow to list; the ends are enough for a listing, and the
 // session editor gives the full verdict when the log is opened.
 import type { SessionHeader } from '../types';
-import { readHeaderLine } from '../read/header';
+import { readHeaderLine, type HeaderRead } from '../read/header';
+import { generationHeader } from '../read/generation-reading';
+import { CURRENT_FORMAT_VERSION, findGeneration } from '../format/generations';
 import { KNOWN_EVENT_TYPES } from '../read/known-types';
 import { asRecord } from '../read/json-values';
 import { say, type Words } from '../words';
@@ -43,6 +45,11 @@ export interface SessionEnds {
 }
 
 export interface EndsInput {
+  /**
+   * The generation the file's name names: a `session.jsonl` is a v0 log whatever its header says; a
+   * `session.v4.jsonl` is read as v4. Undefined for other names: the header tells.
+   */
+  nameVersion?: number;
   /** The first bytes of the (decompressed) log, from offset 0. */
   head: Uint8Array;
   /** True when `head` is the whole log (then `tail` is not needed). */
@@ -101,7 +108,7 @@ function lastSeq(event: Record<string, unknown>): number | undefined {
   return undefined;
 }
 
-function refusalOf(event: Record<string, unknown>, id: string): EndsRefusal | undefined {
+function v0RefusalOf(event: Record<string, unknown>, id: string): EndsRefusal | undefined {
   const type = event.type;
   if (typeof type !== 'string' || PACKED_ROWS.has(type)) return undefined;
   if (REFUSED_TYPES.has(type)) return { rule: 'adopt', message: `session "${id}" contains the retired event type "${type}"` };
@@ -112,6 +119,41 @@ function refusalOf(event: Record<string, unknown>, id: string): EndsRefusal | un
     };
   }
   return undefined;
+}
+
+/**
+ * The header of a later generation (v1 and on), decoded by that generation's codec: its refusal in
+ * dsh's words when the codec refuses it or the version is newer than this build reads; undefined for
+ * a v0 log (read by the v0 header guard).
+ */
+function laterGenerationHeader(text: string, nameVersion: number | undefined): HeaderRead | undefined {
+  if (nameVersion === 0) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const version = asRecord(raw)?.version;
+  const stored = typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : undefined;
+  const read = nameVersion ?? stored;
+  if (read === undefined || stored === undefined) return undefined;
+  const header = generationHeader(raw);
+  if (stored > CURRENT_FORMAT_VERSION)
+    return {
+      raw,
+      header,
+      problem: {
+        rule: 'format.header',
+        message: `stored Session uses newer format v${stored}; this build writes v${CURRENT_FORMAT_VERSION}`,
+      },
+    };
+  try {
+    findGeneration(stored)?.codec.decodeHeader(raw);
+  } catch (error) {
+    return { raw, header, problem: { rule: 'format.header', message: error instanceof Error ? error.message : String(error) } };
+  }
+  return { raw, header };
 }
 
 /** Reads what a listing needs from the two ends of a log. Never throws. */
@@ -128,10 +170,13 @@ export function readSessionEnds(input: EndsInput): SessionEnds {
     out.refusal = { rule: 'header.line-shape', message: 'empty or header-less session log' };
     return out;
   }
-  const header = readHeaderLine(headerText);
+  const later = laterGenerationHeader(headerText, input.nameVersion);
+  const header = later ?? readHeaderLine(headerText);
   out.header = header.header;
   if (header.problem) out.refusal = { rule: header.problem.rule, message: header.problem.message };
   const id = header.header?.id ?? '';
+  // A later generation's vocabulary is checked when the log is opened (its verdict needs the whole log).
+  const refusalOf = later ? () => undefined : v0RefusalOf;
 
   // Lines after the header in the head window, then (when the head is not the whole log) the tail's.
   const headLines = completeLines(input.head, true).slice(1);

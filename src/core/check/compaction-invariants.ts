@@ -12,6 +12,7 @@
 // Plus one adjacency rule from §6.1/§6.4 ('invariant.compaction-adjacent'): a summary or prune is the
 // price of the replacement that immediately follows it, so that next event must replace exactly the
 // priced range.
+import { replaceRangeOf } from '../vocabulary/surface-marker';
 import type { SessionEvent } from '../types';
 import { DiagnosticSink } from './diagnostic-sink';
 import type { EventFacts } from '../read/event-index';
@@ -273,7 +274,7 @@ export class CompactionBracketCheck {
     if (!priced && !(replaces && type === 'user/message')) return;
     const op = event?.surfaceOp;
     if (priced) {
-      const range = replaces && op !== undefined && op !== 'append' ? op : undefined;
+      const range = replaces ? replaceRangeOf(op) : undefined;
       const matches =
         range !== undefined &&
         range.start === priced.start &&

@@ -10,7 +10,6 @@ import type { SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
 import type { PlanResult } from './types';
 import { appendProblems, lastTime, openCompactionStart, reason } from './checks';
-import { serializeEvent } from './serialize';
 import { say } from '../words';
 
 /** The `error` of the closing end: why the attempt ended without completing. */
@@ -48,7 +47,7 @@ export function planCloseCompaction(log: SessionLog, time: number = lastTime(log
   return {
     ok: true,
     events: [end],
-    lines: [serializeEvent(end)],
+    lines: [log.writing.line(end)],
     notes: [
       {
         severity: 'info',

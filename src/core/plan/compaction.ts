@@ -2,10 +2,10 @@
 // (spec §6.2): compaction/start, compaction/summary, the replacing checkpoint user/message, and
 // compaction/end, seqs continuing the log. Ids, time and the token count are inputs: the planner
 // invents nothing, so the same inputs give the same bytes. Data keys follow the order dsh writes
-// (fixture v0-compaction-replace-recovery.jsonl); envelopes follow serializeEvent.
+// (fixture v0-compaction-replace-recovery.jsonl); the replace marker, the checkpoint's source and the
+// lines are the log's own generation's (log.writing).
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
-import { serializeEvent } from './serialize';
 import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, notOnSurface, reason, unbalancedCuts } from './checks';
 import { isSeq } from '../read/json-values';
@@ -64,6 +64,20 @@ function spanProblems(log: SessionLog, input: CompactionInput): { reasons: Diagn
   if (startIdx === -1) reasons.push(notOnSurface(log, input.start, 'start'));
   if (endIdx === -1) reasons.push(notOnSurface(log, input.end, 'end'));
   if (startIdx === -1 || endIdx === -1) return { reasons };
+  const head = log.protectedHead();
+  if (head !== undefined && startIdx <= nodes.indexOf(head) && nodes.indexOf(head) <= endIdx) {
+    reasons.push(
+      reason(
+        'system-head.protected',
+        say(
+          'seq {0} is the protected system head (the system prompt the model reads first): a compaction cannot shadow it; start after it',
+          head,
+        ),
+        log,
+        head,
+      ),
+    );
+  }
   if (startIdx > endIdx) {
     reasons.push(
       reason(
@@ -80,7 +94,7 @@ function spanProblems(log: SessionLog, input: CompactionInput): { reasons: Diagn
 }
 
 /** The four events, seqs from `first` (key order as dsh's compaction plugin writes them). */
-function compactionEvents(first: number, input: CompactionInput, shadowed: number[]): SessionEvent[] {
+function compactionEvents(log: SessionLog, first: number, input: CompactionInput, shadowed: number[]): SessionEvent[] {
   const { compactionId, time } = input;
   const range = { start: input.start, end: input.end };
   const start: SessionEvent = { type: 'compaction/start', seq: first, time, data: { compactionId, turn: null } };
@@ -108,12 +122,12 @@ function compactionEvents(first: number, input: CompactionInput, shadowed: numbe
         ...input.summary,
         { type: 'text', text: '</compacted-summary>' },
       ],
-      source: { kind: 'plugin', plugin: 'compact', compactionId },
+      source: log.writing.checkpointSource(compactionId),
       role: 'user',
       id: input.messageId,
     },
     sourceEventSeqs: [first, first + 1, ...shadowed],
-    surfaceOp: { op: 'replace', start: input.start, end: input.end },
+    surfaceOp: log.writing.replaceMarker(input.start, input.end),
   };
   const end: SessionEvent = { type: 'compaction/end', seq: first + 3, time, data: { compactionId, turn: null } };
   return [start, summary, checkpoint, end];
@@ -138,9 +152,9 @@ export function planCompaction(log: SessionLog, input: CompactionInput): PlanRes
       ),
     );
   }
-  const events = compactionEvents(log.eventCount, input, span.shadowed ?? []);
+  const events = compactionEvents(log, log.eventCount, input, span.shadowed ?? []);
   // Ill-typed inputs cannot be serialized meaningfully; everything else also goes through planAppend.
   if (!reasons.some((r) => r.rule === 'plan.input')) reasons.push(...appendProblems(log, events, reasons));
   if (reasons.length > 0) return { ok: false, reasons };
-  return { ok: true, events, lines: events.map(serializeEvent), notes: [] };
+  return { ok: true, events, lines: events.map((e) => log.writing.line(e)), notes: [] };
 }

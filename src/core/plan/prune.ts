@@ -1,9 +1,11 @@
 // Plans a tool-result prune the way dsh's compaction-tool-result-pruner writes one (spec §6.4):
-// compaction/prune pricing the node, then a tool/result that rewrites only the inner result content
-// of the original (same message id, turn, step, error, meta), replacing exactly that node.
+// compaction/prune pricing the node, then a tool/result that rewrites only the result's content of
+// the original (same message id, turn, step, error, meta), replacing exactly that node. The result's
+// content is its tool-result block's (v0–v3) or the tool-role message's own (v4); the marker and the
+// lines are the log's generation's.
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
-import { serializeEvent } from './serialize';
+import { toolResultOf } from '../vocabulary/messages';
 import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, lastTime, notOnSurface, reason } from './checks';
 import { isSeq, jsonEqual } from '../read/json-values';
@@ -24,10 +26,11 @@ function estimateTokens(content: unknown): number {
   return Math.ceil(new TextEncoder().encode(content === undefined ? '' : jsonText(content)).length / 4);
 }
 
-/** The original with only message.content[0].content replaced; a JSON copy keeps every key's order. */
+/** The original with only the result's content replaced; a JSON copy keeps every key's order. */
 function rewrite(original: SessionEvent, newContent: unknown[]): unknown {
   const data = cloneJson(original.data);
-  data.message.content[0].content = newContent;
+  if (toolResultOf(original)?.form === 'tool-role') data.message.content = newContent;
+  else data.message.content[0].content = newContent;
   return data;
 }
 
@@ -45,12 +48,12 @@ function targetProblems(log: SessionLog, seq: number, newContent: unknown): { re
   }
   if (!log.surface().includes(seq)) reasons.push(notOnSurface(log, seq, 'tool/result'));
   const original = log.event(seq);
-  const block = original?.data?.message?.content?.[0];
-  if (!block || !Array.isArray(block.content)) {
+  const result = toolResultOf(original);
+  if (!result || !Array.isArray(result.content)) {
     reasons.push(reason('prune.not-tool-result', say('tool/result seq {0} has no tool-result block to rewrite', seq), log, seq));
     return { reasons };
   }
-  if (Array.isArray(newContent) && jsonEqual(block.content, newContent)) {
+  if (Array.isArray(newContent) && jsonEqual(result.content, newContent)) {
     reasons.push(
       reason(
         'prune.unchanged',
@@ -73,7 +76,7 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
   const lock = compactionInProgress(log);
   if (lock) reasons.push(lock);
   const time = options.time ?? lastTime(log);
-  const tokens = options.shadowedTokenCount ?? estimateTokens(original?.data?.message?.content?.[0]?.content);
+  const tokens = options.shadowedTokenCount ?? estimateTokens(toolResultOf(original)?.content);
   if (!Number.isSafeInteger(time)) reasons.push(reason('plan.input', say('{0} must be a safe integer (epoch ms)', 'time')));
   if (!isSeq(tokens)) reasons.push(reason('plan.input', say('{0} must be a non-negative safe integer', 'shadowedTokenCount')));
   if (!original || reasons.some((r) => r.rule === 'plan.input' || r.rule === 'prune.not-tool-result')) return { ok: false, reasons };
@@ -91,7 +94,7 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
       time,
       data: rewrite(original, newContent),
       sourceEventSeqs: [seq],
-      surfaceOp: { op: 'replace', start: seq, end: seq },
+      surfaceOp: log.writing.replaceMarker(seq, seq),
     },
   ];
   reasons.push(...appendProblems(log, events, reasons));
@@ -107,5 +110,5 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
       seq: first + 1,
     });
   }
-  return { ok: true, events, lines: events.map(serializeEvent), notes };
+  return { ok: true, events, lines: events.map((e) => log.writing.line(e)), notes };
 }

@@ -5,7 +5,6 @@
 import type { Diagnostic, SessionEvent } from '../types';
 import { SessionLog } from '../read/session-log';
 import type { LoadedFile } from '../read/load-file';
-import { serializeCloser } from './serialize';
 import type { RepairPlan } from './types';
 import { appendProblems, reason } from './checks';
 import { cloneJson } from '../value-text';
@@ -53,7 +52,7 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
   }
   if (closers.length === 0)
     notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
-  const plan = { ok: true as const, events: closers, lines: closers.map(serializeCloser), notes };
+  const plan = { ok: true as const, events: closers, lines: closers.map((c) => log.writing.closerLine(c)), notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
 }
 
@@ -116,7 +115,7 @@ function tornFrameRepair(
   return {
     ok: true,
     events: [...recovered, ...closers],
-    lines: [...lines, ...closers.map(serializeCloser)],
+    lines: [...lines, ...closers.map((c) => log.writing.closerLine(c))],
     notes,
     truncateAt: frameStart,
   };

@@ -75,6 +75,11 @@ export class EventIndex {
   /** Events whose stored shape was upgraded: the upgraded form (parsing the line would undo it). */
   readonly upgraded = new Map<number, SessionEvent>();
   private lastRow: { start: number; row: Record<string, any>; times: number[] } | undefined;
+  /**
+   * How an event read again from its own line becomes the event it stands for, when a generation
+   * writes rows that differ from events (range-encoded `sourceEventSeqs`); undefined: as written.
+   */
+  storedEvent: ((stored: SessionEvent) => SessionEvent) | undefined;
 
   /** `capacity`: events (and lines) the columns hold before they grow; estimated from the text when not given. */
   constructor(
@@ -299,7 +304,10 @@ export class EventIndex {
     const k = this.lineOf[seq];
     const start = this.lineStart[k];
     const member = this.member(seq);
-    if (member < 0) return JSON.parse(this.bytes.text(start, start + this.lineLength[k])) as SessionEvent;
+    if (member < 0) {
+      const stored = JSON.parse(this.bytes.text(start, start + this.lineLength[k])) as SessionEvent;
+      return this.storedEvent ? this.storedEvent(stored) : stored;
+    }
     // Members of one packed row are usually read together: keep the row and its member times.
     if (this.lastRow?.start !== start) {
       const row = JSON.parse(this.bytes.text(start, start + this.lineLength[k])) as Record<string, any>;

@@ -109,6 +109,12 @@ export class LineScanner {
     return true;
   }
 
+  /** Reads the header line if it is not read yet; false while no complete header line is there. */
+  readHeaderFirst(sink: LineSink): boolean {
+    if (this.tooLong) return false;
+    return this.headerRead !== undefined || this.readHeader(sink);
+  }
+
   private readHeader(sink: LineSink): boolean {
     const end = this.bytes.indexOfBefore(NEWLINE, 0, this.maxLineBytes + 1);
     if (end === -1) {

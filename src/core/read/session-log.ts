@@ -15,12 +15,24 @@ import { SurfaceError, type SurfacePlan } from '../surface/surface';
 import { toolCallCount, type BalanceResult } from '../surface/projections';
 import { SurfaceState, deepFreeze } from '../surface/surface-state';
 import type { NewEvent, WidenedEvent } from '../plan/append-types';
-import { serializeEvent } from '../plan/serialize';
+import { writingOf, type LogWriting } from './log-writing';
+import { markerEndpoints } from '../vocabulary/surface-marker';
+import { CURRENT_FORMAT_VERSION } from '../format/generations';
 import { planAppend } from '../plan/append-gate';
 import { EventIndex, SurfaceRole, type EventFacts } from './event-index';
 import { LineScanner, type LineBeyondDamage, type LineSink } from './line-scanner';
 import { VerdictKeeper, type Refusal, type StrictSeedVerdict, type VerdictInputs } from './verdict';
 import { LogFacts } from '../check/log-facts';
+import {
+  GenerationReading,
+  expandStoredRanges,
+  generationHeader,
+  type GenerationReadOptions,
+  type GenerationSink,
+} from './generation-reading';
+import { surfaceRulesOf } from '../surface/surface-rules';
+import type { FormatRead } from '../format/catalog';
+import { parseGenerationFileName } from '../format/filename';
 import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
 import { asBytes, asSeq, badInput } from '../api-guard';
 import { say, type Said } from '../words';
@@ -29,7 +41,7 @@ export { SurfaceRole } from './event-index';
 export type { LineBeyondDamage } from './line-scanner';
 export type { StrictSeedVerdict } from './verdict';
 
-export class SessionLog implements SessionLogView, EventFacts, LineSink {
+export class SessionLog implements SessionLogView, EventFacts, LineSink, GenerationSink {
   private readonly fileName: string;
   private readonly scanner: LineScanner;
   private readonly index: EventIndex;
@@ -41,6 +53,17 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   private forkFacts: SessionLog | undefined;
   private readonly provenanceEdges: boolean;
   private headerSeedError: string | undefined;
+  /** Set when the header names a later generation (v1 and on): dsh's format layer reads the file. */
+  private generation: GenerationReading | undefined;
+  /** Where the fold disagreed with an event the format layer kept (none when the two agree). */
+  private readonly foldProblems: Diagnostic[] = [];
+  private readonly utf8Slicer: LoadOptions['utf8Slicer'];
+  /** The generation the file's name names, if it names one. */
+  private readonly nameVersion: number | undefined;
+  /** The generation the file's name names when it is a name dsh itself reads (`session.v4.jsonl`). */
+  private readonly canonicalNameVersion: number | undefined;
+  /** A v0 log's reading by the format layer, made when today's dsh's verdict is first asked for. */
+  private upgradeReading: GenerationReading | undefined;
   private readonly verdictInputs: VerdictInputs;
   // Bound once: the stages call them per event.
   private readonly lookup = (seq: number) => this.event(seq);
@@ -51,6 +74,15 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   constructor(bytes: Uint8Array, options: LoadOptions, parent: SessionLog);
   constructor(bytes: Uint8Array, options: LoadOptions = {}, parent?: SessionLog) {
     this.fileName = parent ? parent.fileName : (options.fileName ?? 'session.jsonl');
+    // Without a name the header alone tells the generation (the default name is for messages only).
+    const named = parent ? undefined : options.fileName;
+    this.nameVersion = parent ? parent.nameVersion : named === undefined ? undefined : generationOfName(baseName(named));
+    this.canonicalNameVersion = parent
+      ? parent.canonicalNameVersion
+      : named === undefined
+        ? undefined
+        : parseGenerationFileName(baseName(named))?.version;
+    this.utf8Slicer = parent ? parent.utf8Slicer : options.utf8Slicer;
     this.provenanceEdges = parent ? parent.provenanceEdges : options.provenanceEdges !== false;
     this.scanner = parent
       ? parent.scanner.fork()
@@ -60,6 +92,12 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'), parent?.state);
     this.headerSeedError = parent?.headerSeedError;
     this.gathered = parent ? undefined : new LogFacts(this, this.index.expectedEvents, this.provenanceEdges);
+    if (parent?.generation) {
+      const reading = parent.generation.fork();
+      this.generation = reading;
+      this.index.storedEvent = parent.index.storedEvent;
+      if (parent.state.closerSource) this.state.closerSource = () => reading.closers ?? [];
+    }
     const self = this;
     this.verdictInputs = {
       get headerRead() {
@@ -108,10 +146,37 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
 
   /** Reads the header and every complete line. `budgetMs` lets async callers yield between slices. */
   ingest(budgetMs = Infinity, onProgress?: (fraction: number) => void): boolean {
+    if (!this.scanner.readHeaderFirst(this)) return true;
+    if (this.generation) {
+      this.generation.readInto(this.scanner.bytes.view(), this);
+      this.scanner.committed = this.scanner.bytes.length - this.tornTailBytes();
+      onProgress?.(1);
+      return true;
+    }
     return this.scanner.scan(this, budgetMs, onProgress);
   }
 
+  private generationOptions(): GenerationReadOptions {
+    return { utf8Slicer: this.utf8Slicer, canonicalNameVersion: this.canonicalNameVersion };
+  }
+
+  /** Bytes after the last newline of a later generation's text (a torn tail dsh does not read). */
+  private tornTailBytes(): number {
+    const bytes = this.scanner.bytes;
+    const last = bytes.length > 0 ? bytes.view().lastIndexOf(0x0a) : -1;
+    return bytes.length - (last + 1);
+  }
+
   keepHeader(read: HeaderRead): void {
+    const version = generationToRead(read.raw, this.nameVersion);
+    if (version !== undefined) {
+      this.generation = new GenerationReading(version, this.generationOptions());
+      this.state.useRules(surfaceRulesOf(version));
+      const reading = this.generation;
+      if (version >= CURRENT_FORMAT_VERSION) this.state.closerSource = () => reading.closers ?? [];
+      this.index.storedEvent = version >= 1 ? expandStoredRanges : undefined;
+      return;
+    }
     const problem = read.problem;
     if (problem) {
       this.verdicts.refuse('header', {
@@ -250,6 +315,49 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   }
 
   /**
+   * One event a later generation's format read kept, with its place: indexed, folded into the surface
+   * and handed to the whole-log facts like a v0 event, without v0's verdict stages (dsh's format layer
+   * gave the verdict). Members of a v1 packed row arrive one by one with their index in the row.
+   */
+  keepDecoded(event: SessionEvent, fileLine: number, offset: number, length: number, member: number): void {
+    const seq = this.index.count;
+    if (member > 0) return; // the row's first member indexed the whole row
+    if (member === 0) return this.keepDecodedRow(fileLine, offset, length);
+    const typeId = this.index.typeIdOf(event.type);
+    try {
+      this.state.closerScan.observe(event, typeId);
+    } catch (error) {
+      this.internalProblem(error, fileLine, seq);
+    }
+    let role = SurfaceRole.None;
+    const fold = this.state.fold;
+    try {
+      const plan = fold.plan(event, seq, this.lookup);
+      fold.apply(plan);
+      role = plan === undefined ? SurfaceRole.None : plan.kind === 'append' ? SurfaceRole.Append : SurfaceRole.Replace;
+    } catch (error) {
+      this.foldProblems.push({
+        severity: 'warning',
+        rule: error instanceof SurfaceError ? error.rule : 'surface.marker-shape',
+        ...say('the surface cannot take seq {0}: {1}', seq, error instanceof Error ? error.message : valueText(error)),
+        line: fileLine,
+        seq,
+      });
+    }
+    const data = event.data as { turn?: unknown; step?: unknown } | null;
+    const toolCalls = typeId === TypeId.AssistantMessage ? toolCallCount(event) : 0;
+    this.index.pushEvent(typeId, data?.turn, data?.step, toolCalls, role, fileLine, offset, length);
+    this.gathered?.observeEvent(seq, event, typeId, numberOrUndefined(data?.turn), numberOrUndefined(data?.step), role);
+  }
+
+  /** A v1 packed chunk row, read again from its line (v1 keeps v0's physical rows). */
+  private keepDecodedRow(fileLine: number, offset: number, length: number): void {
+    const row = JSON.parse(this.scanner.bytes.text(offset, offset + length)) as Record<string, any>;
+    const members = Array.isArray(row.data?.texts) ? row.data.texts.length : Array.isArray(row.data?.args) ? row.data.args.length : 0;
+    if (members > 0) this.keepRow(row, members, '', fileLine, offset, length);
+  }
+
+  /**
    * Members of a validated row are well-formed `assistant/chunk` events by construction: known type,
    * safe-integer seq and time, no surface metadata, nothing the repair scan reads. So they skip the
    * per-event pipeline (most events of a real log are chunks) and only get indexed.
@@ -328,14 +436,15 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     const nodes = fold.nodes;
     const at = (seq: number, message: Said): RelatedPlace => ({ ...this.place(seq), seq, ...message });
     const related: RelatedPlace[] = [];
-    for (const endpoint of [op.start, op.end]) {
+    const { start, end } = markerEndpoints(op);
+    for (const endpoint of [start, end]) {
       if (typeof endpoint !== 'number' || nodes.includes(endpoint) || endpoint >= this.eventCount) continue;
       const shadowedBy = fold.replacements.find((r) => r.shadowedSeqs.includes(endpoint));
       if (shadowedBy) related.push(at(shadowedBy.seq, say('seq {0} left the surface here: this event replaced it', endpoint)));
       else related.push(at(endpoint, say('seq {0} is a {1}, not a surface node', endpoint, String(this.eventType(endpoint)))));
     }
-    const startIdx = nodes.indexOf(op.start);
-    const endIdx = nodes.indexOf(op.end);
+    const startIdx = nodes.indexOf(start as number);
+    const endIdx = nodes.indexOf(end as number);
     if (startIdx >= 0 && endIdx >= startIdx) {
       const shadowed = nodes.slice(startIdx, endIdx + 1);
       const cited = new Set(Array.isArray(event.sourceEventSeqs) ? event.sourceEventSeqs : []);
@@ -375,7 +484,41 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   // ======================================================================================
 
   get header(): SessionHeader | undefined {
+    if (this.generation) return generationHeader(this.scanner.headerRead?.raw);
     return this.scanner.headerRead?.header;
+  }
+
+  /**
+   * The log's format: the version its header names and the generation its file name names (dsh
+   * refuses a file whose two differ). A view words what a generation contains from the model, never
+   * from this number; it is here to be shown.
+   */
+  get format(): { version: number | null; fileNameGeneration: number | null } {
+    const raw = this.scanner.headerRead?.raw as { version?: unknown } | undefined;
+    const version = typeof raw?.version === 'number' ? raw.version : null;
+    return { version, fileNameGeneration: this.nameVersion ?? null };
+  }
+
+  /**
+   * What today's dsh does when it opens this file: migrates it to the current format (the migrated
+   * log's verdict and digest), or refuses, at which edge and why. Computed when first asked for.
+   */
+  upgradeRead(options: { digest?: boolean } = {}): FormatRead {
+    const text = this.scanner.bytes.view();
+    if (!this.generation) this.upgradeReading ??= new GenerationReading(0, this.generationOptions());
+    return (this.generation ?? this.upgradeReading!).upgrade(text, options.digest !== false);
+  }
+
+  /** The file migrated to generation `target` (and restored as it), as dsh's format layer reads it. */
+  formRead(target: number): FormatRead {
+    if (!this.generation) this.upgradeReading ??= new GenerationReading(0, this.generationOptions());
+    return (this.generation ?? this.upgradeReading!).readAs(this.scanner.bytes.view(), target);
+  }
+
+  /** The inherited cut of a later generation's seeded log, as its own read found it. */
+  get inheritedEventCount(): number | undefined {
+    if (this.generation) return this.generation.inheritedEventCount;
+    return this.header?.seedLength;
   }
 
   /**
@@ -412,7 +555,23 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     return summary;
   }
 
+  /** A later generation's torn tail: the bytes after the last newline, which dsh does not read. */
+  private tornTailNotes(): Diagnostic[] {
+    const torn = this.tornTailBytes();
+    if (torn === 0) return [];
+    const offset = this.scanner.bytes.length - torn;
+    return [
+      {
+        severity: 'info',
+        rule: 'jsonl.torn-tail',
+        ...say('the final {0} bytes have no newline yet: a torn tail dsh ignores, or a line still being written', torn),
+        offset,
+      },
+    ];
+  }
+
   get verdict(): Verdict {
+    if (this.generation) return this.generation.verdict;
     return this.verdicts.verdict(this.verdictInputs);
   }
 
@@ -428,6 +587,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
 
   /** What reading found: damage, refusals, lossy numbers, the torn tail (not the whole-log facts of `facts`). */
   get diagnostics(): Diagnostic[] {
+    if (this.generation) return [...this.generation.diagnostics, ...this.foldProblems, ...this.tornTailNotes()];
     const out = [...this.verdicts.diagnostics, ...this.verdicts.lossyWarnings(this.index)];
     const verdict = this.verdict;
     const scan = this.scan;
@@ -537,6 +697,21 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   // Closers and surfaces
   // ======================================================================================
 
+  /** How events are written into this log: its generation's marker spelling, sources and lines. */
+  get writing(): LogWriting {
+    return writingOf(this.generation?.version ?? 0);
+  }
+
+  /**
+   * The protected system head (v3 and on): the first surface node when it is a system/message. No
+   * ordinary replacement or compaction may shadow it; only a system/message covering exactly it.
+   */
+  protectedHead(): number | undefined {
+    if (!this.state.fold.rules.protectedSystemHead) return undefined;
+    const head = this.surface()[0];
+    return head !== undefined && this.eventType(head) === 'system/message' ? head : undefined;
+  }
+
   get closers(): SessionEvent[] {
     return this.state.closers;
   }
@@ -599,6 +774,38 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   planAppend(input: readonly (NewEvent | WidenedEvent)[]): Diagnostic[] {
     const events = plainEvents(input);
     if (!Array.isArray(events)) return [events];
+    const problems = this.appendGate(events);
+    return problems.length > 0 || !this.generation ? problems : this.formatAppendProblems(events);
+  }
+
+  /**
+   * A later generation's rules reach across the whole log (relationships, the restore of the artifact):
+   * the batch is written, in the generation's own syntax, to a fork of the log, and dsh's format layer
+   * reads the fork. The batch may be appended when it opens the result.
+   */
+  private formatAppendProblems(events: SessionEvent[]): Diagnostic[] {
+    let lines: string[];
+    try {
+      lines = events.map((e) => this.writing.line(e));
+    } catch (error) {
+      return [{ severity: 'error', rule: 'json.lossless-values', message: (error as Error).message }];
+    }
+    const fork = this.fork();
+    fork.scanner.bytes.append(new TextEncoder().encode(lines.map((l) => l + '\n').join('')));
+    fork.ingest();
+    const verdict = fork.verdict;
+    if (verdict.ok) return [];
+    return [
+      {
+        severity: 'error',
+        rule: verdict.rule ?? 'format.restore',
+        ...say('with these events appended, dsh would refuse the log ({0}): {1}', verdict.stage, verdict.dshError ?? 'refused'),
+      },
+    ];
+  }
+
+  /** The append gate (envelope, lossless values, surface rules) for a batch of plain events. */
+  private appendGate(events: SessionEvent[]): Diagnostic[] {
     const log = this;
     return planAppend(
       {
@@ -628,7 +835,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     if (!Array.isArray(events)) return { ok: false, problems: [events] };
     const problems = this.planAppend(events);
     if (problems.length > 0) return { ok: false, problems };
-    const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
+    const writing = this.writing;
+    const lines = events.map((e) => writing.line(e as unknown as SessionEvent));
     this.scanner.bytes.append(new TextEncoder().encode(lines.map((l) => l + '\n').join('')));
     this.ingest();
     return { ok: true, lines };
@@ -697,4 +905,32 @@ function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
     out.push(cloneJson(event as SessionEvent));
   }
   return out;
+}
+
+/**
+ * The later generation (1 and on) a file is read as, by dsh's format layer; undefined for a v0 file,
+ * read as dsh 0.1.x reads it. A name that names a generation decides (`session.jsonl` is v0 whatever
+ * its header says, as it was for the dsh that read it; `session.v4.jsonl` is v4, its header decoded by
+ * the codec of the version it names); any other name leaves it to the header.
+ */
+function generationToRead(raw: unknown, nameVersion: number | undefined): number | undefined {
+  if (nameVersion !== undefined) return nameVersion > 0 ? nameVersion : undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const version = (raw as { version?: unknown }).version;
+  return typeof version === 'number' && Number.isSafeInteger(version) && version > 0 ? version : undefined;
+}
+
+/**
+ * The generation a file name names: a canonical name (`session.v3.jsonl.zstd`), or one that ends in a
+ * canonical name after a dot (`compaction.session.v3.jsonl`, as copies and corpora name them).
+ */
+function generationOfName(name: string): number | undefined {
+  const canonical = parseGenerationFileName(name);
+  if (canonical) return canonical.version;
+  const at = name.lastIndexOf('.session.');
+  return at >= 0 ? parseGenerationFileName(name.slice(at + 1))?.version : undefined;
+}
+
+function baseName(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
 }

@@ -53,3 +53,22 @@ export function replaceEndpoints(op: unknown, type: string, rules: SurfaceRules)
   }
   return { start, end };
 }
+
+const V3_SURFACE_TYPES: ReadonlySet<string> = new Set([...SURFACE_TYPES, 'system/message']);
+const V4_SURFACE_TYPES: ReadonlySet<string> = new Set([...V3_SURFACE_TYPES, 'developer/message']);
+
+/**
+ * The surface rules of the generation a log's header names. dsh's format layer gives a later
+ * generation's verdict; these rules only let the fold compute the same surface, so they leave out the
+ * v0-only tool-result rule that later generations replaced with their own relationship checks.
+ */
+export function surfaceRulesOf(version: number): SurfaceRules {
+  if (version <= 0) return V0_SURFACE_RULES;
+  if (version <= 2) return { ...V0_SURFACE_RULES, toolResultContentOnly: false };
+  return {
+    surfaceTypes: version === 3 ? V3_SURFACE_TYPES : V4_SURFACE_TYPES,
+    replaceKeys: ['startSeq', 'endSeq'] as const,
+    toolResultContentOnly: false,
+    protectedSystemHead: true,
+  };
+}

@@ -7,6 +7,7 @@ import type { DerivedMessage } from './projections';
 import { balancedCuts, deriveEventMessage, type BalanceResult } from './projections';
 import { CloserScan } from './repair';
 import { SurfaceFold } from './surface';
+import type { SurfaceRules } from './surface-rules';
 import { SurfaceRole, type EventIndex } from '../read/event-index';
 import type { Refusal } from '../read/verdict';
 
@@ -18,7 +19,8 @@ interface Repaired {
 }
 
 export class SurfaceState {
-  readonly fold: SurfaceFold;
+  /** The fold of the kept events; its rules are the generation's, set before the first event. */
+  fold: SurfaceFold;
   readonly closerScan: CloserScan;
   private repairedCache: Repaired | undefined;
   private readonly derived: { generation: number; nodes: number; messages: DerivedMessage[] };
@@ -43,11 +45,22 @@ export class SurfaceState {
     this.transcriptScanned = from ? from.transcriptScanned : 0;
   }
 
+  /**
+   * Where the closers come from when not from the closer scan: a generation whose writer closes an
+   * open turn its own way (v4's tool-role results) hands them in.
+   */
+  closerSource: (() => SessionEvent[]) | undefined;
+
+  /** Folds with `rules` from now on (a log learns its generation from its header, before any event). */
+  useRules(rules: SurfaceRules): void {
+    if (this.fold.nodes.length === 0 && this.fold.replaceGeneration === 0) this.fold = new SurfaceFold(rules);
+  }
+
   /** Closers and the repaired surface, recomputed only when the log grew. */
   repaired(): Repaired {
     const count = this.index.count;
     if (this.repairedCache?.count === count) return this.repairedCache;
-    const closers = this.closersRefused() ? [] : this.closerScan.closers().map(deepFreeze);
+    const closers = this.closersRefused() ? [] : (this.closerSource?.() ?? this.closerScan.closers()).map(deepFreeze);
     let closerRefusal: Refusal | null = null;
     let fold = this.fold;
     if (closers.length > 0) {

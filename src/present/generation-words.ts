@@ -1,0 +1,51 @@
+// What a log's format generation and today's dsh's verdict on it say, in words: which dsh wrote the
+// file, and whether the dsh users run today opens it (it migrates older generations) or refuses, at
+// which edge, on which line and in dsh's own words.
+import { generationRelease, type FormatVerdict } from '../core';
+import type { Formatter } from './format';
+import { quoteDsh } from './verdict';
+
+/** "format v3 (dsh 0.1.5–0.1.6)"; "format v7" for a version no dsh has written. */
+export function formatLabel(version: number | null | undefined, fmt: Formatter): string {
+  if (version === null || version === undefined) return fmt.t('an unknown format');
+  const release = generationRelease(version);
+  return release ? fmt.t('format v{0} ({1})', version, release.writers) : fmt.t('format v{0}', version);
+}
+
+/** Where a refusal is, for a sentence: "line 3" or "the log". */
+function where(verdict: Pick<FormatVerdict, 'line'>, fmt: Formatter): string {
+  return verdict.line !== undefined ? fmt.t('line {0}', verdict.line) : fmt.t('the log as a whole');
+}
+
+/**
+ * Today's dsh's verdict in one sentence (plus dsh's own message, quoted): it opens the file as it is,
+ * migrates it, or refuses — at the header, in the container, at a migration edge, or in the checks of
+ * the migrated log.
+ */
+export function upgradeWords(
+  verdict: Pick<FormatVerdict, 'ok' | 'stage' | 'targetVersion' | 'edge' | 'line' | 'dshError' | 'reason'>,
+  storedVersion: number | null,
+  fmt: Formatter,
+): { text: string; dshText?: string } {
+  const target = verdict.targetVersion;
+  if (verdict.ok) {
+    return storedVersion === target
+      ? { text: fmt.t("Today's dsh ({0}) opens this log as it is.", formatLabel(target, fmt)) }
+      : { text: fmt.t("Today's dsh ({0}) opens this log: it migrates it to v{1} on opening.", formatLabel(target, fmt), target) };
+  }
+  const message = verdict.dshError ?? verdict.reason;
+  const dshText = message ? quoteDsh(message, fmt) : undefined;
+  switch (verdict.stage) {
+    case 'migrate':
+      return {
+        text: fmt.t("Today's dsh would refuse to migrate this log: the {0} edge refuses {1}.", verdict.edge ?? '?', where(verdict, fmt)),
+        dshText,
+      };
+    case 'restore':
+      return { text: fmt.t("Today's dsh would refuse this log: the migrated log fails its v{0} checks.", target), dshText };
+    case 'header':
+      return { text: fmt.t("Today's dsh would refuse this log at its header."), dshText };
+    default:
+      return { text: fmt.t("Today's dsh would refuse this log at its {0} step ({1}).", verdict.stage, where(verdict, fmt)), dshText };
+  }
+}
