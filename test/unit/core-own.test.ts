@@ -125,7 +125,7 @@ describe('core on its own fixtures', () => {
       assertRefused(load('\uFEFF' + b.text()), { stage: 'header', dshError: 'corrupt session log: header line is not valid JSON' });
     });
 
-    it('reads a later generation (v1) through dsh\'s format layer instead of refusing it', () => {
+    it("reads a later generation (v1) through dsh's format layer instead of refusing it", () => {
       const b = new LogBuilder({ version: 1, id: 'v1-session', cwd: '/x' });
       b.chatTurn('hi');
       const log = load(b.text());
@@ -134,7 +134,7 @@ describe('core on its own fixtures', () => {
       assert.equal(log.deriveMessages().length, 2);
     });
 
-    it('refuses a version newer than today\'s dsh writes, in dsh\'s words', () => {
+    it("refuses a version newer than today's dsh writes, in dsh's words", () => {
       const b = new LogBuilder({ version: 5, id: 'v5-session', cwd: '/x' });
       b.chatTurn('hi');
       assertRefused(load(b.text()), {
