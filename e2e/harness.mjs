@@ -41,17 +41,20 @@ export function freePort() {
  * is read-only and tests append to and truncate their files), with extra user `settings` and extra
  * code-server command-line `args` (e.g. `--locale`).
  */
-export async function startSuite(name, { trusted = true, files = [], settings = {}, args = [], extensions = [], userDataFiles = {} } = {}) {
+export async function startSuite(
+  name,
+  { trusted = true, files = [], settings = {}, args = [], extensions = [], userDataFiles = {}, aged = false } = {},
+) {
   const dir = join(RUN_DIR, name);
   rmSync(dir, { recursive: true, force: true });
   const workspace = join(dir, 'workspace');
   mkdirSync(workspace, { recursive: true });
-  // The copies look like sessions no agent has written for an hour: a log written moments ago counts as
-  // live, and saving to it asks first (the tests that exercise that append to their file themselves).
+  // `aged`: the copies look like sessions no agent has written for an hour (a log written moments ago
+  // counts as live, and saving to it asks first); otherwise they are as fresh as a log being written.
   const anHourAgo = new Date(Date.now() - 3_600_000);
   for (const f of files) {
     cpSync(f, join(workspace, basename(f)));
-    utimesSync(join(workspace, basename(f)), anHourAgo, anHourAgo);
+    if (aged) utimesSync(join(workspace, basename(f)), anHourAgo, anHourAgo);
   }
   const artifacts = join(ARTIFACTS, name);
   rmSync(artifacts, { recursive: true, force: true });

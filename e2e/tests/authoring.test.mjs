@@ -6,7 +6,7 @@
 // .jsonl.zstd sample (one new frame), and a prune through the UI.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readFileSync, utimesSync } from 'node:fs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO } from '../toolchain.mjs';
@@ -23,6 +23,7 @@ before(
   async () => {
     const real = join(SHARED, 'conformance', 'real', REAL);
     suite = await startSuite('authoring', {
+      aged: true,
       files: [join(SAMPLES, 'session-small.jsonl.zstd'), join(SAMPLES, 'session-small.jsonl'), ...(existsSync(real) ? [real] : [])],
     });
     // On a loaded machine the first navigation can outlast playwright's 30 s default: try again.
@@ -45,6 +46,12 @@ afterEach(async (t) => {
 });
 
 const quickInput = () => page.locator('.quick-input-widget input');
+
+/** A copy made now would look like a log an agent is writing (saving to it asks first): make it an hour old. */
+function backdate(file) {
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(file, anHourAgo, anHourAgo);
+}
 
 /** Runs an authoring command until its first quick pick shows (the document may still be loading). */
 async function startCommand(title, pickTitle) {
@@ -302,6 +309,7 @@ test('hot exit: a pending compaction survives a window reload and is saved after
   const name = 'hot-exit.hdrfix.jsonl';
   const file = join(suite.workspace, name);
   copyFileSync(join(SHARED, 'conformance', 'real', REAL), file);
+  backdate(file);
   const original = readFileSync(file);
   const lastSeq = JSON.parse(original.toString('utf8').trim().split('\n').at(-1)).seq;
   await closeAllEditors(page);
@@ -339,6 +347,7 @@ test("a range chosen with Shift+click in the timeline is compacted from the rows
   const name = 'range-by-rows.jsonl';
   const file = join(suite.workspace, name);
   copyFileSync(join(SAMPLES, 'session-small.jsonl'), file);
+  backdate(file);
   const original = readFileSync(file);
   // The first three surface nodes: the user's message, the answer with its tool call, the call's result.
   const [first, , second] = surfaceSeqs(file);

@@ -29,9 +29,10 @@ export function upgradeWords(
 ): { text: string; dshText?: string } {
   const target = verdict.targetVersion;
   if (verdict.ok) {
+    const today = generationRelease(target)?.writers ?? `v${target}`;
     return storedVersion === target
-      ? { text: fmt.t("Today's dsh ({0}) opens this log as it is.", formatLabel(target, fmt)) }
-      : { text: fmt.t("Today's dsh ({0}) opens this log: it migrates it to v{1} on opening.", formatLabel(target, fmt), target) };
+      ? { text: fmt.t("Today's dsh ({0}) opens this log as it is.", today) }
+      : { text: fmt.t("Today's dsh ({0}) opens this log: it migrates it to format v{1} on opening.", today, target) };
   }
   const message = verdict.dshError ?? verdict.reason;
   const dshText = message ? quoteDsh(message, fmt) : undefined;
