@@ -21,11 +21,7 @@ import { tailWhy } from '../present/core-words';
 import { verdictError } from '../core/read/verdict';
 import type { SessionEditorProvider } from './session-editor-provider';
 import { appendedByAnotherWriter, displayText, hostFormatter } from './words';
-
-export const CRASH_REPAIR_COMMANDS = {
-  apply: 'sessionSurface.applyCrashRepair',
-  removeTornTail: 'sessionSurface.removeTornTail',
-} as const;
+import { CRASH_REPAIR_COMMANDS } from './crash-repair-ids';
 
 /** What a command last did, for the in-host tests and the end-to-end tests' log. */
 export interface CrashRepairOutcome {

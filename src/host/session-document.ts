@@ -26,7 +26,7 @@ import { SessionTimeline } from './timeline/session-timeline';
 import { translate } from './words';
 import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../save/append-save';
-import { CRASH_REPAIR_COMMANDS } from './crash-repair-commands';
+import { CRASH_REPAIR_COMMANDS } from './crash-repair-ids';
 import type { LineageLinks } from './lineage-links';
 
 /** Files at least this large show their loading progress as a notification too. */

@@ -1,0 +1,6 @@
+// The ids of the two commands that write a crash repair, apart from the commands themselves: the
+// session document asks for them from the webview's buttons without depending on how they run.
+export const CRASH_REPAIR_COMMANDS = {
+  apply: 'sessionSurface.applyCrashRepair',
+  removeTornTail: 'sessionSurface.removeTornTail',
+} as const;
