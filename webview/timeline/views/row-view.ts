@@ -1,9 +1,9 @@
 // One row of the timeline list, drawn from a protocol row. All text is bound as text (Lit escapes it);
 // nothing from the session reaches an attribute that could run or load anything.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ShadowBracket, TimelineRow } from '../../src/protocol/timeline';
-import { oneLine } from './safe-text';
-import { label, stringsVersion, t } from './strings';
+import type { ShadowBracket, TimelineRow } from '../../../src/protocol';
+import { oneLine } from '../safe-text';
+import { label, stringsVersion, t } from '../strings';
 
 export interface RowContext {
   selectedSeq: number | undefined;

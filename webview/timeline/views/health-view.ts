@@ -1,10 +1,9 @@
 // The compact "Session health" header: the session, dsh's verdict, whether it is live, the counts.
 // Everything else (header fields, sizes, timings) folds open on demand so the timeline keeps the room.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { LineageSummary, LineageTarget, LoadingMessage, SessionSummary } from '../../src/protocol/messages';
-import type { WebviewString } from '../../src/protocol/webview-strings';
-import { oneLine } from './safe-text';
-import { counted, formatNumber, label, t } from './strings';
+import type { LineageSummary, LineageTarget, LoadProgress, SessionSummary, WebviewString } from '../../../src/protocol';
+import { oneLine } from '../safe-text';
+import { counted, formatNumber, label, t } from '../strings';
 
 export interface HealthHandlers {
   reload(): void;
@@ -169,7 +168,7 @@ function renderLineage(l: LineageSummary | undefined, children: number, on: Heal
   </div>`;
 }
 
-export function renderLoading(m: LoadingMessage): TemplateResult {
+export function renderLoading(m: LoadProgress): TemplateResult {
   const reading = m.phase === 'reading';
   const pct = m.fraction !== undefined ? ` — ${Math.round(m.fraction * 100)} %` : '';
   const name = oneLine(m.fileName, 200);

@@ -1,11 +1,18 @@
 // The inspector: everything about the selected event, readable first (content, arguments, results,
 // images by their metadata, usage), then its provenance as links to follow, then the raw line.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { BoundedText, ContentBlockView, EventDetail, LinkRelation, ProvenanceLink, UsageView } from '../../src/protocol/timeline';
-import { clampBlock, oneLine } from './safe-text';
+import type {
+  BoundedText,
+  ContentBlockView,
+  EventDetail,
+  LinkRelation,
+  ProvenanceLink,
+  UsageView,
+  WebviewString,
+} from '../../../src/protocol';
+import { clampBlock, oneLine } from '../safe-text';
 import { safeIcon } from './row-view';
-import { formatNumber, label, t } from './strings';
-import type { WebviewString } from '../../src/protocol/webview-strings';
+import { formatNumber, label, t } from '../strings';
 
 export interface InspectorHandlers {
   jump(seq: number): void;
