@@ -1,6 +1,7 @@
 // The webview's words in VS Code's display language: the host sends the translated strings table
 // (src/protocol/webview-strings.ts) and the page looks each English string up here, falling back to
-// the English when the table has not arrived or lacks it. No DOM here (controllers word what they
+// the English when the table has not arrived or lacks it. Text the host worded (event labels, header
+// fields, the live state) arrives in the display language already and is shown as it is. No DOM here (controllers word what they
 // announce with it, under Node in the unit tests too): the page sets its `lang` attribute itself.
 import { localize, type WebviewString } from '../../src/protocol';
 
@@ -50,12 +51,4 @@ export function t(english: WebviewString, ...args: (string | number)[]): string 
  */
 export function counted(n: number, one: WebviewString, many: WebviewString, ...rest: (string | number)[]): string {
   return n === 1 ? t(one, n, ...rest) : t(many, n, ...rest);
-}
-
-/**
- * Text the host worded (header fields, counts, the live state): the host words it in the display
- * language; a string of the table that still arrives in English is translated here.
- */
-export function label(english: string): string {
-  return localize(table, english);
 }

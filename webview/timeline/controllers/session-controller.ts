@@ -3,7 +3,6 @@
 // the events pending edits would append. Every word shown here is the host's: an append brings the
 // facts it changes already worded, so the summary is replaced, never reworded.
 import type { AppendedNote, LoadProgress, Overview, PendingEventRow, SessionSummary } from '../../../src/protocol';
-import { label } from '../strings';
 import { TimelineController } from './timeline-host';
 
 /** Buckets of the overview strip (about one per two pixels of a tall editor). */
@@ -42,7 +41,7 @@ export class SessionController extends TimelineController {
     this.summary = s;
     this.loading = undefined;
     this.failed = undefined;
-    if (!first && wasLive !== s.liveText) this.host.say(label(s.liveText));
+    if (!first && wasLive !== s.liveText) this.host.say(s.liveText);
     this.host.requestUpdate();
     return first;
   }
@@ -54,7 +53,7 @@ export class SessionController extends TimelineController {
     const liveChanged = s.liveText !== note.liveText;
     const { counts, facts, live, liveText, file, generation } = note;
     this.summary = { ...s, counts, facts, live, liveText, file, generation };
-    if (liveChanged) this.host.say(label(note.liveText));
+    if (liveChanged) this.host.say(note.liveText);
     this.host.requestUpdate();
   }
 

@@ -4,7 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { MessagesDiff, SurfaceAsOf, WebviewString } from '../../../src/protocol';
 import type { AsOfController } from '../controllers/as-of-controller';
 import { oneLine } from '../safe-text';
-import { formatNumber, label, t } from '../strings';
+import { formatNumber, t } from '../strings';
 
 export interface AsOfHandlers {
   jump(seq: number): void;
@@ -102,7 +102,7 @@ function renderSurface(r: SurfaceAsOf, on: AsOfHandlers): TemplateResult {
               }}
               >seq ${n.seq}</a
             >
-            <span class="label">${label(n.label)}</span> <span class="summary">${oneLine(n.summary, 160)}</span>
+            <span class="label">${n.label}</span> <span class="summary">${oneLine(n.summary, 160)}</span>
           </li>`,
       )}
     </ol>

@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { LineageSummary, LineageTarget, LoadProgress, SessionSummary, WebviewString } from '../../../src/protocol';
 import { oneLine } from '../safe-text';
-import { counted, formatNumber, label, t } from '../strings';
+import { counted, formatNumber, t } from '../strings';
 
 export interface HealthHandlers {
   reload(): void;
@@ -43,7 +43,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
             >`
           : html`<span id="live-status" class="pill ${s.live}"
               >${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(
-                label(s.liveText),
+                s.liveText,
                 160,
               )}</span
             >`
@@ -73,7 +73,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
       ${s.facts.map(
         (f) =>
           html`<div class="fact-pair">
-            <dt>${label(f.label)}</dt>
+            <dt>${f.label}</dt>
             <dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>
           </div>`,
       )}
@@ -124,7 +124,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
             <dl id="header-fields" class="fields">
               ${s.headerFields.map(
                 (f) =>
-                  html`<dt>${label(f.label)}</dt>
+                  html`<dt>${f.label}</dt>
                     <dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>`,
               )}
             </dl>

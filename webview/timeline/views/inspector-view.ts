@@ -12,7 +12,7 @@ import type {
 } from '../../../src/protocol';
 import { clampBlock, oneLine } from '../safe-text';
 import { safeIcon } from './row-view';
-import { formatNumber, label, t } from '../strings';
+import { formatNumber, t } from '../strings';
 
 export interface InspectorHandlers {
   jump(seq: number): void;
@@ -79,7 +79,7 @@ function renderDetail(d: EventDetail, on: InspectorHandlers): TemplateResult {
     </header>
     <dl class="fields inspector-fields">
       <dt>${t('Type')}</dt>
-      <dd>${label(d.label)}</dd>
+      <dd>${d.label}</dd>
       <dt>${t('Line')}</dt>
       <dd data-field="line">${d.line}</dd>
       ${
