@@ -4,7 +4,7 @@
 // presentation layer (single line where it says so, bounded, bidi controls neutralised); the webview
 // still renders all of it as text, never as HTML.
 import { arrayOf, bool, count, line, literal, num, optional, shape, str, tagged, type Validator } from './validate';
-import { isSeverityMark, isSurfaceMark, type SeverityMark, type SurfaceMark } from './rows';
+import { eventHeadingFields, isSeverityMark, type EventHeading, type SeverityMark } from './rows';
 
 export interface BoundedText {
   text: string;
@@ -118,18 +118,7 @@ export const isProblemView: Validator<ProblemView> = shape<ProblemView>({
   related: arrayOf(shape({ message: str, line: optional(line), seq: optional(count) })),
 });
 
-export interface EventDetail {
-  seq: number;
-  type: string;
-  label: string;
-  icon: string;
-  line: number;
-  time?: number;
-  timeText?: string;
-  turn?: number;
-  step?: number;
-  surface: SurfaceMark;
-  shadowedBy?: number;
+export interface EventDetail extends EventHeading {
   /** The readable content of the event's message (text, reasoning, tool calls, results, images). */
   blocks: ContentBlockView[];
   /** The message's source ("model openai/gpt-5", "tool call_1", …) when it has one. */
@@ -146,17 +135,7 @@ export interface EventDetail {
   problems: ProblemView[];
 }
 export const isEventDetail: Validator<EventDetail> = shape<EventDetail>({
-  seq: count,
-  type: str,
-  label: str,
-  icon: str,
-  line: line,
-  time: optional(num),
-  timeText: optional(str),
-  turn: optional(count),
-  step: optional(count),
-  surface: isSurfaceMark,
-  shadowedBy: optional(count),
+  ...eventHeadingFields,
   blocks: arrayOf(isContentBlockView),
   sourceText: optional(str),
   usage: optional(isUsageView),

@@ -3,7 +3,7 @@
 // Plain JSON data only. Every string in here has already been made safe to show by the host's
 // presentation layer (single line where it says so, bounded, bidi controls neutralised); the webview
 // still renders all of it as text, never as HTML.
-import { arrayOf, bool, count, line, literal, num, optional, shape, str, type Validator } from './validate';
+import { arrayOf, bool, count, line, literal, num, optional, shape, str, type Shape, type Validator } from './validate';
 
 // ---- generation stamps ----------------------------------------------------------------------------
 
@@ -57,15 +57,9 @@ export const isSurfaceMark: Validator<SurfaceMark> = literal('node', 'shadowed',
 export type SeverityMark = 'error' | 'warning' | 'info';
 export const isSeverityMark: Validator<SeverityMark> = literal('error', 'warning', 'info');
 
-export interface TimelineRow {
-  /** `event`: one event; `chunkRun`: a collapsed run of assistant/chunk events from `seq` to `lastSeq`. */
-  kind: 'event' | 'chunkRun';
-  /** Position of the row in its order (with the filter applied). */
-  index: number;
+/** What names an event wherever it is shown: a row of the list, the inspector's heading. */
+export interface EventHeading {
   seq: number;
-  /** Last seq of a chunk run (the run has `runLength` chunks). */
-  lastSeq?: number;
-  runLength?: number;
   /** The event type as written (`assistant/message`). */
   type: string;
   /** Short label of the type for people ("Assistant message"). */
@@ -81,15 +75,38 @@ export interface TimelineRow {
   /** Index of the turn (0-based) and step in the turn that contain the event, when inside one. */
   turn?: number;
   step?: number;
+  surface: SurfaceMark;
+  /** The replacement event that shadowed this node. */
+  shadowedBy?: number;
+}
+export const eventHeadingFields: Shape<EventHeading> = {
+  seq: count,
+  type: str,
+  label: str,
+  icon: str,
+  line: line,
+  time: optional(num),
+  timeText: optional(str),
+  turn: optional(count),
+  step: optional(count),
+  surface: isSurfaceMark,
+  shadowedBy: optional(count),
+};
+
+export interface TimelineRow extends EventHeading {
+  /** `event`: one event; `chunkRun`: a collapsed run of assistant/chunk events from `seq` to `lastSeq`. */
+  kind: 'event' | 'chunkRun';
+  /** Position of the row in its order (with the filter applied). */
+  index: number;
+  /** Last seq of a chunk run (the run has `runLength` chunks). */
+  lastSeq?: number;
+  runLength?: number;
   /** One line, bounded. */
   summary: string;
-  surface: SurfaceMark;
   /** Index in the surface order (surface nodes only). */
   surfaceIndex?: number;
   /** Index of the derived message the node gives (surface order; absent when it gives none). */
   messageIndex?: number;
-  /** The replacement event that shadowed this node. */
-  shadowedBy?: number;
   /** Set on replacement events: how many nodes they shadowed. */
   replacesCount?: number;
   /** Tokens recorded on the event (usage output/total), already formatted. */
@@ -102,24 +119,14 @@ export interface TimelineRow {
   inherited?: boolean;
 }
 export const isTimelineRow: Validator<TimelineRow> = shape<TimelineRow>({
+  ...eventHeadingFields,
   kind: literal('event', 'chunkRun'),
   index: count,
-  seq: count,
   lastSeq: optional(count),
   runLength: optional(count),
-  type: str,
-  label: str,
-  icon: str,
-  line: line,
-  time: optional(num),
-  timeText: optional(str),
-  turn: optional(count),
-  step: optional(count),
   summary: str,
-  surface: isSurfaceMark,
   surfaceIndex: optional(count),
   messageIndex: optional(count),
-  shadowedBy: optional(count),
   replacesCount: optional(count),
   tokensText: optional(str),
   severity: optional(isSeverityMark),

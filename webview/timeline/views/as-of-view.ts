@@ -4,6 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { MessagesDiff, SurfaceAsOf, WebviewString } from '../../../src/protocol';
 import type { AsOfController } from '../controllers/as-of-controller';
 import { oneLine } from '../safe-text';
+import { toggleButton } from './buttons';
 import { formatNumber, t } from '../strings';
 
 export interface AsOfHandlers {
@@ -11,17 +12,15 @@ export interface AsOfHandlers {
 }
 
 export function renderAsOfToggle(asOf: AsOfController): TemplateResult {
-  return html`<button
-    type="button"
-    class="toggle"
-    id="toggle-asof"
-    aria-pressed=${asOf.open ? 'true' : 'false'}
-    aria-controls="asof-panel"
-    title=${t('Surface and derived messages as of a seq, and a diff of two points')}
-    @click=${() => asOf.toggle()}
-  >
-    <span class="codicon codicon-history" aria-hidden="true"></span> ${t('As of…')}
-  </button>`;
+  return toggleButton({
+    id: 'toggle-asof',
+    icon: 'history',
+    text: t('As of…'),
+    pressed: asOf.open,
+    controls: 'asof-panel',
+    title: t('Surface and derived messages as of a seq, and a diff of two points'),
+    onClick: () => asOf.toggle(),
+  });
 }
 
 export function renderAsOf(asOf: AsOfController, on: AsOfHandlers): TemplateResult | typeof nothing {

@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { SearchController } from '../controllers/search-controller';
 import { t } from '../strings';
+import { iconButton } from './buttons';
 
 export interface SearchHandlers {
   focusList(): void;
@@ -32,27 +33,21 @@ export function renderSearch(search: SearchController, on: SearchHandlers): Temp
     />
     <span id="search-status" class="muted" aria-hidden="true">${search.status}</span>
     ${search.running ? html`<vscode-progress-bar class="search-progress" indeterminate aria-label=${t('Searching')}></vscode-progress-bar>` : nothing}
-    <button
-      type="button"
-      class="icon-button"
-      id="search-previous"
-      title=${t('Previous match (Shift+Enter)')}
-      aria-label=${t('Previous match')}
-      ?disabled=${!search.matchCount}
-      @click=${() => void search.step('previous')}
-    >
-      <span class="codicon codicon-arrow-up" aria-hidden="true"></span>
-    </button>
-    <button
-      type="button"
-      class="icon-button"
-      id="search-next"
-      title=${t('Next match (Enter)')}
-      aria-label=${t('Next match')}
-      ?disabled=${!search.matchCount}
-      @click=${() => void search.step('next')}
-    >
-      <span class="codicon codicon-arrow-down" aria-hidden="true"></span>
-    </button>
+    ${iconButton({
+      id: 'search-previous',
+      icon: 'arrow-up',
+      label: t('Previous match'),
+      title: t('Previous match (Shift+Enter)'),
+      disabled: !search.matchCount,
+      onClick: () => void search.step('previous'),
+    })}
+    ${iconButton({
+      id: 'search-next',
+      icon: 'arrow-down',
+      label: t('Next match'),
+      title: t('Next match (Enter)'),
+      disabled: !search.matchCount,
+      onClick: () => void search.step('next'),
+    })}
   </span>`;
 }

@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { TimeController } from '../controllers/time-controller';
 import { counted, formatNumber, t } from '../strings';
+import { toggleButton } from './buttons';
 import type { TimeCanvas } from './time-canvas';
 
 export interface TimeHandlers {
@@ -11,16 +12,14 @@ export interface TimeHandlers {
 }
 
 export function renderTimeToggle(time: TimeController): TemplateResult {
-  return html`<button
-    type="button"
-    class="toggle"
-    id="toggle-time"
-    aria-pressed=${time.open ? 'true' : 'false'}
-    aria-controls="time-panel"
-    @click=${() => void time.toggle()}
-  >
-    <span class="codicon codicon-watch" aria-hidden="true"></span> ${t('Time')}
-  </button>`;
+  return toggleButton({
+    id: 'toggle-time',
+    icon: 'watch',
+    text: t('Time'),
+    pressed: time.open,
+    controls: 'time-panel',
+    onClick: () => void time.toggle(),
+  });
 }
 
 export function renderTime(time: TimeController, canvas: TimeCanvas, on: TimeHandlers): TemplateResult | typeof nothing {

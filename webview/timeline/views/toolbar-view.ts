@@ -10,6 +10,7 @@ import { ORDERS, type ViewState } from '../controllers/view-state';
 import { t } from '../strings';
 import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from '../type-choices';
 import { renderAsOfToggle } from './as-of-view';
+import { iconButton, toggleButton } from './buttons';
 import { renderSearch } from './search-view';
 import { renderTimeToggle } from './time-view';
 
@@ -57,38 +58,30 @@ export function renderToolbar({ view, list, navigation, search, time, asOf }: To
     >
     ${renderSearch(search, { focusList: on.focusList })}
     <span class="nav">
-      <button
-        type="button"
-        class="icon-button"
-        id="nav-back"
-        title=${t('Back (Alt+Left)')}
-        aria-label=${t('Back')}
-        ?disabled=${!navigation.history.canGoBack}
-        @click=${() => void navigation.back()}
-      >
-        <span class="codicon codicon-arrow-left" aria-hidden="true"></span>
-      </button>
-      <button
-        type="button"
-        class="icon-button"
-        id="nav-forward"
-        title=${t('Forward (Alt+Right)')}
-        aria-label=${t('Forward')}
-        ?disabled=${!navigation.history.canGoForward}
-        @click=${() => void navigation.forward()}
-      >
-        <span class="codicon codicon-arrow-right" aria-hidden="true"></span>
-      </button>
+      ${iconButton({
+        id: 'nav-back',
+        icon: 'arrow-left',
+        label: t('Back'),
+        title: t('Back (Alt+Left)'),
+        disabled: !navigation.history.canGoBack,
+        onClick: () => void navigation.back(),
+      })}
+      ${iconButton({
+        id: 'nav-forward',
+        icon: 'arrow-right',
+        label: t('Forward'),
+        title: t('Forward (Alt+Right)'),
+        disabled: !navigation.history.canGoForward,
+        onClick: () => void navigation.forward(),
+      })}
     </span>
-    <button
-      type="button"
-      class="toggle"
-      id="toggle-inspector"
-      aria-pressed=${view.inspectorOpen ? 'true' : 'false'}
-      @click=${on.toggleInspector}
-    >
-      <span class="codicon codicon-layout-sidebar-right" aria-hidden="true"></span> ${t('Inspector')}
-    </button>
+    ${toggleButton({
+      id: 'toggle-inspector',
+      icon: 'layout-sidebar-right',
+      text: t('Inspector'),
+      pressed: view.inspectorOpen,
+      onClick: on.toggleInspector,
+    })}
     ${renderTimeToggle(time)} ${renderAsOfToggle(asOf)}
   </div>`;
 }
