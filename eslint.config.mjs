@@ -7,6 +7,11 @@
 //   src/files/    the write layer (file adapter, dsh's lock, checked appends, saves, torn-tail cuts, crash
 //                 repair), shared by CLI and host: neither
 //   webview/      a browser bundle: never vscode, Node or the host; core data types only, never core code
+//   webview/timeline/controllers/, webview/host-client.ts  the webview's state and behaviour, run under
+//                 Node by the unit tests: besides the webview's rules, no DOM and no view (lit for its types)
+//
+// Import cycles are not a zone's matter: scripts/check-cycles.mjs (run by `npm run lint` after eslint)
+// fails on any cycle in src/ and webview/.
 //
 // Each rule matches import specifiers by path pattern (relative paths are matched by the folder names
 // they reach), so `src/core/tsconfig.json` (no DOM, no Node types) and this file together keep the core
@@ -60,6 +65,12 @@ const nodeGlobals = ['process', 'Buffer', 'require', '__dirname', '__filename', 
   message: 'the pure layers run outside Node: whatever needs Node is handed in',
 }));
 
+const webviewPatterns = [
+  ...forbid.node,
+  forbid.layer(['host', 'cli', 'extension'], 'the webview is a projection: it talks to the host through src/protocol only'),
+  forbid.layer(['core'], 'the webview may name core data types (import type), never bundle core code', true),
+];
+
 export default defineConfig(
   { ignores: ['node_modules/', 'dist/', 'out/', '.e2e/', '.vscode-test/', 'bench/out/', 'test-artifacts/'] },
   {
@@ -104,12 +115,22 @@ export default defineConfig(
       forbid.layer(['host', 'cli', 'extension', 'webview'], 'the write layer serves the CLI and the host alike: it imports neither'),
     ],
   }),
-  zone('webview', ['webview/**/*.ts'], {
-    paths: [forbid.vscode],
-    patterns: [
-      ...forbid.node,
-      forbid.layer(['host', 'cli', 'extension'], 'the webview is a projection: it talks to the host through src/protocol only'),
-      forbid.layer(['core'], 'the webview may name core data types (import type), never bundle core code', true),
+  zone('webview', ['webview/**/*.ts'], { paths: [forbid.vscode], patterns: webviewPatterns }),
+  zone('webview-controllers', ['webview/timeline/controllers/**/*.ts', 'webview/host-client.ts'], {
+    paths: [
+      forbid.vscode,
+      { name: 'lit', message: 'controllers hold state, views draw it: lit only for its types here', allowTypeImports: true },
     ],
+    patterns: [
+      ...webviewPatterns,
+      {
+        regex: '(^|/)(views|timeline-app|vscode-api|test-hooks)(/|$)',
+        message: 'controllers run without the page: no views, no page modules',
+      },
+    ],
+    globals: domGlobals.map((g) => ({
+      ...g,
+      message: 'controllers run under Node in the unit tests: no DOM (the page hands in what needs it)',
+    })),
   }),
 );

@@ -21,8 +21,8 @@ ensureGenerated(file, ['--sizes', '300k', '--no-zstd']);
 const m = await bundleModules('fold-append', [
   "export { loadSessionFile, extendLoadedFile } from './src/core/index.ts';",
   "export { SessionTimeline } from './src/host/timeline/session-timeline.ts';",
-  "export { summaryCounts } from './src/host/timeline/summary.ts';",
-  "export { Formatter, liveState, liveText } from './src/present/index.ts';",
+  "export { requestHandlers } from './src/host/timeline/request-handlers.ts';",
+  "export { Formatter } from './src/present/index.ts';",
 ]);
 
 const bytes = new Uint8Array(readFileSync(file));
@@ -50,7 +50,8 @@ const indexMs = performance.now() - started - loadMs;
 // Warm what an open editor has built: every order, a collapsed view, spans, the diagnostics.
 started = performance.now();
 const log = source.log;
-const ask = (method, params) => timeline.answer(method, params);
+const handlers = m.requestHandlers(timeline, () => {});
+const ask = (method, params) => handlers[method](params);
 await ask('rows', { order: 'log', start: 0, count: 50 });
 await ask('rows', { order: 'surface', start: 0, count: 50 });
 await ask('rows', { order: 'transcript', start: 0, count: 50 });
@@ -83,16 +84,7 @@ for (let i = 0; i < appends; i++) {
   const t0 = performance.now();
   const result = m.extendLoadedFile(source, line);
   const { surfaceChanged } = timeline.foldAppend();
-  const live = m.liveState(log, timeline.index.turns);
-  const note = {
-    type: 'appended',
-    generation: timeline.generation,
-    added: result.added,
-    surfaceChanged,
-    counts: m.summaryCounts(log, timeline.index.turns, timeline.lastDiagnostics()),
-    live,
-    liveText: m.liveText(live, 'following', fmt),
-  };
+  const note = timeline.appendedNote(result.added, surfaceChanged);
   const t1 = performance.now();
   const total = log.eventCount;
   await ask('rows', { order: 'log', start: Math.max(0, total - 50), count: 50 });

@@ -122,7 +122,7 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
       res.end(page(origin, nonce, DARK));
       return;
     }
-    // `bundle` replaces dist/webview.js (the benchmark measures a production build of it).
+    // `bundle` replaces dist/webview.js (a test build of it: see buildWebview).
     const file = bundle && url.pathname === '/dist/webview.js' ? bundle : normalize(join(repo, url.pathname));
     if ((file !== bundle && !file.startsWith(repo)) || !existsSync(file)) {
       res.writeHead(404);
@@ -160,6 +160,25 @@ export async function startWebview({ repo, onMessage, viewport = { width: 1400, 
       server.close();
     },
   };
+}
+
+/**
+ * Bundles the webview (webview/main.ts) into `outfile` as a test build: with the test hooks the
+ * benchmark and the screenshots wait for (first rows painted). `minify` as the packaged build is.
+ */
+export async function buildWebview(repo, outfile, { minify = true } = {}) {
+  await esbuild.build({
+    entryPoints: [join(repo, 'webview', 'main.ts')],
+    outfile,
+    bundle: true,
+    minify,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    logLevel: 'warning',
+    define: { SESSION_SURFACE_TEST_HOOKS: 'true' },
+  });
+  return outfile;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { join, resolve, dirname } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startWebview, timelineHost } from './webview-harness.mjs';
+import { buildWebview, startWebview, timelineHost } from './webview-harness.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(REPO, 'bench', 'out');
@@ -20,22 +20,23 @@ let ready;
 const readyPromise = new Promise((r) => (ready = r));
 const webview = await startWebview({
   repo: REPO,
+  bundle: await buildWebview(REPO, join(OUT, 'webview-shot.js'), { minify: false }),
   viewport: { width: Number(arg('width', '700')), height: Number(arg('height', '800')) },
   onMessage: async (m) => {
     if (m.type === 'ready') return ready();
     if (m.type !== 'request') return;
-    const answer = await host.timeline.handle(m, () => {});
+    const answer = await host.answer(m, () => {});
     if (answer) await webview.post(answer);
   },
 });
 await readyPromise;
-await webview.post({ type: 'summary', summary: host.timeline.summary() });
+await webview.post(host.summary());
 // A log with no rows (empty, refused at its first line) never paints rows: drawn as it is after a while.
 await webview.page
   .waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { timeout: 10_000 })
   .catch(() => console.log('no rows painted within 10 s; the picture shows the page as it is'));
 const select = arg('select', '');
-if (select) await webview.page.evaluate((seq) => document.querySelector('timeline-app').jumpTo(seq), Number(select));
+if (select) await webview.page.evaluate((seq) => document.querySelector('timeline-app').c.navigation.jumpTo(seq), Number(select));
 const click = arg('click', '');
 if (click) await webview.page.click(click);
 await webview.page.waitForTimeout(500);

@@ -4,7 +4,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadSessionFile } from '../src/core';
 import { Formatter } from '../src/present';
+import { handleRequest } from '../src/host/timeline/request-handlers';
 import { SessionTimeline } from '../src/host/timeline/session-timeline';
+import { notification, type NotificationMessage, type ResponseMessage } from '../src/protocol';
 
 export function openTimeline(path: string) {
   const bytes = new Uint8Array(readFileSync(path));
@@ -28,5 +30,15 @@ export function openTimeline(path: string) {
     // The file's bytes, for a torn tail's preview (the file as it was read).
     readFileBytes: async () => bytes,
   });
-  return { timeline, loadMs, loadedAt: performance.now(), events: source.log.eventCount };
+  return {
+    timeline,
+    loadMs,
+    loadedAt: performance.now(),
+    events: source.log.eventCount,
+    /** Answers a message of the page as the session panel does; search progress goes to `notify`. */
+    answer: (message: unknown, notify: (m: NotificationMessage) => void): Promise<ResponseMessage | undefined> =>
+      handleRequest(timeline, message, (p) => notify(notification('searchProgress', p))),
+    /** The notification a finished load sends. */
+    summary: () => notification('summary', { summary: timeline.summary() }),
+  };
 }

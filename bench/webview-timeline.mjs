@@ -12,9 +12,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 import { writeGeneratedLog } from '../e2e/session-log-generator.mjs';
-import { startWebview, timelineHost } from './webview-harness.mjs';
+import { buildWebview, startWebview, timelineHost } from './webview-harness.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(REPO, 'bench', 'out');
@@ -41,16 +40,7 @@ if (!existsSync(logPath)) {
 
 // The host: the extension's request handler for Node, loading the log with the core.
 const { openTimeline } = await timelineHost(REPO, OUT);
-await esbuild.build({
-  entryPoints: [join(REPO, 'webview', 'main.ts')],
-  outfile: join(OUT, 'webview.js'),
-  bundle: true,
-  minify: !arg('cpu-profile', ''),
-  platform: 'browser',
-  format: 'iife',
-  target: 'es2022',
-  logLevel: 'warning',
-});
+await buildWebview(REPO, join(OUT, 'webview.js'), { minify: !arg('cpu-profile', '') });
 
 let post;
 let ready;
@@ -69,7 +59,7 @@ const webview = await startWebview({
     }
     if (m.type !== 'request') return;
     while (!post) await new Promise((r) => setTimeout(r, 5));
-    const answer = await host.timeline.handle(m, (p) => void post({ type: 'searchProgress', ...p }));
+    const answer = await host.answer(m, (n) => void post(n));
     if (answer) await post(answer);
   },
 });
@@ -119,9 +109,9 @@ async function stopRecording(phase) {
 // 1. load finished -> first rows painted (wall clock, measured in the page from the summary's arrival).
 await startRecording('first');
 const sentAt = Date.now();
-const summary = host.timeline.summary();
+const summary = host.summary();
 const summaryMs = Date.now() - sentAt;
-await post({ type: 'summary', summary });
+await post(summary);
 await page.waitForFunction(() => document.body.dataset.firstRowsPainted === 'true', null, { polling: 'raf', timeout: 60_000 });
 const wall = Date.now() - sentAt;
 await stopRecording('first');
@@ -244,10 +234,10 @@ const jump = await page.evaluate(async (seqs) => {
   const stop = window.recordFrames();
   for (const seq of seqs) {
     const started = performance.now();
-    await app.jumpTo(seq);
+    await app.c.navigation.jumpTo(seq);
     const link = [...document.querySelectorAll('#inspector a.link[data-relation="result"]')][0];
-    if (link) await app.jumpTo(Number(link.getAttribute('data-target')));
-    await app.back();
+    if (link) await app.c.navigation.jumpTo(Number(link.getAttribute('data-target')));
+    await app.c.navigation.back();
     await new Promise((r) => requestAnimationFrame(r));
     perJump.push(performance.now() - started);
   }

@@ -1,13 +1,17 @@
 // Builds the bundles with esbuild. Types are checked separately by `npm run typecheck`.
-//   node scripts/build.mjs            host + webview + CLI bundles into dist/
-//   node scripts/build.mjs --tests    also every test/unit/**/*.test.ts into out/test/
-//   node scripts/build.mjs --watch    rebuild on change
+//   node scripts/build.mjs               host + webview + CLI bundles into dist/
+//   node scripts/build.mjs --tests       also every test/unit/**/*.test.ts into out/test/
+//   node scripts/build.mjs --test-hooks  a webview with the marks the end-to-end tests read (webview/test-hooks.ts)
+//   node scripts/build.mjs --watch       rebuild on change
+//   node scripts/build.mjs --production  minified, for the .vsix (never with test hooks)
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
+if (production && args.has('--test-hooks')) throw new Error('--test-hooks is for test builds; the production build never has them');
+const testHooks = args.has('--test-hooks');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning', legalComments: 'none' };
 
 const targets = [
@@ -36,8 +40,17 @@ const targets = [
     alias: { 'node:path': './src/host/web/path.ts' },
     define: { 'process.env.NODE_ENV': '"production"' },
   },
-  // Webview: a browser bundle; it never sees node or vscode modules.
-  { ...common, entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  // Webview: a browser bundle; it never sees node or vscode modules. Its test hooks are compiled in only
+  // for the end-to-end tests (--test-hooks); otherwise the flag is false and the minifier drops them.
+  {
+    ...common,
+    entryPoints: ['webview/main.ts'],
+    outfile: 'dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    define: { SESSION_SURFACE_TEST_HOOKS: String(testHooks) },
+  },
 ].filter((t) => existsSync(t.entryPoints[0]));
 
 function listTests(dir) {

@@ -59,7 +59,7 @@ if (!existsSync(join(shared, 'conformance'))) {
 }
 
 await step('type check (host, core, webview, tests)', 'npm', ['run', '--silent', 'typecheck']);
-await step('lint (layer boundaries)', 'npm', ['run', '--silent', 'lint']);
+await step('lint (layer boundaries, import cycles)', 'npm', ['run', '--silent', 'lint']);
 await step('format check (prettier)', 'npm', ['run', '--silent', 'format:check']);
 await step('build bundles and tests', process.execPath, ['scripts/build.mjs', '--tests']);
 await step('unit, conformance and property tests', process.execPath, ['scripts/run-unit.mjs'], { counts: 'unit' });

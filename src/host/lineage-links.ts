@@ -2,7 +2,7 @@
 // children of a session and owns the commands that open a parent or a child. It hands these in once it
 // is registered, so an editor opened before (or without) it simply offers no links.
 import type * as vscode from 'vscode';
-import type { LineageTarget } from '../protocol/lineage';
+import type { LineageTarget } from '../protocol';
 
 export interface LineageLinks {
   /** How many child sessions of the log at `uri` the sessions folder holds. */

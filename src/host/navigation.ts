@@ -1,13 +1,12 @@
 // Keyboard navigation in the session editor: Go to Seq… and Next/Previous Problem. Each sends the
-// session webview a `reveal` notification, and shows the event's line in the text editor beside
+// session webviews of the log a `reveal` notification (through the document), and shows the event's line in the text editor beside
 // (plain logs only: a zstd log's text is not a text document) without taking the focus away.
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/types';
-import type { RevealMessage } from '../protocol/messages';
+import { notification, type RevealTarget } from '../protocol';
 import type { ActiveSession } from './active-session';
 import { isZstdLogName } from './log-text';
 import type { SessionDocument } from './session-document';
-import { notifyWebviews } from './webview-channel';
 
 export const NAVIGATION_COMMANDS = {
   goToSeq: 'sessionSurface.goToSeq',
@@ -27,8 +26,8 @@ async function showLineBeside(doc: SessionDocument, line: number): Promise<void>
   } satisfies vscode.TextDocumentShowOptions);
 }
 
-async function reveal(doc: SessionDocument, target: Omit<RevealMessage, 'type'>): Promise<void> {
-  notifyWebviews(doc.uri, { type: 'reveal', ...target });
+async function reveal(doc: SessionDocument, target: RevealTarget): Promise<void> {
+  doc.notify(notification('reveal', target));
   const line = target.line ?? (target.seq !== undefined ? doc.view?.place(target.seq)?.line : undefined);
   if (line !== undefined) await showLineBeside(doc, line);
 }

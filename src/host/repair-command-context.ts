@@ -1,15 +1,10 @@
-// What the repair commands share: their ids, what they report, and the services they use (the target
-// file, an asynchronous read, the write prompts, the closing message). Its own module, so the session
-// document can name the commands without importing them.
+// What the repair commands share: what they report and the services they use (the target file, an
+// asynchronous read, the write prompts, the closing message); their ids are in crash-repair-ids.ts.
 import type * as vscode from 'vscode';
 import type { ReadLog } from '../files/crash-repair';
 import type { SessionEditorProvider } from './session-editor-provider';
 
-export const CRASH_REPAIR_COMMANDS = {
-  apply: 'sessionSurface.applyCrashRepair',
-  removeTornTail: 'sessionSurface.removeTornTail',
-  closeCompaction: 'sessionSurface.closeInterruptedCompaction',
-} as const;
+export { CRASH_REPAIR_COMMANDS } from './crash-repair-ids';
 
 /** What a command last did, for the in-host tests and the end-to-end tests' log. */
 export interface CrashRepairOutcome {

@@ -7,25 +7,23 @@
 // and writes the log only through `appendWith`, which appends saved edits (see src/save/append-save.ts).
 //
 // Views learn about it through notifications (`onDidNotify`: load progress with the header as soon
-// as it is read, the summary when the load ends, small `appended` notes) and ask for everything else
-// through the timeline's requests.
+// as it is read, the summary when the load ends, small `appended` notes, and what commands tell the
+// views of this log, such as a reveal) and ask for everything else through the timeline's requests.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
 import { affects, followLiveLogs, readLimits } from './settings';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
-import type { AppendedMessage, FileStatus, HostToWebview, LoadingMessage, SessionSummary } from '../protocol/messages';
+import { notification, type FileStatus, type LoadProgress, type NotificationMessage, type SessionSummary } from '../protocol';
 import { readFileWithStat, readRange, readWholeFile, statFile } from './file-access';
 import { hostPlatform } from './platform';
 import { FileFollower } from './file-follower';
 import { classifyChange, extendIdentity, identityOf, type LoadedIdentity } from '../files/file-identity';
-import { liveState, liveText } from '../present';
 import { SessionTimeline } from './timeline/session-timeline';
 import { translate } from './words';
-import { followWord, summaryCounts } from './timeline/summary';
 import type { EditableLog } from '../files/append-save';
-import { CRASH_REPAIR_COMMANDS } from './repair-command-context';
+import { CRASH_REPAIR_COMMANDS } from './crash-repair-ids';
 import type { LineageLinks } from './lineage-links';
 import { DocumentEdits } from './authoring/document-edits';
 
@@ -64,7 +62,7 @@ export class SessionDocument implements vscode.CustomDocument {
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the load ends and whenever the file changed what the view shows. */
   readonly onDidChange = this.changed.event;
-  private readonly notified = new vscode.EventEmitter<HostToWebview>();
+  private readonly notified = new vscode.EventEmitter<NotificationMessage>();
   /** Notifications for the webviews showing this document. */
   readonly onDidNotify = this.notified.event;
   private readonly diagnosticsChanged = new vscode.EventEmitter<void>();
@@ -74,7 +72,7 @@ export class SessionDocument implements vscode.CustomDocument {
   readonly onDidDispose = this.disposedEmitter.event;
 
   private state: DocumentState = { kind: 'loading', phase: 'reading', totalBytes: 0 };
-  private loading: LoadingMessage | undefined;
+  private loading: LoadProgress | undefined;
   private loaded: Loaded | undefined;
   private follower: FileFollower | undefined;
   private loadGeneration = 0;
@@ -102,7 +100,7 @@ export class SessionDocument implements vscode.CustomDocument {
     // once; turned on, the follower catches up with what was appended meanwhile.
     this.settingWatch = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!affects(e, 'followLiveLogs') || !this.loaded || this.disposed) return;
-      this.notify({ type: 'summary', summary: this.loaded.timeline.summary() });
+      this.notify(notification('summary', { summary: this.loaded.timeline.summary() }));
       this.changed.fire();
       this.follower?.soon();
     });
@@ -138,13 +136,13 @@ export class SessionDocument implements vscode.CustomDocument {
     return this.loaded?.timeline.summary();
   }
 
-  /** The message that brings a freshly (re)loaded webview up to date. */
-  messageForWebview(): HostToWebview {
+  /** The notification that brings a freshly (re)loaded webview up to date. */
+  stateNotification(): NotificationMessage {
     const s = this.state;
-    if (s.kind === 'failed') return { type: 'loadFailed', fileName: this.fileName, message: s.message };
+    if (s.kind === 'failed') return notification('loadFailed', { fileName: this.fileName, message: s.message });
     const summary = s.kind === 'loaded' ? this.summary() : undefined;
-    if (summary) return { type: 'summary', summary };
-    return this.loading ?? { type: 'loading', fileName: this.fileName, phase: 'reading', totalBytes: 0 };
+    if (summary) return notification('summary', { summary });
+    return notification('loading', this.loading ?? { fileName: this.fileName, phase: 'reading', totalBytes: 0 });
   }
 
   /** The loaded log and the identity of its bytes, for planning edits (undefined until loaded). */
@@ -172,7 +170,7 @@ export class SessionDocument implements vscode.CustomDocument {
         const { surfaceChanged } = l.timeline.foldAppend();
         if (l.file.state === 'following') l.file = { ...l.file, size: l.identity.size, mtimeMs: l.identity.mtimeMs };
         this.setState({ kind: 'loaded' });
-        this.notify(this.appendedMessage(l, l.timeline.log.eventCount - before, surfaceChanged));
+        this.notify(notification('appended', l.timeline.appendedNote(l.timeline.log.eventCount - before, surfaceChanged)));
         this.scheduleDiagnostics();
       }
     }
@@ -189,7 +187,8 @@ export class SessionDocument implements vscode.CustomDocument {
     return this.whenLoaded;
   }
 
-  private notify(message: HostToWebview): void {
+  /** Tells every view of this document (through each one's channel, which holds it until the view is ready). */
+  notify(message: NotificationMessage): void {
     if (!this.disposed) this.notified.fire(message);
   }
 
@@ -225,10 +224,9 @@ export class SessionDocument implements vscode.CustomDocument {
       const stat = await statFile(this.uri);
       if (!stat) throw new Error(`${this.uri.fsPath || this.uri.toString()} does not exist`);
       const started = Date.now();
-      let header: LoadingMessage['headerFields'];
+      let header: LoadProgress['headerFields'];
       const progressTo = (phase: 'reading' | 'parsing', fraction: number, totalBytes: number) => {
         this.loading = {
-          type: 'loading',
           fileName: this.fileName,
           phase,
           fraction,
@@ -236,7 +234,7 @@ export class SessionDocument implements vscode.CustomDocument {
           ...(header ? { headerFields: header } : {}),
         };
         this.state = { kind: 'loading', phase, fraction, totalBytes };
-        this.notify(this.loading);
+        this.notify(notification('loading', this.loading));
       };
       progressTo('reading', 0, stat.size);
       // A large log takes seconds: the workbench shows the progress too (a notification for large
@@ -283,7 +281,7 @@ export class SessionDocument implements vscode.CustomDocument {
       this.lastForeignChange = this.loaded.file.mtimeMs;
       this.loading = undefined;
       this.setState({ kind: 'loaded' });
-      this.notify({ type: 'summary', summary: this.loaded.timeline.summary() });
+      this.notify(notification('summary', { summary: this.loaded.timeline.summary() }));
       this.diagnosticsChanged.fire();
       this.follower = new FileFollower(this.uri, () => this.checkFile(generation));
       this.follower.soon(); // catch anything appended while we parsed
@@ -292,7 +290,7 @@ export class SessionDocument implements vscode.CustomDocument {
       this.loaded = undefined;
       const message = err instanceof Error ? err.message : String(err);
       this.setState({ kind: 'failed', message });
-      this.notify({ type: 'loadFailed', fileName: this.fileName, message });
+      this.notify(notification('loadFailed', { fileName: this.fileName, message }));
     }
   }
 
@@ -340,7 +338,7 @@ export class SessionDocument implements vscode.CustomDocument {
           l.file = { state: 'following', size: l.identity.size, mtimeMs, lastAppendAt: Date.now() };
           this.lastForeignChange = mtimeMs;
           this.state = { kind: 'loaded' };
-          this.notify(this.appendedMessage(l, l.timeline.log.eventCount - before, surfaceChanged));
+          this.notify(notification('appended', l.timeline.appendedNote(l.timeline.log.eventCount - before, surfaceChanged)));
           if (!this.disposed) this.changed.fire();
           this.scheduleDiagnostics();
           return;
@@ -353,7 +351,7 @@ export class SessionDocument implements vscode.CustomDocument {
             size: stat?.size ?? 0,
           };
           this.setState({ kind: 'loaded' });
-          this.notify({ type: 'summary', summary: l.timeline.summary() });
+          this.notify(notification('summary', { summary: l.timeline.summary() }));
       }
     } catch (err) {
       if (generation !== this.loadGeneration || this.disposed) return;
@@ -366,25 +364,8 @@ export class SessionDocument implements vscode.CustomDocument {
         ),
       };
       this.setState({ kind: 'loaded' });
-      this.notify({ type: 'summary', summary: l.timeline.summary() });
+      this.notify(notification('summary', { summary: l.timeline.summary() }));
     }
-  }
-
-  /** The small note a live append sends: counts, generation, whether the surface changed. */
-  private appendedMessage(l: Loaded, added: number, surfaceChanged: boolean): AppendedMessage {
-    const log = l.timeline.log;
-    const live = liveState(log, l.timeline.index.turns);
-    return {
-      type: 'appended',
-      generation: l.timeline.generation,
-      added,
-      surfaceChanged,
-      // Diagnostic counts are those last gathered; `summary` follows when they are gathered again.
-      counts: summaryCounts(log, l.timeline.index.turns, l.timeline.lastDiagnostics()),
-      live,
-      liveText: liveText(live, followWord(l.file, followLiveLogs()), this.formatter),
-      file: l.file,
-    };
   }
 
   /** Gathers the whole-log diagnostics again after appends, at most every DIAGNOSTICS_REFRESH_MS. */
@@ -397,7 +378,7 @@ export class SessionDocument implements vscode.CustomDocument {
       const before = l.timeline.lastDiagnostics();
       const now = l.timeline.diagnostics().list;
       if (now.length !== before.length || now.some((d, i) => d.message !== before[i].message || d.line !== before[i].line)) {
-        this.notify({ type: 'summary', summary: l.timeline.summary() });
+        this.notify(notification('summary', { summary: l.timeline.summary() }));
         this.diagnosticsChanged.fire();
       }
     }, DIAGNOSTICS_REFRESH_MS);
@@ -435,7 +416,7 @@ function changeExplanation(kind: 'truncated' | 'rewritten' | 'deleted', sizeNow:
 }
 
 /** The header fields of a plain log's first line, before the core has read the rest. */
-function earlyHeader(bytes: Uint8Array, fmt: Formatter): LoadingMessage['headerFields'] {
+function earlyHeader(bytes: Uint8Array, fmt: Formatter): LoadProgress['headerFields'] {
   if (bytes[0] !== 0x7b) return undefined; // '{': zstd and anything else wait for the load
   const end = bytes.subarray(0, EARLY_HEADER_BYTES).indexOf(0x0a);
   if (end < 0) return undefined;

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { isZstdLogName, revealLineInTextEditor } from './log-text';
 import { SessionDocument } from './session-document';
-import { SessionPanel, type RenderReport, type TestReport } from './session-panel';
+import { SessionPanel, type RenderReport } from './session-panel';
 import { PendingEditsStatus } from './authoring/pending-status';
 import { typeIcon, typeLabel } from '../present/event-labels';
 import { hostFormatter } from './words';
@@ -42,18 +42,13 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
   private readonly opened = new vscode.EventEmitter<SessionDocument>();
   readonly onDidOpenDocument = this.opened.event;
   private readonly rendered = new vscode.EventEmitter<RenderReport>();
-  /** Test mode only: the webview drew the summary (used by tests and the open-time benchmark). */
+  /** Test mode only: a test build of the webview drew the summary (used by the in-host tests). */
   readonly onDidRender = this.rendered.event;
-  private readonly testReported = new vscode.EventEmitter<TestReport>();
-  /** Test mode only: measurements and markers the webview reports (first rows painted, frame times). */
-  readonly onDidTestReport = this.testReported.event;
-  /** Test mode only: every report received, for tests that look after the fact. */
-  readonly testReports: TestReport[] = [];
   private active: SessionDocument | undefined;
   /** Set by the Sessions view once registered: children of a session and the commands to open them. */
   lineage: LineageLinks | undefined;
 
-  /** @param testMode test hooks (render and test reports) are recorded only when set. */
+  /** @param testMode the webview's render reports are recorded only when set. */
   constructor(
     private readonly extensionUri: vscode.Uri,
     readonly testMode = false,
@@ -67,7 +62,6 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
       vscode.window.registerCustomEditorProvider(ZSTD_SESSION_EDITOR_VIEW_TYPE, provider, options),
       provider.opened,
       provider.rendered,
-      provider.testReported,
       provider.edited,
       provider.pendingStatus,
     );
@@ -113,10 +107,6 @@ export class SessionEditorProvider implements vscode.CustomEditorProvider<Sessio
       {
         testMode: this.testMode,
         onRendered: (r) => this.rendered.fire(r),
-        onTestReport: (r) => {
-          if (this.testReports.length < 10_000) this.testReports.push(r);
-          this.testReported.fire(r);
-        },
       },
       {
         rows: () => edits.pendingEvents.map((e) => ({ ...e, label: typeLabel(e.type, hostFormatter()), icon: typeIcon(e.type) })),

@@ -2,7 +2,7 @@
 // Clicking it shows the session's health: verdict, live state, counts and its problems (a problem
 // picked there is revealed like Next Problem does).
 import * as vscode from 'vscode';
-import type { SessionSummary } from '../protocol/summary';
+import type { SessionSummary } from '../protocol';
 import type { ActiveSession } from './active-session';
 import { NAVIGATION_COMMANDS } from './navigation';
 import type { SessionDocument } from './session-document';

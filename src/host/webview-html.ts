@@ -13,11 +13,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions 
   return { enableScripts: true, enableCommandUris: false, localResourceRoots: webviewRoots(extensionUri) };
 }
 
-/**
- * `testMode` marks the body with `data-test-mode` so the webview sends its test-only reports (first
- * rows painted, frame times); for users it is off and the webview sends none.
- */
-export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, testMode = false): string {
+export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
   const nonce = btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(18))));
   const asset = (...parts: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...parts)).toString();
   const csp = [
@@ -40,7 +36,7 @@ export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode
 <link rel="stylesheet" href="${asset('media', 'session.css')}">
 <title>${escapeText(title)}</title>
 </head>
-<body${testMode ? ' data-test-mode="true"' : ''}>
+<body>
 <main id="app" aria-busy="true"><p class="muted">Starting…</p></main>
 <script nonce="${nonce}" src="${asset('dist', 'webview.js')}"></script>
 </body>

@@ -2,45 +2,18 @@
 // exactly once with a `response` of the same id: `ok: true` with the method's result and the generation
 // stamp it was computed from, or `ok: false` with a typed error. The table below is the contract:
 // each method's params and result, and a validator for both (the host checks params, the webview
-// checks results).
+// checks each result against the method it asked).
 import type { SessionSummary } from './summary';
 import { isSessionSummary } from './summary';
-import {
-  isEventDetail,
-  isGeneration,
-  isMessagesDiff,
-  isOverview,
-  isProblemView,
-  isProvenanceView,
-  isRowFilter,
-  isRowOrder,
-  isRowWindow,
-  isSearchMatch,
-  isSearchQuery,
-  isSearchResult,
-  isShadowBracket,
-  isSurfaceAsOf,
-  isTimeSpans,
-  isUsageTable,
-  type EventDetail,
-  type Generation,
-  type MessagesDiff,
-  type Overview,
-  type ProblemView,
-  type ProvenanceView,
-  type RowFilter,
-  type RowOrder,
-  type RowWindow,
-  type SearchMatch,
-  type SearchQuery,
-  type SearchResult,
-  type ShadowBracket,
-  type SurfaceAsOf,
-  type TimeSpans,
-  type UsageTable,
-} from './timeline';
+import { isGeneration, isRowFilter, isRowOrder, isRowWindow, type Generation, type RowFilter, type RowOrder, type RowWindow } from './rows';
+import { isEventDetail, isProblemView, type EventDetail, type ProblemView } from './detail';
+import { isSearchMatch, isSearchQuery, isSearchResult, type SearchMatch, type SearchQuery, type SearchResult } from './search';
+import { isMessagesDiff, isSurfaceAsOf, type MessagesDiff, type SurfaceAsOf } from './as-of';
+import { isOverview, isShadowBracket, type Overview, type ShadowBracket } from './overview';
+import { isTimeSpans, isUsageTable, type TimeSpans, type UsageTable } from './time';
 import { isCrashReviewView, isRepairAction, type CrashReviewView, type RepairAction } from './crash';
 import { isLineageTarget, type LineageTarget } from './lineage';
+import { isErrorCode, type ErrorCode } from './errors';
 import { arrayOf, bool, count, isObject, line, literal, num, optional, shape, str, type Validator } from './validate';
 
 /** Most rows one `rows` request may ask for. */
@@ -56,10 +29,8 @@ export interface RequestTable {
   rows: { params: { order: RowOrder; start: number; count: number; filter?: RowFilter }; result: RowWindow };
   /** The row index of a seq in an order (for jumps); `index` absent when the seq has no row there. */
   rowOf: { params: { order: RowOrder; seq: number; filter?: RowFilter }; result: { index?: number; total: number } };
-  /** Everything the inspector shows for one event. */
+  /** Everything the inspector shows for one event, and what to mark in the list while it is selected. */
   eventDetail: { params: { seq: number }; result: EventDetail };
-  /** The provenance links of one event, both directions, and what to highlight. */
-  provenance: { params: { seq: number }; result: ProvenanceView };
   /** Starts a host-side search over the whole log; `searchProgress` notifications follow; answers at the end. */
   search: { params: SearchQuery; result: SearchResult };
   cancelSearch: { params: { searchId: number }; result: { cancelled: boolean } };
@@ -101,6 +72,7 @@ export type Params<M extends Method> = RequestTable[M]['params'];
 export type Result<M extends Method> = RequestTable[M]['result'];
 
 const none = shape<Record<string, never>>({});
+const revealParams = shape({ seq: optional(count), line: optional(line) });
 
 export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   summary: none,
@@ -108,7 +80,6 @@ export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   rows: shape({ order: isRowOrder, start: count, count: windowCount, filter: optional(isRowFilter) }),
   rowOf: shape({ order: isRowOrder, seq: count, filter: optional(isRowFilter) }),
   eventDetail: shape({ seq: count }),
-  provenance: shape({ seq: count }),
   search: isSearchQuery,
   cancelSearch: shape({ searchId: count }),
   searchMatches: shape({ searchId: count, start: count, count: windowCount }),
@@ -119,9 +90,7 @@ export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   timeSpans: shape({ from: optional(num), to: optional(num), maxSpans: (v): v is number => count(v) && v <= 50_000 }),
   usage: shape({ level: literal('turn', 'step'), start: count, count: windowCount }),
   shadowBrackets: none,
-  revealInTextEditor: (v): v is { seq?: number; line?: number } =>
-    shape({ seq: optional(count), line: optional(line) })(v) &&
-    ((v as { seq?: number }).seq !== undefined || (v as { line?: number }).line !== undefined),
+  revealInTextEditor: (v): v is { seq?: number; line?: number } => revealParams(v) && (v.seq !== undefined || v.line !== undefined),
   reload: none,
   crashReview: none,
   repairAction: shape({ action: isRepairAction }),
@@ -135,7 +104,6 @@ export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
   rows: isRowWindow,
   rowOf: shape({ index: optional(count), total: count }),
   eventDetail: isEventDetail,
-  provenance: isProvenanceView,
   search: isSearchResult,
   cancelSearch: shape({ cancelled: bool }),
   searchMatches: shape({ matchCount: count, matches: arrayOf(isSearchMatch) }),
@@ -154,45 +122,58 @@ export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
   openLineage: shape({ opened: bool }),
 };
 
-const METHODS = new Set(Object.keys(PARAMS));
+const METHODS: ReadonlySet<string> = new Set(Object.keys(PARAMS));
 export const isMethod = (v: unknown): v is Method => typeof v === 'string' && METHODS.has(v);
 
 // ---- envelopes ----------------------------------------------------------------------------------
+// Written as a mapped type indexed by its own keys, so that `RequestMessage` is a union told apart by
+// `method`, and a function generic in the method (`answerRequest`) sees `params` and the handler of
+// the same method together, without a cast.
 
-export interface RequestMessage<M extends Method = Method> {
-  type: 'request';
-  id: number;
-  method: M;
-  params: Params<M>;
-}
+export type RequestMessage<M extends Method = Method> = {
+  [K in M]: { type: 'request'; id: number; method: K; params: Params<K> };
+}[M];
 
-export type ErrorCode =
-  | 'badRequest' // params did not validate
-  | 'notLoaded' // the log failed to load (or was closed)
-  | 'outOfRange' // a seq or index beyond the log
-  | 'unknownSearch' // a searchId the host no longer has
-  | 'cancelled' // a newer request made this one moot
-  | 'failed'; // anything else; `message` says what
+export type ResponseOk<M extends Method = Method> = {
+  [K in M]: { type: 'response'; id: number; method: K; ok: true; generation: Generation; result: Result<K> };
+}[M];
 
 export interface ResponseError {
   code: ErrorCode;
   message: string;
 }
 
-export type ResponseMessage<M extends Method = Method> =
-  | { type: 'response'; id: number; method: M; ok: true; generation: Generation; result: Result<M> }
-  | { type: 'response'; id: number; method: M; ok: false; error: ResponseError };
+export interface ResponseFailed {
+  type: 'response';
+  id: number;
+  method: Method;
+  ok: false;
+  error: ResponseError;
+}
 
-export const isErrorCode: Validator<ErrorCode> = literal('badRequest', 'notLoaded', 'outOfRange', 'unknownSearch', 'cancelled', 'failed');
+export type ResponseMessage<M extends Method = Method> = ResponseOk<M> | ResponseFailed;
+
+/**
+ * A response as the webview first receives it: the envelope checked, the result not yet, since only
+ * the request waiting for it knows which result it asked for (HostClient checks it with RESULTS).
+ */
+export type ResponseEnvelope =
+  { type: 'response'; id: number; method: Method; ok: true; generation: Generation; result: unknown } | ResponseFailed;
 
 /** A request from the webview: envelope and params (the host answers `badRequest` to a bad one). */
 export function isRequestMessage(v: unknown): v is RequestMessage {
   return isObject(v) && v.type === 'request' && count(v.id) && isMethod(v.method) && PARAMS[v.method](v.params);
 }
 
-/** A response from the host: envelope, and the result of the method it names. */
-export function isResponseMessage(v: unknown): v is ResponseMessage {
+const isResponseError = shape<ResponseError>({ code: isErrorCode, message: str });
+
+/** A response's envelope: id, method, and either a generation stamp or a typed error. */
+export function isResponseEnvelope(v: unknown): v is ResponseEnvelope {
   if (!isObject(v) || v.type !== 'response' || !count(v.id) || !isMethod(v.method)) return false;
-  if (v.ok === true) return isGeneration(v.generation) && RESULTS[v.method](v.result);
-  return v.ok === false && shape<ResponseError>({ code: isErrorCode, message: str })(v.error);
+  return v.ok === true ? isGeneration(v.generation) : v.ok === false && isResponseError(v.error);
+}
+
+/** A whole response: its envelope, and the result of the method it names. */
+export function isResponseMessage(v: unknown): v is ResponseMessage {
+  return isResponseEnvelope(v) && (!v.ok || RESULTS[v.method](v.result));
 }

@@ -2,7 +2,7 @@
 // words in through the presentation layer (one format for dates and numbers, bounded single-line
 // strings), so the webview shows them as they are.
 import { isLineageSummary, type LineageSummary } from './lineage';
-import { isGeneration, isSeverityMark, type Generation } from './timeline';
+import { isGeneration, isSeverityMark, type Generation } from './rows';
 import { arrayOf, bool, count, line, literal, num, optional, shape, str, type Validator } from './validate';
 
 /**

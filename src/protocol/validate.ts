@@ -35,7 +35,8 @@ export function arrayOf<T>(item: Validator<T>, max = Number.MAX_SAFE_INTEGER): V
   };
 }
 
-type Shape<T> = { [K in keyof T]-?: Validator<T[K]> };
+/** One validator per field of T (optional fields included: their validators accept undefined). */
+export type Shape<T> = { [K in keyof T]-?: Validator<T[K]> };
 
 /** An object whose listed fields are each accepted; extra fields are allowed and ignored. */
 export function shape<T>(fields: Shape<T>): Validator<T> {

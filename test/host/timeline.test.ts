@@ -10,7 +10,8 @@ import { encodeDshZstdLog } from '../../src/core/zstd';
 import type { SessionSurfaceApi } from '../../src/extension';
 import type { SessionDocument } from '../../src/host/session-document';
 import { DECOMPRESSED_SCHEME } from '../../src/host/log-text';
-import { isHostToWebview, sameGeneration, type ResponseMessage } from '../../src/protocol/messages';
+import { handleRequest } from '../../src/host/timeline/request-handlers';
+import { isNotificationMessage, isResponseMessage, sameGeneration, type ResponseMessage } from '../../src/protocol';
 import { richLog } from '../support/build-log';
 
 const EXTENSION_ID = 'session-surface.session-surface-studio';
@@ -66,8 +67,8 @@ suite('timeline host side in a real extension host', () => {
 
   async function ask(doc: SessionDocument, method: string, params: unknown): Promise<ResponseMessage & { ok: true }> {
     const progress: unknown[] = [];
-    const response = await doc.timeline!.handle({ type: 'request', id: ++requestId, method, params }, (p) => progress.push(p));
-    assert.ok(response && isHostToWebview(response), `${method}: the response validates`);
+    const response = await handleRequest(doc.timeline!, { type: 'request', id: ++requestId, method, params }, (p) => progress.push(p));
+    assert.ok(response && isResponseMessage(response), `${method}: the response validates`);
     assert.ok(response.ok, `${method}: ${JSON.stringify(response)}`);
     return response as ResponseMessage & { ok: true };
   }
@@ -105,8 +106,9 @@ suite('timeline host side in a real extension host', () => {
     try {
       b.toolResult('call-d', 'the answer, late');
       fs.appendFileSync(workspaceFile('timeline-live.jsonl'), b.bytes().subarray(first.length));
-      const note: any = await until('appended note', () => notes.find((m) => m.type === 'appended'), 10_000);
-      assert.ok(isHostToWebview(JSON.parse(JSON.stringify(note))));
+      const message: any = await until('appended note', () => notes.find((m) => m.method === 'appended'), 10_000);
+      assert.ok(isNotificationMessage(JSON.parse(JSON.stringify(message))));
+      const note = message.params;
       assert.equal(note.added, 1);
       assert.equal(note.surfaceChanged, true);
       assert.equal(note.counts.events, doc.timeline!.log.eventCount);
@@ -229,8 +231,8 @@ suite('timeline host side in a real extension host', () => {
       const full = (await ask(doc, 'rows', { order: 'log', start: 0, count: 2000, filter: { collapseChunkRuns: true } })).result as any;
       assert.ok(full.total <= log.eventCount, f);
       const seq = model.rows[model.rows.length - 1]?.seq ?? 0;
-      await ask(doc, 'eventDetail', { seq });
-      await ask(doc, 'provenance', { seq });
+      const detail = (await ask(doc, 'eventDetail', { seq })).result as any;
+      assert.ok(Array.isArray(detail.highlight), `${f}: the detail carries its provenance marks`);
       await ask(doc, 'overview', { buckets: 200 });
       await ask(doc, 'timeSpans', { maxSpans: 500 });
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

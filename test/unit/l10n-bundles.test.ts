@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Formatter, liveText, typeLabel, type FollowWord, type LiveWord } from '../../src/present';
-import { localize } from '../../src/protocol/webview-strings';
+import { localize } from '../../src/protocol';
 import { bundleFormatter } from '../support/l10n';
 import { repoRoot } from '../support/paths';
 

@@ -65,6 +65,23 @@ const probes: Probe[] = [
     text: "import type { SessionHeader } from '../src/core/types';\nimport { PROTOCOL_VERSION } from '../src/protocol/messages';\nexport type H = SessionHeader;\nexport const p = PROTOCOL_VERSION;\nexport const t = document.title;\n",
     expect: null,
   },
+  // The webview's controllers: its state and behaviour, run under Node by the unit tests.
+  { folder: 'webview/timeline/controllers', text: 'export const t = () => document.title;\n', expect: 'controllers run under Node' },
+  {
+    folder: 'webview/timeline/controllers',
+    text: "import { html } from 'lit';\nexport const h = html;\n",
+    expect: 'lit only for its types',
+  },
+  {
+    folder: 'webview/timeline/controllers',
+    text: "import { renderRow } from '../views/row-view';\nexport const r = renderRow;\n",
+    expect: 'controllers run without the page',
+  },
+  {
+    folder: 'webview/timeline/controllers',
+    text: "import type { ReactiveController } from 'lit';\nimport { PAGE_SIZE } from './row-cache';\nexport type C = ReactiveController;\nexport const p = PAGE_SIZE;\n",
+    expect: null,
+  },
   // The CLI never reaches the extension host.
   {
     folder: 'src/cli',

@@ -1,7 +1,9 @@
 // The webview's words in VS Code's display language: the host sends the translated strings table
 // (src/protocol/webview-strings.ts) and the page looks each English string up here, falling back to
-// the English when the table has not arrived or lacks it.
-import { localize, type WebviewString } from '../../src/protocol/webview-strings';
+// the English when the table has not arrived or lacks it. Text the host worded (event labels, header
+// fields, the live state) arrives in the display language already and is shown as it is. No DOM here (controllers word what they
+// announce with it, under Node in the unit tests too): the page sets its `lang` attribute itself.
+import { localize, type WebviewString } from '../../src/protocol';
 
 let table: Record<string, string> | undefined;
 /** Bumped when the table changes, so words kept per row are worded again. */
@@ -13,13 +15,15 @@ export function stringsVersion(): number {
 /** Numbers as VS Code's display language writes them; never the browser's own language. */
 let numbers = new Intl.NumberFormat('en');
 
+/** Whether `language` is a BCP 47 tag the page may put in its `lang` attribute. */
+export function isLanguageTag(language: string): boolean {
+  return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(language);
+}
+
 export function setStrings(strings: Record<string, string>, language: string): void {
   table = strings;
   version++;
-  if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(language)) {
-    document.documentElement.lang = language;
-    setNumberLocale(language);
-  }
+  if (isLanguageTag(language)) setNumberLocale(language);
 }
 
 /** The display language for numbers: the strings' language first, then the summary's `locale`. */
@@ -47,12 +51,4 @@ export function t(english: WebviewString, ...args: (string | number)[]): string 
  */
 export function counted(n: number, one: WebviewString, many: WebviewString, ...rest: (string | number)[]): string {
   return n === 1 ? t(one, n, ...rest) : t(many, n, ...rest);
-}
-
-/**
- * Text the host worded (header fields, counts, the live state): the host words it in the display
- * language; a string of the table that still arrives in English is translated here.
- */
-export function label(english: string): string {
-  return localize(table, english);
 }

@@ -19,7 +19,6 @@
 // user/message, session/end-seed and plugin events are unconstrained (agent/inbox/spliced, hooks,
 // titles… appear between turns in real logs).
 import type { Diagnostic, SessionEvent } from '../types';
-import type { SessionLog } from '../read/session-log';
 import { SurfaceRole, type EventFacts } from '../read/event-index';
 import { KNOWN_EVENT_TYPE_NAMES, TypeId } from '../read/known-types';
 import { DiagnosticSink } from './diagnostic-sink';
@@ -34,8 +33,12 @@ const STEP_SCOPE = 'invariant.step-scope';
 const TURN_SCOPE = 'invariant.turn-scope';
 const PENDING = 'invariant.pending-call';
 
-/** Every relational-invariant warning of the log's kept events (closers are not included). */
-export function checkInvariants(log: SessionLog): Diagnostic[] {
+/**
+ * Every relational-invariant warning of the log's kept events (closers are not included). The pass ran
+ * while the log was read; the log is named by the one field read here, so this module need not know
+ * the reader that holds it.
+ */
+export function checkInvariants(log: { readonly facts: { readonly invariants: InvariantPass } }): Diagnostic[] {
   return log.facts.invariants.diagnostics();
 }
 

@@ -4,7 +4,6 @@
 // scan found. The facts are gathered while the log loads (and as it grows); see provenance-scan.ts
 // for the rules.
 import type { Diagnostic } from '../types';
-import type { SessionLog } from '../read/session-log';
 import type { Edge, EdgeKind } from './edge-index';
 import type { ProvenanceBuilder, ProvenanceScan } from './provenance-scan';
 import type { AttemptEnd } from './stream-attempts';
@@ -144,7 +143,10 @@ function pick(edges: Edge[], kind: EdgeKind): number[] {
   return edges.filter((e) => e.kind === kind).map((e) => e.seq);
 }
 
-/** The provenance index of a log (its facts were gathered while it loaded; growth extends them). */
-export function provenanceIndex(log: SessionLog): ProvenanceIndex {
+/**
+ * The provenance index of a log (its facts were gathered while it loaded; growth extends them). The log
+ * is named by the one field read here, so this module need not know the reader that holds it.
+ */
+export function provenanceIndex(log: { readonly facts: { readonly provenance: ProvenanceIndex } }): ProvenanceIndex {
   return log.facts.provenance;
 }

@@ -4,7 +4,7 @@
 import type { SessionLog } from '../../core';
 import { deriveEventMessage } from '../../core/surface/projections';
 import { eventSummary, messageSummary, typeLabel, type Formatter } from '../../present';
-import type { AsOfNode, DiffEntry, MessagesDiff, SurfaceAsOf } from '../../protocol/timeline';
+import type { AsOfNode, DiffEntry, MessagesDiff, SurfaceAsOf } from '../../protocol';
 import type { TimelineIndex } from './timeline-index';
 
 /** Most entries a diff lists (its counts stay whole). */

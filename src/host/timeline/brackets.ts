@@ -2,7 +2,7 @@
 // its compaction or prune recorded.
 import type { SessionLog } from '../../core';
 import { eventSummary, type Formatter } from '../../present';
-import type { ShadowBracket } from '../../protocol/timeline';
+import type { ShadowBracket } from '../../protocol';
 
 const MAX_SEQS = 10_000;
 

@@ -20,7 +20,7 @@ import {
   repairMadeLine,
   tornTailHeading,
 } from '../../present/repair-words';
-import type { CrashReviewView, GhostRow, HealthEntryView, HealthTarget, OpenTurnView, TornTailView } from '../../protocol/crash';
+import type { CrashReviewView, GhostRow, HealthEntryView, HealthTarget, OpenTurnView, TornTailView } from '../../protocol';
 
 export interface CrashViewInput {
   log: SessionLog;

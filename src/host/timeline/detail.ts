@@ -1,4 +1,5 @@
-// The inspector's view of one event and the provenance links of an event, both directions.
+// The inspector's view of one event: its content, its provenance links both directions (and the seqs
+// they mark in the list), its problems and its raw line.
 import { provenanceIndex, type Diagnostic, type Edge, type SessionLog } from '../../core';
 import {
   boundedJson,
@@ -12,7 +13,7 @@ import {
   valueText,
   type Formatter,
 } from '../../present';
-import type { ContentBlockView, EventDetail, LinkRelation, ProblemView, ProvenanceLink, ProvenanceView } from '../../protocol/timeline';
+import type { ContentBlockView, EventDetail, LinkRelation, ProblemView, ProvenanceLink } from '../../protocol';
 import { eventTime } from './rows';
 import type { TimelineIndex } from './timeline-index';
 
@@ -204,11 +205,6 @@ export function problemView(d: Diagnostic): ProblemView {
   return view;
 }
 
-export function provenanceView(log: SessionLog, seq: number, problems: readonly Diagnostic[], fmt: Formatter): ProvenanceView {
-  const links = provenanceLinks(log, seq, fmt);
-  return { seq, links, highlight: [...new Set(links.map((l) => l.target))], problems: problems.map(problemView) };
-}
-
 export function eventDetail(
   log: SessionLog,
   index: TimelineIndex,
@@ -227,6 +223,7 @@ export function eventDetail(
       ? readUsage(data.chunk.usage)
       : undefined);
   const raw = log.lineText(seq) ?? boundedJson(event, { maxChars: RAW_MAX }).text;
+  const links = provenanceLinks(log, seq, fmt);
   const detail: EventDetail = {
     seq,
     type: oneLine(type, 200),
@@ -237,7 +234,8 @@ export function eventDetail(
     blocks: contentBlocks(type, data),
     fields: otherFields(type, data),
     raw: boundedText(raw, RAW_MAX),
-    links: provenanceLinks(log, seq, fmt),
+    links,
+    highlight: [...new Set(links.map((l) => l.target))],
     problems: problems.map(problemView),
   };
   if (time !== undefined) {

@@ -2,7 +2,7 @@
 // nodes, shadowed nodes, or carry a diagnostic, plus notable points (compactions, prunes, other
 // replacements, crash repairs, errors and warnings). Small whatever the log's size.
 import type { SessionLog } from '../../core';
-import type { Overview, OverviewMarkKind, SeverityMark } from '../../protocol/timeline';
+import type { Overview, OverviewMarkKind, SeverityMark } from '../../protocol';
 import type { TimelineIndex } from './timeline-index';
 
 /** Most marks of one kind; the first per bucket is kept. */

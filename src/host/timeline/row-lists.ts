@@ -3,7 +3,7 @@
 // message, in surface order) and the Transcript. A list is built on first request and extended as
 // the log grows; a surface replace rebuilds only the Model view's list, when it is next asked for.
 import type { SessionLog } from '../../core';
-import type { RowFilter, RowOrder } from '../../protocol/timeline';
+import type { RowFilter, RowOrder } from '../../protocol';
 import { IntList, type TimelineIndex } from './timeline-index';
 
 /** One order with one filter: row i shows seq `seqs[i]` (and, for a chunk run, up to `runEnds[i]`). */

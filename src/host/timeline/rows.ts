@@ -2,7 +2,7 @@
 // Only the events of the window are parsed.
 import type { SessionEvent, SessionLog } from '../../core';
 import { eventSummary, eventUsage, typeIcon, typeLabel, type Formatter } from '../../present';
-import type { RowFilter, RowOrder, RowWindow, SeverityMark, TimelineRow } from '../../protocol/timeline';
+import type { RowFilter, RowOrder, RowWindow, SeverityMark, TimelineRow } from '../../protocol';
 import type { RowLists } from './row-lists';
 import type { TimelineIndex } from './timeline-index';
 

@@ -4,7 +4,7 @@
 // cancelled or replaced by a newer search. Matches are given as rows of the searched order.
 import type { SessionLog } from '../../core';
 import { boundedJson, oneLine } from '../../present';
-import type { SearchMatch, SearchQuery, SearchResult } from '../../protocol/timeline';
+import type { SearchMatch, SearchQuery, SearchResult } from '../../protocol';
 import type { RowList } from './row-lists';
 
 const SLICE_MS = 30;

@@ -1,32 +1,26 @@
-// Everything the timeline asks of one loaded log, answered from the core and the indexes above: the
-// request handler of the protocol. One instance per load; a reload makes a new one (a new `load`
-// in the generation stamp). No vscode here: the host hands in what needs the editor (reveal, reload).
+// One loaded log as the timeline sees it: the core's log with the indexes the webview's questions need
+// (rows in three orders, turns and steps, diagnostics by seq, repair marks, spans, searches). One
+// instance per load; a reload makes a new one (a new `load` in the generation stamp). No vscode here:
+// the host hands in what needs the editor (reveal, reload, the repair commands). The protocol's
+// requests are answered over this by ./request-handlers.ts, one function per method.
 import type { Diagnostic, LoadedFile, SessionLog } from '../../core';
 import { logDiagnostics, type Formatter } from '../../present';
 import {
-  isRequestMessage,
-  PARAMS,
-  type Method,
-  type Params,
-  type RequestMessage,
-  type ResponseMessage,
-  type Result,
-} from '../../protocol/requests';
-import type { SessionSummary } from '../../protocol/summary';
-import type { SeverityMark } from '../../protocol/timeline';
+  RequestError,
+  type AppendedNote,
+  type LineageTarget,
+  type RepairAction,
+  type SessionSummary,
+  type SeverityMark,
+} from '../../protocol';
 import { findRepairsMade } from '../../core/surface/repairs-made';
-import type { RepairAction } from '../../protocol/crash';
-import type { LineageTarget } from '../../protocol/lineage';
-import { diffAsOf, surfaceAsOf } from './as-of';
-import { shadowBrackets } from './brackets';
-import { eventDetail, problemView, provenanceView } from './detail';
-import { overview } from './overview';
-import { RowLists } from './row-lists';
-import { rowWindow, type RowContext } from './rows';
-import { SearchService, type SearchProgress } from './search';
-import { SpanIndex } from './spans';
+import { liveState, liveText } from '../../present';
 import { crashReviewView, hasTornTail } from './crash-view';
-import { buildSummary, type SummaryContext } from './summary';
+import { RowLists } from './row-lists';
+import { type RowContext } from './rows';
+import { SearchService } from './search';
+import { SpanIndex } from './spans';
+import { buildSummary, followWord, summaryCounts, summaryFacts, type SummaryContext } from './summary';
 import { TimelineIndex } from './timeline-index';
 
 /** What the editor side provides. */
@@ -45,15 +39,6 @@ export interface TimelineHost {
   openLineage?(to: LineageTarget): Promise<boolean>;
 }
 
-export class RequestError extends Error {
-  constructor(
-    readonly code: 'badRequest' | 'notLoaded' | 'outOfRange' | 'unknownSearch' | 'cancelled' | 'failed',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 interface DiagnosticState {
   events: number;
   list: Diagnostic[];
@@ -65,8 +50,8 @@ const RANK: Record<SeverityMark, number> = { info: 0, warning: 1, error: 2 };
 
 export class SessionTimeline {
   readonly index: TimelineIndex;
-  private readonly lists: RowLists;
-  private readonly search = new SearchService();
+  readonly lists: RowLists;
+  readonly search = new SearchService();
   private spans: SpanIndex | undefined;
   private diagnosticState: DiagnosticState | undefined;
   private repairState: { events: number; marks: Map<number, 'closer' | 'seed'> } | undefined;
@@ -74,8 +59,8 @@ export class SessionTimeline {
   constructor(
     readonly source: LoadedFile,
     readonly load: number,
-    private readonly fmt: Formatter,
-    private readonly host: TimelineHost,
+    readonly fmt: Formatter,
+    readonly host: TimelineHost,
   ) {
     this.index = new TimelineIndex(source.log, load);
     this.lists = new RowLists(source.log, this.index, (seq) => this.repairMarks().has(seq));
@@ -126,7 +111,7 @@ export class SessionTimeline {
    * Rows, details and the overview use the diagnostics last gathered: gathering them walks the whole
    * log, which a live log's appends must not trigger; the document gathers them again, throttled.
    */
-  private lastDiagnosticState(): DiagnosticState {
+  lastDiagnosticState(): DiagnosticState {
     return this.diagnosticState ?? this.diagnostics();
   }
 
@@ -162,7 +147,7 @@ export class SessionTimeline {
     return marks;
   }
 
-  private async crashReview() {
+  async crashReview() {
     const ctx = this.host.summaryContext();
     const changedAt = Math.max(ctx.file.mtimeMs, ctx.file.lastAppendAt ?? 0);
     const tail = hasTornTail(this.log, this.source.zstd);
@@ -177,6 +162,27 @@ export class SessionTimeline {
     });
   }
 
+  /**
+   * The small note a live append sends: counts, generation, the worded facts an append changes, and
+   * whether the surface changed. Diagnostic counts are those last gathered; a `summary` follows when
+   * they are gathered again.
+   */
+  appendedNote(added: number, surfaceChanged: boolean): AppendedNote {
+    const ctx = this.host.summaryContext();
+    const live = liveState(this.log, this.index.turns);
+    const counts = summaryCounts(this.log, this.index.turns, this.lastDiagnostics());
+    return {
+      generation: this.generation,
+      added,
+      surfaceChanged,
+      counts,
+      facts: summaryFacts(this.log, ctx, counts, this.fmt),
+      live,
+      liveText: liveText(live, followWord(ctx.file, ctx.followLiveLogs), this.fmt),
+      file: ctx.file,
+    };
+  }
+
   summary(): SessionSummary {
     return buildSummary(
       this.log,
@@ -185,7 +191,7 @@ export class SessionTimeline {
     );
   }
 
-  private rowContext(): RowContext {
+  rowContext(): RowContext {
     const worst = this.lastDiagnosticState().worstBySeq;
     const repairs = this.repairMarks();
     return {
@@ -199,143 +205,14 @@ export class SessionTimeline {
     };
   }
 
-  private checkSeq(seq: number): void {
+  /** Refuses a seq beyond the log with `outOfRange`. */
+  checkSeq(seq: number): void {
     if (seq >= this.log.eventCount) throw new RequestError('outOfRange', `seq ${seq} is beyond the log's ${this.log.eventCount} events`);
   }
 
-  private spanIndex(): SpanIndex {
+  spanIndex(): SpanIndex {
     this.spans ??= new SpanIndex(this.log);
     return this.spans.extend();
-  }
-
-  /** Answers one request from the webview (already validated or not: it is checked here again). */
-  async handle(request: unknown, progress: (p: SearchProgress) => void): Promise<ResponseMessage | undefined> {
-    if (!isRequestMessage(request)) {
-      const r = request as Partial<RequestMessage>;
-      if (typeof r?.id !== 'number' || typeof r.method !== 'string' || !(r.method in PARAMS)) return undefined;
-      return {
-        type: 'response',
-        id: r.id,
-        method: r.method as Method,
-        ok: false,
-        error: { code: 'badRequest', message: `bad params for ${r.method}` },
-      };
-    }
-    try {
-      const result = await this.answer(request.method, request.params, progress);
-      return { type: 'response', id: request.id, method: request.method, ok: true, generation: this.generation, result } as ResponseMessage;
-    } catch (error) {
-      const code = error instanceof RequestError ? error.code : 'failed';
-      const message = error instanceof Error ? error.message : String(error);
-      return { type: 'response', id: request.id, method: request.method, ok: false, error: { code, message } };
-    }
-  }
-
-  async answer<M extends Method>(method: M, p: Params<M>, progress: (p: SearchProgress) => void = () => {}): Promise<Result<M>> {
-    return (await this.dispatch(method, p, progress)) as Result<M>;
-  }
-
-  private async dispatch(method: Method, p: Params<Method>, progress: (p: SearchProgress) => void): Promise<Result<Method>> {
-    const log = this.log;
-    switch (method) {
-      case 'summary':
-        return this.summary();
-      case 'problems': {
-        const { start, count } = p as Params<'problems'>;
-        const list = this.diagnostics().list;
-        return { start, total: list.length, problems: list.slice(start, start + count).map(problemView) };
-      }
-      case 'rows': {
-        const q = p as Params<'rows'>;
-        return rowWindow(this.rowContext(), q.order, q.start, q.count, q.filter);
-      }
-      case 'rowOf': {
-        const q = p as Params<'rowOf'>;
-        const list = this.lists.list(q.order, q.filter);
-        const index = list.rowOf(q.seq);
-        return index === undefined ? { total: list.length } : { index, total: list.length };
-      }
-      case 'eventDetail': {
-        const { seq } = p as Params<'eventDetail'>;
-        this.checkSeq(seq);
-        return eventDetail(log, this.index, this.fmt, seq, this.lastDiagnosticState().bySeq.get(seq) ?? []);
-      }
-      case 'provenance': {
-        const { seq } = p as Params<'provenance'>;
-        this.checkSeq(seq);
-        return provenanceView(
-          log,
-          seq,
-          (this.lastDiagnosticState().bySeq.get(seq) ?? []).filter((d) => d.rule.startsWith('provenance')),
-          this.fmt,
-        );
-      }
-      case 'search': {
-        const q = p as Params<'search'>;
-        return this.search.run(log, this.lists.list(q.order, q.filter), q, progress);
-      }
-      case 'cancelSearch':
-        return { cancelled: this.search.cancel((p as Params<'cancelSearch'>).searchId) };
-      case 'searchMatches': {
-        const q = p as Params<'searchMatches'>;
-        const out = this.search.matches(q.searchId, q.start, q.count);
-        if (!out) throw new RequestError('unknownSearch', `search ${q.searchId} is no longer kept`);
-        return out;
-      }
-      case 'searchStep': {
-        const q = p as Params<'searchStep'>;
-        const out = this.search.step(q.searchId, q.fromRow, q.direction);
-        if (!out) throw new RequestError('unknownSearch', `search ${q.searchId} is no longer kept`);
-        return out;
-      }
-      case 'surfaceAsOf': {
-        const q = p as Params<'surfaceAsOf'>;
-        this.checkSeq(q.seq);
-        return surfaceAsOf(log, this.index, this.fmt, q.seq, q.start, q.count);
-      }
-      case 'diffAsOf': {
-        const q = p as Params<'diffAsOf'>;
-        this.checkSeq(q.fromSeq);
-        this.checkSeq(q.toSeq);
-        return diffAsOf(log, this.index, this.fmt, q.fromSeq, q.toSeq);
-      }
-      case 'overview':
-        return overview(log, this.index, (p as Params<'overview'>).buckets, this.lastDiagnosticState().worstBySeq);
-      case 'timeSpans': {
-        const q = p as Params<'timeSpans'>;
-        return this.spanIndex().window(q.from, q.to, q.maxSpans);
-      }
-      case 'usage': {
-        const q = p as Params<'usage'>;
-        return this.spanIndex().usage(q.level, q.start, q.count);
-      }
-      case 'shadowBrackets':
-        return { brackets: shadowBrackets(log, this.fmt) };
-      case 'revealInTextEditor': {
-        const q = p as Params<'revealInTextEditor'>;
-        let line = q.line;
-        if (q.seq !== undefined) {
-          this.checkSeq(q.seq);
-          line = log.place(q.seq)?.line;
-        }
-        return { opened: line !== undefined && (await this.host.reveal(line)) };
-      }
-      case 'reload':
-        this.host.reload();
-        return { reloading: true };
-      case 'crashReview':
-        return this.crashReview();
-      case 'repairAction': {
-        const action = (p as Params<'repairAction'>).action;
-        return { started: this.host.runRepairAction ? await this.host.runRepairAction(action) : false };
-      }
-      case 'lineage':
-        return { children: this.host.childSessions ? await this.host.childSessions() : 0 };
-      case 'openLineage': {
-        const to = (p as Params<'openLineage'>).to;
-        return { opened: this.host.openLineage ? await this.host.openLineage(to) : false };
-      }
-    }
   }
 
   dispose(): void {

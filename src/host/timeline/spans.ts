@@ -4,7 +4,7 @@
 // extended as the log grows.
 import type { SessionLog } from '../../core';
 import { readUsage, type TokenUsage } from '../../present';
-import type { TimeSpan, TimeSpans, UsageRow, UsageTable, UsageView } from '../../protocol/timeline';
+import type { TimeSpan, TimeSpans, UsageRow, UsageTable, UsageView } from '../../protocol';
 
 interface OpenStep {
   span: TimeSpan;

@@ -12,9 +12,7 @@ import {
   stillReadable,
   verdictWords,
 } from '../../present';
-import type { LineageSummary } from '../../protocol/lineage';
-import type { FieldView, FileStatus, SessionSummary, SummaryCounts } from '../../protocol/summary';
-import type { Generation, SeverityMark } from '../../protocol/timeline';
+import type { FieldView, FileStatus, Generation, LineageSummary, SessionSummary, SeverityMark, SummaryCounts } from '../../protocol';
 
 export interface SummaryContext {
   fileName: string;
@@ -71,11 +69,16 @@ export function followWord(file: FileStatus, followLiveLogs: boolean): FollowWor
   return followLiveLogs ? 'following' : 'off';
 }
 
-export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatter): SessionSummary {
-  const counts = summaryCounts(log, ctx.turns, ctx.diagnostics);
-  const live = liveState(log, ctx.turns);
-  const verdict = log.verdict;
-  const words = verdictWords(verdict, fmt);
+/**
+ * Counts, sizes and timings worded for display, in display order: the summary's facts, and the facts an
+ * `appended` note carries (worded here, so the webview never words them itself).
+ */
+export function summaryFacts(
+  log: SessionLog,
+  ctx: Pick<SummaryContext, 'fileBytes' | 'zstd' | 'loadMs' | 'file'>,
+  counts: SummaryCounts,
+  fmt: Formatter,
+): FieldView[] {
   const textBytes = log.scan.fileBytes;
   const facts: FieldView[] = [
     field('events', fmt.t('Events'), fmt.count(counts.events)),
@@ -92,6 +95,16 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
     facts.push(field('committedBytes', fmt.t('Committed text'), fmt.bytes(log.scan.committedBytes)));
   facts.push(field('loadMs', fmt.t('Read in'), fmt.duration(ctx.loadMs)));
   if (ctx.file.lastAppendAt) facts.push(field('lastAppendAt', fmt.t('Last append folded'), fmt.date(ctx.file.lastAppendAt)));
+  return facts;
+}
+
+export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatter): SessionSummary {
+  const counts = summaryCounts(log, ctx.turns, ctx.diagnostics);
+  const live = liveState(log, ctx.turns);
+  const verdict = log.verdict;
+  const words = verdictWords(verdict, fmt);
+  const textBytes = log.scan.fileBytes;
+  const facts = summaryFacts(log, ctx, counts, fmt);
 
   const summary: SessionSummary = {
     fileName: field('fileName', 'File', ctx.fileName, 200).value,

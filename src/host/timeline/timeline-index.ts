@@ -6,7 +6,7 @@
 // lazily, when a view asks, and remembered.
 import { SurfaceRole, type SessionLog } from '../../core';
 import { deriveEventMessage } from '../../core/surface/projections';
-import type { Generation } from '../../protocol/timeline';
+import type { Generation } from '../../protocol';
 
 /** A growable Int32Array (amortised doubling; `view` is valid until the next push). */
 export class IntList {

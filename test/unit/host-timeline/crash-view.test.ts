@@ -4,16 +4,17 @@
 // and the repair actions handed to the host — every answer validated by the shared protocol.
 import { strict as assert } from 'node:assert';
 import { loadSessionFile, planRepair } from '../../../src/core';
+import { handleRequest } from '../../../src/host/timeline/request-handlers';
 import { SessionTimeline, type TimelineHost } from '../../../src/host/timeline/session-timeline';
 import { Formatter } from '../../../src/present';
 import {
-  isHostNotification,
-  isHostToWebview,
+  isNotificationMessage,
+  isResponseMessage,
   isWebviewToHost,
   type CrashReviewView,
   type RepairAction,
   type RowWindow,
-} from '../../../src/protocol/messages';
+} from '../../../src/protocol';
 import { richLog } from '../../support/build-log';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
@@ -45,8 +46,8 @@ function timelineOf(bytes: Uint8Array, options: { mtimeMs?: number; actions?: Re
 async function result<T>(t: SessionTimeline, method: string, params: unknown): Promise<T> {
   const request = { type: 'request', id: 3, method, params };
   assert.ok(isWebviewToHost(request), `the request validates: ${method}`);
-  const response = await t.handle(request, () => {});
-  assert.ok(response && isHostToWebview(response), `the response validates: ${JSON.stringify(response).slice(0, 400)}`);
+  const response = await handleRequest(t, request, () => {});
+  assert.ok(response && isResponseMessage(response), `the response validates: ${JSON.stringify(response).slice(0, 400)}`);
   assert.ok(response.ok, JSON.stringify(response));
   return response.result as T;
 }
@@ -165,7 +166,7 @@ describe('host timeline: crash review', () => {
     assert.deepEqual(await result(t, 'repairAction', { action: 'removeTornTail' }), { started: true });
     assert.deepEqual(actions, ['apply', 'removeTornTail']);
     assert.equal(isWebviewToHost({ type: 'request', id: 1, method: 'repairAction', params: { action: 'rm -rf' } }), false);
-    const refused = await t.handle({ type: 'request', id: 4, method: 'repairAction', params: { action: 'truncate' } }, () => {});
+    const refused = await handleRequest(t, { type: 'request', id: 4, method: 'repairAction', params: { action: 'truncate' } }, () => {});
     assert.equal(refused?.ok, false);
   });
 
@@ -193,11 +194,11 @@ describe('host timeline: crash review', () => {
         openTurn: { activity: 'still', activityText: 'x', pendingCalls: [], ghosts: [g] },
       },
     });
-    assert.ok(isHostToWebview(review(ghost)));
-    assert.equal(isHostToWebview(review({ ...ghost, code: 'MAYBE' })), false);
-    assert.equal(isHostToWebview(review({ ...ghost, type: 'user/message' })), false);
+    assert.ok(isResponseMessage(review(ghost)));
+    assert.equal(isResponseMessage(review({ ...ghost, code: 'MAYBE' })), false);
+    assert.equal(isResponseMessage(review({ ...ghost, type: 'user/message' })), false);
     assert.equal(
-      isHostToWebview({
+      isResponseMessage({
         type: 'response',
         id: 1,
         method: 'crashReview',
@@ -214,7 +215,20 @@ describe('host timeline: crash review', () => {
   });
 
   it('the strings table the webview words its labels with holds only strings', () => {
-    assert.ok(isHostNotification({ type: 'strings', language: 'zh-cn', strings: { 'Open turn': '未结束的轮次' } }));
-    assert.equal(isHostNotification({ type: 'strings', language: 'zh-cn', strings: { 'Open turn': { toString: 1 } } }), false);
+    assert.ok(
+      isNotificationMessage({
+        type: 'notification',
+        method: 'strings',
+        params: { language: 'zh-cn', strings: { 'Open turn': '未结束的轮次' } },
+      }),
+    );
+    assert.equal(
+      isNotificationMessage({
+        type: 'notification',
+        method: 'strings',
+        params: { language: 'zh-cn', strings: { 'Open turn': { toString: 1 } } },
+      }),
+      false,
+    );
   });
 });

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSessionFile } from '../../../src/core';
+import { handleRequest } from '../../../src/host/timeline/request-handlers';
 import { SessionTimeline } from '../../../src/host/timeline/session-timeline';
 import { Formatter } from '../../../src/present';
-import { isHostToWebview } from '../../../src/protocol/messages';
+import { isResponseMessage } from '../../../src/protocol';
 import { repoRoot } from '../../support/paths';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
@@ -46,9 +47,9 @@ describe('host timeline: the hostile-content sample', () => {
         { order, start: 0, count: 200, filter: { collapseChunkRuns: true, expandedRuns: [] } },
         { order, start: 0, count: 50 },
       ]) {
-        const response = await t.handle({ type: 'request', id: 1, method: 'rows', params }, () => {});
+        const response = await handleRequest(t, { type: 'request', id: 1, method: 'rows', params }, () => {});
         assert.ok(response?.ok, JSON.stringify(response).slice(0, 300));
-        assert.ok(isHostToWebview(response), `refused by the webview's validator: ${JSON.stringify(response).slice(0, 400)}`);
+        assert.ok(isResponseMessage(response), `refused by the webview's validator: ${JSON.stringify(response).slice(0, 400)}`);
       }
     });
   }

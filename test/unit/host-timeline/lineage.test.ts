@@ -3,9 +3,10 @@
 // there are none where no Sessions view handed them in).
 import { strict as assert } from 'node:assert';
 import { loadSessionFile } from '../../../src/core';
+import { handleRequest } from '../../../src/host/timeline/request-handlers';
 import { SessionTimeline, type TimelineHost } from '../../../src/host/timeline/session-timeline';
 import { Formatter } from '../../../src/present';
-import { isHostToWebview, type LineageTarget, type RowWindow, type SessionSummary } from '../../../src/protocol/messages';
+import { isResponseMessage, type LineageTarget, type RowWindow, type SessionSummary } from '../../../src/protocol';
 import { LogBuilder } from '../../support/build-log';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
@@ -40,8 +41,8 @@ function timelineOf(bytes: Uint8Array, extra: Partial<TimelineHost> = {}): Sessi
 }
 
 async function result<T>(t: SessionTimeline, method: string, params: unknown): Promise<T> {
-  const response = await t.handle({ type: 'request', id: 1, method, params }, () => {});
-  assert.ok(response && isHostToWebview(response), `the response validates: ${JSON.stringify(response).slice(0, 300)}`);
+  const response = await handleRequest(t, { type: 'request', id: 1, method, params }, () => {});
+  assert.ok(response && isResponseMessage(response), `the response validates: ${JSON.stringify(response).slice(0, 300)}`);
   assert.ok(response.ok, JSON.stringify(response));
   return response.result as T;
 }
@@ -87,7 +88,7 @@ describe('host timeline: lineage of a child session', () => {
     const t = timelineOf(childLog(header));
     assert.deepEqual(await result(t, 'lineage', {}), { children: 0 });
     assert.deepEqual(await result(t, 'openLineage', { to: 'parent' }), { opened: false });
-    const bad = await t.handle({ type: 'request', id: 2, method: 'openLineage', params: { to: 'sideways' } }, () => {});
+    const bad = await handleRequest(t, { type: 'request', id: 2, method: 'openLineage', params: { to: 'sideways' } }, () => {});
     assert.equal(bad?.ok, false);
   });
 });

@@ -3,9 +3,10 @@
 // replaces, search, surface as of a seq and its diff, details, provenance and appends folded in.
 import { strict as assert } from 'node:assert';
 import { extendLoadedFile, loadSessionFile, type LoadedFile } from '../../../src/core';
+import { handleRequest } from '../../../src/host/timeline/request-handlers';
 import { SessionTimeline } from '../../../src/host/timeline/session-timeline';
 import { Formatter } from '../../../src/present';
-import { isHostToWebview, sameGeneration, type ResponseMessage } from '../../../src/protocol/messages';
+import { isResponseMessage, sameGeneration, type ResponseMessage } from '../../../src/protocol';
 import { LogBuilder, richLog } from '../../support/build-log';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });
@@ -29,9 +30,9 @@ function timelineOf(bytes: Uint8Array, load = 1): SessionTimeline {
 }
 
 async function ask(t: SessionTimeline, method: string, params: unknown): Promise<ResponseMessage> {
-  const response = await t.handle({ type: 'request', id: 7, method, params }, () => {});
+  const response = await handleRequest(t, { type: 'request', id: 7, method, params }, () => {});
   assert.ok(response, 'answered');
-  assert.ok(isHostToWebview(response), `the response validates: ${JSON.stringify(response).slice(0, 300)}`);
+  assert.ok(isResponseMessage(response), `the response validates: ${JSON.stringify(response).slice(0, 300)}`);
   return response;
 }
 
@@ -127,12 +128,18 @@ describe('host timeline: requests over a loaded log', () => {
       d.links.some((l: any) => l.relation === 'call'),
       'a message links to the calls it asked for',
     );
+    assert.deepEqual(
+      [...d.highlight].sort((a: number, c: number) => a - c),
+      [...new Set<number>(d.links.map((l: any) => l.target))].sort((a, c) => a - c),
+      'the detail carries the rows its links mark in the list',
+    );
     const call = d.links.find((l: any) => l.relation === 'call').target;
-    const p = await result<any>(t, 'provenance', { seq: call });
+    const p = await result<any>(t, 'eventDetail', { seq: call });
     assert.ok(p.links.some((l: any) => l.relation === 'requestedBy' && l.target === message));
     assert.ok(p.links.some((l: any) => l.relation === 'result'));
+    assert.ok(p.highlight.includes(message), 'selecting the call marks the message that asked for it');
     const replacement = log.replacements()[0];
-    const r = await result<any>(t, 'provenance', { seq: replacement.seq });
+    const r = await result<any>(t, 'eventDetail', { seq: replacement.seq });
     assert.deepEqual(
       r.links
         .filter((l: any) => l.relation === 'shadowed')

@@ -6,7 +6,7 @@ import { loadSessionFile } from '../../../src/core';
 import { encodeDshZstdLog } from '../../../src/core/zstd';
 import { buildSummary } from '../../../src/host/timeline/summary';
 import { Formatter } from '../../../src/present';
-import { isSessionSummary } from '../../../src/protocol/summary';
+import { isSessionSummary } from '../../../src/protocol';
 import { headerLine, LogBuilder, richLog } from '../../support/build-log';
 
 const fmt = new Formatter({ locale: 'en-US', timeZone: 'UTC' });

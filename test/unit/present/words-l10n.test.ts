@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { loadSession, loadSessionFile } from '../../../src/core';
 import { buildSummary } from '../../../src/host/timeline/summary';
+import { handleRequest } from '../../../src/host/timeline/request-handlers';
 import { SessionTimeline } from '../../../src/host/timeline/session-timeline';
 import {
   eventSummary,
@@ -21,7 +22,7 @@ import {
 } from '../../../src/present';
 import { editTitle } from '../../../src/present/edit-preview';
 import { bytesWords, closerCodeLabel, durationWords } from '../../../src/present/repair-words';
-import type { TimelineRow } from '../../../src/protocol/timeline';
+import type { TimelineRow } from '../../../src/protocol';
 import { LogBuilder, richLog } from '../../support/build-log';
 import { bundleFormatter } from '../../support/l10n';
 
@@ -238,7 +239,11 @@ describe('present: words in the display language', () => {
       reveal: async () => true,
       reload: () => {},
     });
-    const response = await t.handle({ type: 'request', id: 1, method: 'rows', params: { order: 'log', start: 0, count: 200 } }, () => {});
+    const response = await handleRequest(
+      t,
+      { type: 'request', id: 1, method: 'rows', params: { order: 'log', start: 0, count: 200 } },
+      () => {},
+    );
     assert.ok(response?.ok);
     const rows = (response.result as { rows: TimelineRow[] }).rows;
     const turnStart = rows.find((r) => r.type === 'turn/start')!;

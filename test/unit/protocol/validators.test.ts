@@ -2,14 +2,19 @@
 // is untrusted input for the host, a host message is checked by the webview before it draws.
 import { strict as assert } from 'node:assert';
 import {
-  isHostToWebview,
+  isHostMessage,
+  isNotificationMessage,
+  isResponseEnvelope,
+  isResponseMessage,
   isWebviewToHost,
   MAX_WINDOW,
+  NOTIFICATIONS,
   PARAMS,
+  RESULTS,
   sameGeneration,
   type ResponseMessage,
   type RowWindow,
-} from '../../../src/protocol/messages';
+} from '../../../src/protocol';
 
 const generation = { events: 10, replaceGeneration: 1, load: 1 };
 const row: RowWindow['rows'][number] = {
@@ -58,8 +63,23 @@ describe('protocol validators', () => {
     for (const m of bad) assert.equal(isWebviewToHost(m), false, JSON.stringify(m));
   });
 
-  it('checks every method has params and result validators', () => {
+  it('checks every method has params and result validators, every notification a params validator', () => {
     for (const [method, check] of Object.entries(PARAMS)) assert.equal(typeof check, 'function', method);
+    assert.deepEqual(Object.keys(RESULTS).sort(), Object.keys(PARAMS).sort());
+    for (const [method, check] of Object.entries(NOTIFICATIONS)) assert.equal(typeof check, 'function', method);
+  });
+
+  it('accepts the messages of the webview itself and nothing retired', () => {
+    assert.ok(isWebviewToHost({ type: 'ready', protocolVersion: 3 }));
+    assert.ok(isWebviewToHost({ type: 'rendered', events: 3, hasHeader: true }));
+    for (const retired of [
+      { type: 'reload' },
+      { type: 'revealLine', line: 3 },
+      { type: 'testReport', name: 'x', values: {} },
+      { type: 'request', id: 1, method: 'provenance', params: { seq: 1 } },
+    ])
+      assert.equal(isWebviewToHost(retired), false, JSON.stringify(retired));
+    assert.equal(isHostMessage({ type: 'snapshot', snapshot: {} }), false);
   });
 
   it('accepts a typed response or a typed error, and refuses a result of the wrong shape', () => {
@@ -71,31 +91,46 @@ describe('protocol validators', () => {
       generation,
       result: { order: 'log', start: 0, total: 1, rows: [row] },
     };
-    assert.ok(isHostToWebview(ok));
-    assert.ok(isHostToWebview({ type: 'response', id: 1, method: 'rows', ok: false, error: { code: 'outOfRange', message: 'beyond' } }));
-    assert.equal(isHostToWebview({ ...ok, generation: { events: 1 } }), false);
-    assert.equal(isHostToWebview({ ...ok, result: { ...ok.result, rows: [{ ...row, line: 0 }] } }), false);
-    assert.equal(isHostToWebview({ ...ok, result: { ...ok.result, rows: [{ ...row, surface: 'maybe' }] } }), false);
-    assert.equal(isHostToWebview({ type: 'response', id: 1, method: 'rows', ok: false, error: { code: 'oops', message: 'x' } }), false);
+    assert.ok(isResponseMessage(ok));
+    assert.ok(isResponseMessage({ type: 'response', id: 1, method: 'rows', ok: false, error: { code: 'outOfRange', message: 'beyond' } }));
+    assert.equal(isResponseMessage({ ...ok, generation: { events: 1 } }), false);
+    assert.equal(isResponseMessage({ ...ok, result: { ...ok.result, rows: [{ ...row, line: 0 }] } }), false);
+    assert.equal(isResponseMessage({ ...ok, result: { ...ok.result, rows: [{ ...row, surface: 'maybe' }] } }), false);
+    assert.equal(isResponseMessage({ type: 'response', id: 1, method: 'rows', ok: false, error: { code: 'oops', message: 'x' } }), false);
+    // The envelope alone passes the page's first check; the request waiting for it checks the result.
+    assert.ok(isResponseEnvelope({ ...ok, result: { ...ok.result, rows: [{ ...row, line: 0 }] } }));
+    assert.equal(isResponseEnvelope({ ...ok, method: 'provenance' }), false);
   });
 
-  it('checks notifications: appended, search progress, loading', () => {
+  it('checks notifications: appended, search progress, loading, reveal', () => {
+    const note = (method: string, params: unknown) => ({ type: 'notification', method, params });
     assert.ok(
-      isHostToWebview({
-        type: 'appended',
-        generation,
-        added: 1,
-        surfaceChanged: true,
-        live: 'live',
-        liveText: 'Live',
-        counts: { events: 10, turns: 1, packedRows: 0, errors: 0, warnings: 0, infos: 0, linesBeyondDamage: 0 },
-        file: { state: 'following', size: 100, mtimeMs: 1 },
-      }),
+      isNotificationMessage(
+        note('appended', {
+          generation,
+          added: 1,
+          surfaceChanged: true,
+          live: 'live',
+          liveText: 'Live',
+          counts: { events: 10, turns: 1, packedRows: 0, errors: 0, warnings: 0, infos: 0, linesBeyondDamage: 0 },
+          facts: [{ name: 'events', label: 'Events', value: '10' }],
+          file: { state: 'following', size: 100, mtimeMs: 1 },
+        }),
+      ),
     );
-    assert.equal(isHostToWebview({ type: 'appended', generation, added: 1 }), false);
-    assert.ok(isHostToWebview({ type: 'searchProgress', searchId: 1, scanned: 10, total: 100, matchCount: 2 }));
-    assert.ok(isHostToWebview({ type: 'loading', fileName: 'a.jsonl', totalBytes: 10, phase: 'parsing', fraction: 0.5 }));
-    assert.equal(isHostToWebview({ type: 'loading', fileName: 'a.jsonl', totalBytes: 10, phase: 'thinking' }), false);
+    assert.equal(isNotificationMessage(note('appended', { generation, added: 1 })), false);
+    assert.ok(isNotificationMessage(note('searchProgress', { searchId: 1, scanned: 10, total: 100, matchCount: 2 })));
+    assert.ok(isNotificationMessage(note('loading', { fileName: 'a.jsonl', totalBytes: 10, phase: 'parsing', fraction: 0.5 })));
+    assert.equal(isNotificationMessage(note('loading', { fileName: 'a.jsonl', totalBytes: 10, phase: 'thinking' })), false);
+    assert.ok(isNotificationMessage(note('reveal', { seq: 4, reason: 'goToSeq' })));
+    assert.equal(isNotificationMessage(note('reveal', { reason: 'goToSeq' })), false, 'a reveal names a seq or a line');
+    assert.equal(isNotificationMessage(note('reveal', { line: 0, reason: 'nextProblem' })), false, 'lines are 1-based');
+    assert.equal(isNotificationMessage(note('hello', {})), false);
+    assert.equal(
+      isNotificationMessage({ type: 'loading', fileName: 'a.jsonl', totalBytes: 10, phase: 'parsing' }),
+      false,
+      'the old envelope',
+    );
   });
 
   it('tells a stale generation from the current one', () => {

@@ -1,10 +1,9 @@
 // The compact "Session health" header: the session, dsh's verdict, whether it is live, the counts.
 // Everything else (header fields, sizes, timings) folds open on demand so the timeline keeps the room.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { LineageSummary, LineageTarget, LoadingMessage, SessionSummary } from '../../src/protocol/messages';
-import type { WebviewString } from '../../src/protocol/webview-strings';
-import { oneLine } from './safe-text';
-import { counted, formatNumber, label, t } from './strings';
+import type { LineageSummary, LineageTarget, LoadProgress, SessionSummary, WebviewString } from '../../../src/protocol';
+import { oneLine } from '../safe-text';
+import { counted, formatNumber, t } from '../strings';
 
 export interface HealthHandlers {
   reload(): void;
@@ -44,7 +43,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
             >`
           : html`<span id="live-status" class="pill ${s.live}"
               >${s.live === 'live' ? html`<span class="codicon codicon-pulse" aria-hidden="true"></span>` : nothing}${oneLine(
-                label(s.liveText),
+                s.liveText,
                 160,
               )}</span
             >`
@@ -74,7 +73,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
       ${s.facts.map(
         (f) =>
           html`<div class="fact-pair">
-            <dt>${label(f.label)}</dt>
+            <dt>${f.label}</dt>
             <dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>
           </div>`,
       )}
@@ -125,7 +124,7 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
             <dl id="header-fields" class="fields">
               ${s.headerFields.map(
                 (f) =>
-                  html`<dt>${label(f.label)}</dt>
+                  html`<dt>${f.label}</dt>
                     <dd data-field=${f.name} title=${f.full ?? f.value}>${f.value}</dd>`,
               )}
             </dl>
@@ -169,7 +168,7 @@ function renderLineage(l: LineageSummary | undefined, children: number, on: Heal
   </div>`;
 }
 
-export function renderLoading(m: LoadingMessage): TemplateResult {
+export function renderLoading(m: LoadProgress): TemplateResult {
   const reading = m.phase === 'reading';
   const pct = m.fraction !== undefined ? ` — ${Math.round(m.fraction * 100)} %` : '';
   const name = oneLine(m.fileName, 200);

@@ -1,9 +1,9 @@
 // One row of the timeline list, drawn from a protocol row. All text is bound as text (Lit escapes it);
 // nothing from the session reaches an attribute that could run or load anything.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ShadowBracket, TimelineRow } from '../../src/protocol/timeline';
-import { oneLine } from './safe-text';
-import { label, stringsVersion, t } from './strings';
+import type { ShadowBracket, TimelineRow } from '../../../src/protocol';
+import { oneLine } from '../safe-text';
+import { stringsVersion, t } from '../strings';
 
 export interface RowContext {
   selectedSeq: number | undefined;
@@ -80,7 +80,7 @@ function wordRow(row: TimelineRow): RowWords {
     surfaceTitle: surfaceTitle(row),
     seqText: row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : String(row.seq),
     turnText: row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : '',
-    labelText: label(row.label),
+    labelText: row.label,
     summaryText: oneLine(row.summary),
     icon: `codicon codicon-${safeIcon(row.icon)} type-icon`,
   };
@@ -221,7 +221,7 @@ function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): Temp
                       }}
                     >
                       <span class="codicon codicon-${safeIcon(r.icon)}" aria-hidden="true"></span>
-                      <span class="seq">${r.seq}</span> <span class="label">${label(r.label)}</span>
+                      <span class="seq">${r.seq}</span> <span class="label">${r.label}</span>
                       <span class="summary">${oneLine(r.summary, 160)}</span></a
                     >
                   </li>`

@@ -7,6 +7,7 @@
 // shadowed bracket) report their size, through a ResizeObserver, after the browser has laid them out.
 import { html, LitElement, nothing, type TemplateResult } from 'lit';
 import { elementScroll, observeElementOffset, observeElementRect, Virtualizer } from '@tanstack/virtual-core';
+import type { RowsRange, ScrollBlock } from '../controllers/list-controller';
 
 /** The height of a plain row, as media/session.css draws it (`.row { height: 22px }`). */
 const ROW_HEIGHT = 22;
@@ -15,25 +16,12 @@ const OVERSCAN = 4;
 /** A slot that holds no row. */
 const FREE = -1;
 
-export interface RowsRange {
-  /** First and last rows drawn (the viewport and the overscan). */
-  first: number;
-  last: number;
-  /** First and last rows in the viewport. */
-  visibleFirst: number;
-  visibleLast: number;
-  /** The scroll offset then: a smaller one than before means the list was moved up. */
-  offset: number;
-}
-
 export class RowsRangeEvent extends Event {
   static readonly type = 'rows-range';
   constructor(readonly range: RowsRange) {
     super(RowsRangeEvent.type);
   }
 }
-
-export type ScrollBlock = 'start' | 'center' | 'end' | 'nearest';
 
 export class VirtualRows extends LitElement {
   private total = 0;

@@ -3,9 +3,9 @@
 // legacy shapes, invariant warnings), each a jump to its place: an event row, a ghost row, the torn
 // tail, or a file line shown in the text editor.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { CrashReviewView, HealthEntryView, HealthTarget } from '../../src/protocol/crash';
-import { oneLine } from './safe-text';
-import { t } from './strings';
+import type { CrashReviewView, HealthEntryView, HealthTarget } from '../../../src/protocol';
+import { oneLine } from '../safe-text';
+import { t } from '../strings';
 
 export interface HealthListHandlers {
   go(target: HealthTarget): void;

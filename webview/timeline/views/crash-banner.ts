@@ -3,9 +3,9 @@
 // on their own; each command asks in a modal before it writes. Below it, a torn tail: its size, why
 // it is not part of the session, and an inert, bounded preview.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { OpenTurnView, TornTailView } from '../../src/protocol/crash';
-import { oneLine } from './safe-text';
-import { t } from './strings';
+import type { OpenTurnView, TornTailView } from '../../../src/protocol';
+import { oneLine } from '../safe-text';
+import { t } from '../strings';
 
 export interface BannerHandlers {
   jump(seq: number): void;

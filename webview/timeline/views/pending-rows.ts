@@ -3,11 +3,11 @@
 // closers a repair would add), and named "pending" for screen readers, so nobody mistakes them for
 // history; Undo takes them back, Save appends exactly these.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { PendingEventRow } from '../../src/protocol/messages';
-import type { Order } from './view-state';
+import type { PendingEventRow } from '../../../src/protocol';
+import type { Order } from '../controllers/view-state';
 import { safeIcon } from './row-view';
-import { oneLine } from './safe-text';
-import { t } from './strings';
+import { oneLine } from '../safe-text';
+import { t } from '../strings';
 
 /** Pending events belong to the log order; the Model view and the transcript show the file's surface. */
 export function renderPendingRows(order: Order, events: readonly PendingEventRow[]): TemplateResult | typeof nothing {

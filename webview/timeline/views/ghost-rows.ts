@@ -3,11 +3,11 @@
 // every accessible name says "not in the file yet". Each links to what it closes: following the link
 // selects that row, like a provenance link.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { GhostRow } from '../../src/protocol/crash';
-import type { Order } from './view-state';
+import type { GhostRow } from '../../../src/protocol';
+import type { Order } from '../controllers/view-state';
 import { safeIcon } from './row-view';
-import { oneLine } from './safe-text';
-import { t } from './strings';
+import { oneLine } from '../safe-text';
+import { t } from '../strings';
 
 export interface GhostHandlers {
   jump(seq: number): void;

@@ -1,9 +1,8 @@
 // The overview strip beside the list: the whole log at once, top to bottom in seq order. Each bucket
 // draws how much of it is on the surface, shadowed, or has problems; marks show compactions, prunes,
 // repairs and errors. Clicking (or Enter on a focused strip) scrolls the list there.
-import type { Overview, OverviewMarkKind } from '../../src/protocol/timeline';
-import type { WebviewString } from '../../src/protocol/webview-strings';
-import { t } from './strings';
+import type { Overview, OverviewMarkKind, WebviewString } from '../../../src/protocol';
+import { t } from '../strings';
 
 const MARK_WORD: Record<OverviewMarkKind, WebviewString> = {
   compaction: 'compaction',

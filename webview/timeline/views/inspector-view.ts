@@ -1,11 +1,18 @@
 // The inspector: everything about the selected event, readable first (content, arguments, results,
 // images by their metadata, usage), then its provenance as links to follow, then the raw line.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { BoundedText, ContentBlockView, EventDetail, LinkRelation, ProvenanceLink, UsageView } from '../../src/protocol/timeline';
-import { clampBlock, oneLine } from './safe-text';
+import type {
+  BoundedText,
+  ContentBlockView,
+  EventDetail,
+  LinkRelation,
+  ProvenanceLink,
+  UsageView,
+  WebviewString,
+} from '../../../src/protocol';
+import { clampBlock, oneLine } from '../safe-text';
 import { safeIcon } from './row-view';
-import { formatNumber, label, t } from './strings';
-import type { WebviewString } from '../../src/protocol/webview-strings';
+import { formatNumber, t } from '../strings';
 
 export interface InspectorHandlers {
   jump(seq: number): void;
@@ -72,7 +79,7 @@ function renderDetail(d: EventDetail, on: InspectorHandlers): TemplateResult {
     </header>
     <dl class="fields inspector-fields">
       <dt>${t('Type')}</dt>
-      <dd>${label(d.label)}</dd>
+      <dd>${d.label}</dd>
       <dt>${t('Line')}</dt>
       <dd data-field="line">${d.line}</dd>
       ${
