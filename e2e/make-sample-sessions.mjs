@@ -2,11 +2,9 @@
 // run this again only to change them (`node e2e/make-sample-sessions.mjs`). Each sample shows one thing
 // the session editor must handle; test/fixtures/sessions/README.md lists them.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO } from './toolchain.mjs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { headerLine, SessionLogBuilder } from './session-log-generator.mjs';
-
-export const SAMPLES_DIR = join(REPO, 'test', 'fixtures', 'sessions');
 
 /** Replaces one event line: `edit` gets the parsed event and changes it in place. */
 function editLine(lines, predicate, edit) {
@@ -63,6 +61,7 @@ export function sampleSessions() {
 }
 
 if (process.argv[1]?.endsWith('make-sample-sessions.mjs')) {
+  const SAMPLES_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 'test', 'fixtures', 'sessions');
   mkdirSync(SAMPLES_DIR, { recursive: true });
   const { samples, errorLines } = sampleSessions();
   for (const [name, lines] of Object.entries(samples)) writeFileSync(join(SAMPLES_DIR, name), lines.join('\n') + '\n');
