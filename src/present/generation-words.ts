@@ -29,10 +29,9 @@ export function upgradeWords(
 ): { text: string; dshText?: string } {
   const target = verdict.targetVersion;
   if (verdict.ok) {
-    const today = generationRelease(target)?.writers ?? `v${target}`;
     return storedVersion === target
-      ? { text: fmt.t("Today's dsh ({0}) opens this log as it is.", today) }
-      : { text: fmt.t("Today's dsh ({0}) opens this log: it migrates it to format v{1} on opening.", today, target) };
+      ? { text: fmt.t("Today's dsh opens this log as it is (format v{0} is the one it writes).", target) }
+      : { text: fmt.t("Today's dsh opens this log: it migrates it to format v{0} on opening.", target) };
   }
   const message = verdict.dshError ?? verdict.reason;
   const dshText = message ? quoteDsh(message, fmt) : undefined;
