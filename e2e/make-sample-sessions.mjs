@@ -3,7 +3,6 @@
 // the session editor must handle; test/fixtures/sessions/README.md lists them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { headerLine, SessionLogBuilder } from './session-log-generator.mjs';
 
 /** Replaces one event line: `edit` gets the parsed event and changes it in place. */
@@ -61,7 +60,7 @@ export function sampleSessions() {
 }
 
 if (process.argv[1]?.endsWith('make-sample-sessions.mjs')) {
-  const SAMPLES_DIR = join(dirname(dirname(fileURLToPath(import.meta.url))), 'test', 'fixtures', 'sessions');
+  const SAMPLES_DIR = join(dirname(dirname(process.argv[1])), 'test', 'fixtures', 'sessions');
   mkdirSync(SAMPLES_DIR, { recursive: true });
   const { samples, errorLines } = sampleSessions();
   for (const [name, lines] of Object.entries(samples)) writeFileSync(join(SAMPLES_DIR, name), lines.join('\n') + '\n');

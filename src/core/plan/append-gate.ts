@@ -17,6 +17,11 @@ export interface AppendTarget {
   /** Bytes after the last complete line (an append would join them). */
   readonly tornBytes: number;
   readonly fold: SurfaceFold;
+  /**
+   * True for a v0 log: each event meets dsh 0.1.1's envelope and message-shape checks. A later
+   * generation's events are checked by its own format layer instead (the log reads the batch back).
+   */
+  readonly v0Shapes: boolean;
   event(seq: number): SessionEvent | undefined;
 }
 
@@ -57,7 +62,7 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
         seq: index,
       });
     if (!isLosslessJson(event)) fail('json.lossless-values', say('is not losslessly JSON-serializable (-0 or a non-finite number)'));
-    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
+    const envelope = target.v0Shapes ? checkSeedEnvelope(event as unknown as Record<string, unknown>, index) : undefined;
     if (envelope) fail(envelope.rule, envelope.message);
     else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback')
       fail('legacy.refused', say('request/header reason "fallback" is retired'));

@@ -819,6 +819,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
           return log.scanner.bytes.length - log.scanner.committed;
         },
         fold: this.state.fold,
+        v0Shapes: this.generation === undefined,
         event: this.lookup,
       },
       events,
