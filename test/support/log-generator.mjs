@@ -16,6 +16,10 @@
 // Its v4 mode, realistic sessions in dsh's format generation 4, is log-generator-v4.mjs (scaleV4LogText).
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { SYSTEM_PROMPTS, TOOLS } from './log-generator-v4-parts.mjs';
+
+/** The request tools of a v0 log: real schemas (v0 has no deferred tools). */
+const V0_TOOLS = TOOLS.filter((tool) => !tool.deferLoading);
 
 /**
  * The header line in the writer's key order (spec §1.3); fields left undefined are omitted, so tests
@@ -452,7 +456,7 @@ export class ScaleLogGenerator {
     }
     if (turn === 1 || this.rnd.chance(0.05)) {
       this.emit('request/header', {
-        header: { config: { provider: PROVIDER, model: MODEL }, system: '{{system}}', tools: '{{tools}}' },
+        header: { config: { provider: PROVIDER, model: MODEL }, system: SYSTEM_PROMPTS[0], tools: V0_TOOLS },
         reason: turn === 1 ? 'initial' : 'change',
       });
       this.emit('request/context', { provider: PROVIDER, model: MODEL });
