@@ -84,7 +84,7 @@ describe('hostile input', () => {
             throw new Error('no');
           },
         }),
-        '[unreadable]',
+        '{"x":[unreadable]}',
       );
       assert.equal(
         jsonText({ a: [1, 'x', null, true, -0], b: undefined, 'c"': { d: 1e21 } }),

@@ -61,6 +61,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
         return self.headerSeedError;
       },
       closerRefusal: () => this.state.repaired().closerRefusal,
+      closerCrash: () => this.state.repaired().closerCrash,
     };
   }
 
