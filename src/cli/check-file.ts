@@ -6,6 +6,7 @@ import type { Diagnostic } from '../core/types';
 import { diagnosticLine, logDiagnostics } from '../present';
 import { countOf, english } from './english';
 import { FileReadError, openLog } from './open-log';
+import type { FsPath } from './find-logs';
 
 export interface ProblemLine {
   line: number;
@@ -31,10 +32,11 @@ export type FileVerdict =
   /** Reading it failed in a way the core should have reported as a diagnostic. */
   | { file: string; status: 'failed'; error: string; problems: [] };
 
-export function checkFile(file: string, limits: Partial<ReadLimits> = {}): FileVerdict {
+/** Checks one file; `fsPath` is what is read when it differs from the shown name `file` (see LogTarget). */
+export function checkFile(file: string, limits: Partial<ReadLimits> = {}, fsPath: FsPath = file): FileVerdict {
   try {
     // A check reports problems only: provenance need not build the edge index behind its views.
-    const { log } = openLog(file, { limits, provenanceEdges: false });
+    const { log } = openLog(file, { limits, provenanceEdges: false, fsPath });
     const problems = logDiagnostics(log, english).map((d) => ({
       line: d.line ?? 0,
       rule: d.rule,

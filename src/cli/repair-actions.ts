@@ -21,6 +21,7 @@ import { saveEdits } from '../save/append-save';
 import { editableFromBytes } from '../files/editable';
 import { PendingEdits } from '../core/plan/pending-edits';
 import { countOf, english, withoutWords } from './english';
+import { jsonText } from '../core/value-text';
 import {
   activityWords,
   bytesWords,
@@ -102,7 +103,7 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   if (json) {
     const write = r.write.ok ? { ok: true, lines: r.write.lines, bytes: r.write.bytes.length, container: r.write.container } : r.write;
     io.out(
-      JSON.stringify(
+      jsonText(
         withoutWords({
           file: opened.file,
           verdict: log.verdict,
@@ -161,7 +162,7 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
 async function apply(opened: Opened, json: boolean, force: boolean, io: CliIo): Promise<boolean> {
   const r = review(opened);
   const report = (result: Record<string, unknown>, text: string[]) => {
-    if (json) io.out(JSON.stringify(withoutWords({ file: opened.file, ...result })));
+    if (json) io.out(jsonText(withoutWords({ file: opened.file, ...result })));
     else for (const line of text) io.out(line);
   };
   if (!r.write.ok) {

@@ -24,6 +24,7 @@ export { valueText, stringText, jsonText } from './value-text';
 export { say, type Said } from './words';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
+export type { RefusedLine } from './plan/serialize';
 export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './read/load-file';
 export type { LoadedFile, ZstdFollowState, ZstdSummary } from './read/load-file';
 // Provenance, relational invariants and append planners (issue 3 items 3–5).

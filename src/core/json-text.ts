@@ -326,3 +326,27 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   return true;
 }
+
+/** Bytes of `text` in UTF-8 (a lone surrogate as the 3 bytes of U+FFFD, as TextEncoder writes it), without encoding it. */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Bytes of a value's JSON text in UTF-8 (`writeJson`'s text), counted as it is written: no text is kept. */
+export function jsonByteLength(value: unknown): number {
+  let bytes = 0;
+  writeJson(value, (chunk) => {
+    bytes += utf8ByteLength(chunk);
+  });
+  return bytes;
+}

@@ -2,6 +2,7 @@
 // message keeps its English template ({0}, {1}… placeholders, the convention of vscode.l10n.t) and
 // its arguments beside the English text: the presentation layer translates the template and fills it.
 // scripts/l10n-bundle.mjs collects the literal templates of `say(…)` calls into the string bundles.
+import { stringText } from './value-text';
 
 /** A message as a template and what fills it; an argument may itself be a worded phrase. */
 export interface Words {
@@ -35,7 +36,7 @@ export function say(template: string, ...args: (string | number | Said)[]): Said
       words.push(arg.words);
     } else {
       // Values from a log or a caller may be of any type: shown as a template literal would show them.
-      const shown = typeof arg === 'number' ? arg : String(arg);
+      const shown = typeof arg === 'number' ? arg : stringText(arg);
       english.push(shown);
       words.push(shown);
     }

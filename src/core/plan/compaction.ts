@@ -2,10 +2,10 @@
 // (spec §6.2): compaction/start, compaction/summary, the replacing checkpoint user/message, and
 // compaction/end, seqs continuing the log. Ids, time and the token count are inputs: the planner
 // invents nothing, so the same inputs give the same bytes. Data keys follow the order dsh writes
-// (fixture v0-compaction-replace-recovery.jsonl); envelopes follow serializeEvent.
+// (fixture v0-compaction-replace-recovery.jsonl); envelopes follow eventLine.
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
-import { serializeEvent } from './serialize';
+import { eventLine } from './serialize';
 import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, notOnSurface, reason, unbalancedCuts } from './checks';
 import { isSeq } from '../read/json-values';
@@ -142,5 +142,5 @@ export function planCompaction(log: SessionLog, input: CompactionInput): PlanRes
   // Ill-typed inputs cannot be serialized meaningfully; everything else also goes through planAppend.
   if (!reasons.some((r) => r.rule === 'plan.input')) reasons.push(...appendProblems(log, events, reasons));
   if (reasons.length > 0) return { ok: false, reasons };
-  return { ok: true, events, lines: events.map(serializeEvent), notes: [] };
+  return { ok: true, events, lines: events.map(eventLine), notes: [] };
 }

@@ -10,6 +10,7 @@ import { planToolResultPrune, type PruneOptions } from './prune';
 import type { AcceptedPlan } from './types';
 import { planCrashRepair } from './crash-repair-edit';
 import { say } from '../words';
+import { stringText } from '../value-text';
 
 export interface CompactionEdit {
   kind: 'compaction';
@@ -213,7 +214,7 @@ export class PendingEdits {
   static fromJSON(value: unknown): PendingEdits | string {
     const v = value as Partial<PendingEditsBackup> | null;
     if (v === null || typeof v !== 'object' || v.format !== 'session-surface/pending-edits') return 'not a backup of pending session edits';
-    if (v.version !== 1) return `backup version ${String(v.version)} is not one this version reads`;
+    if (v.version !== 1) return `backup version ${stringText(v.version)} is not one this version reads`;
     if (!Number.isSafeInteger(v.baseEventCount) || (v.baseEventCount as number) < 0) return 'the backup has no valid base event count';
     if (!Array.isArray(v.edits) || !Array.isArray(v.redo)) return 'the backup has no list of edits';
     for (const e of [...v.edits, ...v.redo]) {

@@ -3,7 +3,7 @@
 // of the original (same message id, turn, step, error, meta), replacing exactly that node.
 import type { Diagnostic, SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
-import { serializeEvent } from './serialize';
+import { eventLine } from './serialize';
 import type { PlanResult } from './types';
 import { appendProblems, compactionInProgress, lastTime, notOnSurface, reason } from './checks';
 import { isSeq, jsonEqual } from '../read/json-values';
@@ -107,5 +107,5 @@ export function planToolResultPrune(log: SessionLog, seq: number, newContent: un
       seq: first + 1,
     });
   }
-  return { ok: true, events, lines: events.map(serializeEvent), notes };
+  return { ok: true, events, lines: events.map(eventLine), notes };
 }

@@ -53,7 +53,9 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
   }
   if (closers.length === 0)
     notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
-  const plan = { ok: true as const, events: closers, lines: closers.map(serializeCloser), notes };
+  const lines = closerLines(closers);
+  if (!Array.isArray(lines)) return lines;
+  const plan = { ok: true as const, events: closers, lines, notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
 }
 
@@ -113,11 +115,35 @@ function tornFrameRepair(
   });
   if (closers.length === 0 && recovered.length === 0)
     notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
+  const written = closerLines(closers);
+  if (!Array.isArray(written)) return written;
   return {
     ok: true,
     events: [...recovered, ...closers],
-    lines: [...lines, ...closers.map(serializeCloser)],
+    lines: [...lines, ...written],
     notes,
     truncateAt: frameStart,
   };
+}
+
+/**
+ * The closers' lines, or the refusal: a closer takes the last event's time and the open turn's values,
+ * and one dsh's writer cannot write (a time of 1e400, which reads as Infinity) stops the repair.
+ */
+function closerLines(closers: readonly SessionEvent[]): string[] | RepairPlan {
+  const lines: string[] = [];
+  for (const closer of closers) {
+    const line = serializeCloser(closer);
+    if (typeof line !== 'string')
+      return {
+        ok: false,
+        reasons: line.reasons.map((r) => ({
+          ...r,
+          rule: 'repair.closers-unwritable',
+          ...say("closer seq {0} cannot be written: {1}; dsh's repair would fail the same way", closer.seq, r.message),
+        })),
+      };
+    lines.push(line);
+  }
+  return lines;
 }

@@ -15,7 +15,7 @@ import { SurfaceError, type SurfacePlan } from '../surface/surface';
 import { toolCallCount, type BalanceResult } from '../surface/projections';
 import { SurfaceState, deepFreeze } from '../surface/surface-state';
 import type { NewEvent, WidenedEvent } from '../plan/append-types';
-import { serializeEvent } from '../plan/serialize';
+import { eventLine } from '../plan/serialize';
 import { planAppend } from '../plan/append-gate';
 import { EventIndex, SurfaceRole, type EventFacts } from './event-index';
 import { LineScanner, type LineBeyondDamage, type LineSink } from './line-scanner';
@@ -591,7 +591,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     if (!Array.isArray(events)) return { ok: false, problems: [events] };
     const problems = this.planAppend(events);
     if (problems.length > 0) return { ok: false, problems };
-    const lines = events.map((e) => serializeEvent(e as unknown as SessionEvent));
+    const lines = events.map((e) => eventLine(e as unknown as SessionEvent));
     this.scanner.bytes.append(new TextEncoder().encode(lines.map((l) => l + '\n').join('')));
     this.ingest();
     return { ok: true, lines };
