@@ -5,18 +5,7 @@ import { textDecoderSlicer, type Utf8Slicer } from './read/columns';
 import type { Diagnostic } from './types';
 import { asNativeZstd } from './zstd/backend';
 import { valueText } from './value-text';
-
-/** The bytes of a Uint8Array (a Node Buffer is one), another typed array or DataView, or an ArrayBuffer. */
-export function asBytes(input: unknown): Uint8Array | undefined {
-  try {
-    if (input instanceof Uint8Array) return input;
-    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  } catch {
-    // a detached buffer or a hostile subclass
-  }
-  return undefined;
-}
+export { asBytes, plainView } from './bytes';
 
 export function badInput(what: string, value: unknown): Diagnostic {
   return { severity: 'error', rule: 'api.bad-input', message: `${what}, got ${describeValue(value)}` };

@@ -384,8 +384,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     return this.verdicts.strictSeed(this.verdictInputs, this.index);
   }
 
-  /** Readable lines after the first damaged line (empty unless the scan stopped at damage). */
-  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[] } {
+  /** Readable lines after the first damaged line, among the first 10,000 after it (see LineScanner). */
+  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[]; more: boolean } {
     return this.scanner.linesBeyondDamage;
   }
 
@@ -411,11 +411,13 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
         offset: scan.committedBytes,
       });
     } else if (scan.stoppedAt && verdict.ok) {
-      const count = this.scanner.linesBeyondDamage.count;
+      const beyond = this.scanner.linesBeyondDamage;
+      // Only the first 10,000 lines after the damage are read in full: past them, "at least".
+      const count = beyond.more ? `${beyond.count}+` : beyond.count;
       out.push({
         severity: 'warning',
         rule: 'jsonl.damaged-line',
-        ...(count > 0
+        ...(count !== 0
           ? say(
               'dsh keeps only the events before line {0} ({1} readable line(s) after it are dropped); a writable open would truncate the file at byte {2}',
               String(damage?.line),
