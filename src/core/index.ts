@@ -6,7 +6,7 @@ import { asBytes, badInput, safeLoadOptions } from './api-guard';
 export * from './types';
 export type { LoadOptions, ReadLimits, SessionLogView, ExtendResult, DerivedMessage } from './api';
 export { DEFAULT_READ_LIMITS } from './api';
-export { SessionLog, SurfaceRole } from './read/session-log';
+export { SessionLog, SurfaceRole, isSessionLog } from './read/session-log';
 export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
 
 /** Loads a session log from its (decompressed) bytes, synchronously. Never throws on bad input. */
@@ -19,8 +19,27 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
   return log;
 }
 export { inspectLog } from './check/inspect';
-export { sha256Hex } from './sha256';
-export { valueText, stringText, jsonText } from './value-text';
+export { valueText, stringText } from './value-text';
+// Functions that trust their arguments inside the core, exported through their guards (public-guards.ts).
+export {
+  jsonText,
+  sha256Hex,
+  provenanceIndex,
+  checkInvariants,
+  appendBytes,
+  openCompactionStart,
+  reviewOpenTurn,
+  reviewTornTail,
+  printable,
+  findRepairsMade,
+  repairSeqs,
+  openTurnActivity,
+  sessionHealth,
+  planCrashRepairWrite,
+  bytesAfterWrite,
+  planTornTailRemoval,
+  bytesAfterRemoval,
+} from './public-guards';
 export { say, type Said } from './words';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
@@ -28,10 +47,9 @@ export type { RefusedLine } from './plan/serialize';
 export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './read/load-file';
 export type { LoadedFile, ZstdFollowState, ZstdSummary } from './read/load-file';
 // Provenance, relational invariants and append planners (issue 3 items 3–5).
-export { ProvenanceIndex, provenanceIndex } from './provenance/provenance';
+export { ProvenanceIndex } from './provenance/provenance';
 export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './provenance/provenance';
-export { checkInvariants } from './check/invariants';
-export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
+export { planCompaction, planToolResultPrune, planRepair, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';
 // Pending edits (planner inputs with undo/redo, planned again on a changed log) and their input builders.
 export {
@@ -58,17 +76,17 @@ export type {
   PruneRequest,
 } from './plan';
 // Crash review: the open turn and its closers, torn tails, repairs already made, session health.
-export { reviewOpenTurn } from './surface/crash-review';
+
 export type { OpenTurnReview, PendingCall, CloserReview, CloserCode } from './surface/crash-review';
-export { reviewTornTail, printable } from './surface/torn-tail';
+
 export type { TornTail, TornTailKind, LoadedBytes } from './surface/torn-tail';
-export { findRepairsMade, repairSeqs } from './surface/repairs-made';
+
 export type { RepairMade, RepairedCall } from './surface/repairs-made';
-export { openTurnActivity, STILL_AFTER_MS } from './surface/liveness';
+export { STILL_AFTER_MS } from './surface/liveness';
 export type { OpenTurnActivity } from './surface/liveness';
-export { sessionHealth } from './check/session-health';
+
 export type { SessionHealth, HealthEntry, HealthKind } from './check/session-health';
-export { planCrashRepairWrite, bytesAfterWrite } from './plan/crash-repair-write';
+
 export type { CrashRepairWrite, CrashRepairWritePlan } from './plan/crash-repair-write';
-export { planTornTailRemoval, bytesAfterRemoval } from './plan/torn-tail-removal';
+
 export type { TornTailRemoval, TornTailRemovalPlan } from './plan/torn-tail-removal';

@@ -16,7 +16,11 @@ export const MAX_JSON_VALUES = 2 ** 24;
 type Sink = (chunk: string) => void;
 
 /** A container being written: its members are taken one at a time, so a long array costs no list. */
-type Open = { array: unknown[]; next: number } | { record: Record<string, unknown>; keys: string[]; next: number; wrote: boolean };
+type Open =
+  { array: unknown[]; length: number; next: number } | { record: Record<string, unknown>; keys: string[]; next: number; wrote: boolean };
+
+/** Output is handed on in pieces of about this many characters (one call per value would cost more than the text). */
+const FLUSH_AT = 1 << 16;
 
 /**
  * Writes `JSON.stringify(value)` for a plain JSON value to `write`, in chunks, without recursion: the same
@@ -28,75 +32,106 @@ type Open = { array: unknown[]; next: number } | { record: Record<string, unknow
 export function writeJson(value: unknown, write: Sink): void {
   const open: Open[] = [];
   const ancestors = new Set<object>();
-  let pending: unknown = value;
-  let hasPending = true;
+  // Pieces joined per flush: appending to one string builds a rope the engine flattens slowly.
+  let pieces: string[] = [];
+  let chars = 0;
+  const put = (text: string) => {
+    pieces.push(text);
+    chars += text.length;
+  };
+  const flush = () => {
+    if (pieces.length > 0) write(pieces.join(''));
+    pieces = [];
+    chars = 0;
+  };
+  let v: unknown = value;
   for (;;) {
-    if (hasPending) {
-      hasPending = false;
-      const v = pending;
-      if (typeof v === 'string') write(JSON.stringify(v));
-      else if (typeof v === 'number') write(Number.isFinite(v) ? String(v) : 'null');
-      else if (typeof v === 'boolean') write(v ? 'true' : 'false');
-      else if (v === null || typeof v !== 'object' || ancestors.has(v)) write('null');
+    // Write `v`: a scalar at once, a container by opening it.
+    const scalar = scalarJson(v);
+    if (scalar !== undefined) put(scalar);
+    else if (ancestors.has(v as object)) put('null');
+    else {
+      const container = openContainer(v as object);
+      if (container === undefined) put('null');
       else {
-        const container = openContainer(v);
-        if (container === undefined) write('null');
-        else {
-          write('array' in container ? '[' : '{');
-          open.push(container);
-          ancestors.add(v);
-        }
+        put('array' in container ? '[' : '{');
+        open.push(container);
+        ancestors.add(v as object);
       }
     }
-    const top = open[open.length - 1];
-    if (top === undefined) return;
-    const next = nextMember(top);
-    if (next === DONE) {
-      write('array' in top ? ']' : '}');
-      ancestors.delete('array' in top ? top.array : top.record);
+    // Find the next container to open, writing scalar members on the way and closing what is done.
+    let found = false;
+    while (open.length > 0 && !found) {
+      if (chars >= FLUSH_AT) flush();
+      const top = open[open.length - 1];
+      if ('array' in top) {
+        // Arrays of scalars (most of a large value) are written in this loop.
+        while (top.next < top.length) {
+          const i = top.next++;
+          if (i > 0) put(',');
+          const item = guardedRead(top.array, i);
+          const text = scalarJson(item);
+          if (text === undefined) {
+            v = item;
+            found = true;
+            break;
+          }
+          put(text);
+          if (chars >= FLUSH_AT) flush();
+        }
+        if (found) break;
+        put(']');
+        ancestors.delete(top.array);
+        open.pop();
+        continue;
+      }
+      while (top.next < top.keys.length) {
+        const key = top.keys[top.next++];
+        const item = guardedRead(top.record, key);
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        put(`${top.wrote ? ',' : ''}${JSON.stringify(key)}:`);
+        top.wrote = true;
+        v = item;
+        found = true;
+        break;
+      }
+      if (found) break;
+      put('}');
+      ancestors.delete(top.record);
       open.pop();
-      continue;
     }
-    if (next.key !== undefined) write(next.key);
-    pending = next.value;
-    hasPending = true;
+    if (!found) break;
+  }
+  flush();
+}
+
+/** The JSON text of a value that is no container (undefined for an object or array). */
+function scalarJson(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'object':
+      return v === null ? 'null' : undefined;
+    default:
+      return 'null';
   }
 }
 
-const DONE = Symbol('done');
-
-/** A container to write, or undefined when its members cannot be listed (a throwing Proxy). */
+/** A container to write (its length or keys read once), or undefined when they cannot be read (a throwing Proxy). */
 function openContainer(v: object): Open | undefined {
   try {
-    if (Array.isArray(v)) return { array: v, next: 0 };
+    if (Array.isArray(v)) {
+      const length = Number(v.length);
+      return { array: v, length: Number.isFinite(length) ? length : 0, next: 0 };
+    }
     return { record: v as Record<string, unknown>, keys: Object.keys(v), next: 0, wrote: false };
   } catch {
     return undefined;
   }
-}
-
-/** The next member of an open container (with the text before it), or DONE. A member that cannot be read is null. */
-function nextMember(top: Open): { key?: string; value: unknown } | typeof DONE {
-  if ('array' in top) {
-    let length: number;
-    try {
-      length = top.array.length;
-    } catch {
-      return DONE;
-    }
-    if (!(top.next < length)) return DONE;
-    const i = top.next++;
-    return { key: i > 0 ? ',' : undefined, value: guardedRead(top.array, i) };
-  }
-  while (top.next < top.keys.length) {
-    const key = top.keys[top.next++];
-    const x = guardedRead(top.record, key);
-    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-    const text = `${top.wrote ? ',' : ''}${JSON.stringify(key)}:`;
-    top.wrote = true;
-    return { key: text, value: x };
-  }
-  return DONE;
 }
 
 function guardedRead(from: object, key: string | number): unknown {
@@ -115,24 +150,45 @@ function guardedRead(from: object, key: string | number): unknown {
 export function jsonText(value: unknown): string {
   const out: string[] = [];
   writeJson(value, (chunk) => out.push(chunk));
-  return out.join('');
+  return out.length === 1 ? out[0] : out.join('');
 }
 
 /** A checked copy of a caller's value: the copy, or why it is not plain, lossless JSON. */
 export type CheckedJson = { ok: true; copy: unknown } | { ok: false; reason: string };
 
-type Into = Record<string, unknown> | unknown[] | undefined;
+type Container = Record<string, unknown> | unknown[];
 
 interface CopyFrame {
   from: object;
-  into: Record<string, unknown> | unknown[];
+  into: Container;
   /** Where this container sits in its parent (`.key` or `[3]`), for the reason's path. */
   step: string;
   /** Characters of its JSON text (an estimate from above for strings with escapes). */
   size: number;
 }
 
-type CopyTask = { value: unknown; key: string; index: boolean; into: Into } | { leave: true };
+/** A container member still to check: it goes at `into[key]` (a placeholder holds its place meanwhile). */
+type CopyTask = { value: object; into: Container | undefined; key: string | number } | { leave: true };
+
+/** Why a scalar is not lossless JSON, or its JSON size (an upper bound for numbers); 'object' for containers. */
+function scalarSize(v: unknown): number | string {
+  switch (typeof v) {
+    case 'string':
+      return v.length + 2;
+    case 'boolean':
+      return 5;
+    case 'number':
+      return Number.isFinite(v) ? 24 : 'a non-finite number';
+    case 'object':
+      return v === null ? 4 : 'object';
+    case 'undefined':
+      return 'undefined';
+    default:
+      return `a ${typeof v}`;
+  }
+}
+
+const step = (key: string | number) => (typeof key === 'number' ? `[${key}]` : `.${key}`);
 
 /**
  * Checks that `value` is what JSON.parse could have produced — plain objects and arrays, strings, finite
@@ -143,6 +199,9 @@ type CopyTask = { value: unknown; key: string; index: boolean; into: Into } | { 
  * than the engine's longest string, is refused as too large — shared parts counted each time they repeat.
  */
 export function checkedJsonCopy(value: unknown): CheckedJson {
+  const rootSize = scalarSize(value);
+  if (typeof rootSize === 'number') return { ok: true, copy: value };
+  if (rootSize !== 'object') return { ok: false, reason: rootSize };
   let root: unknown;
   const frames: CopyFrame[] = [];
   const onPath = new Set<object>();
@@ -150,24 +209,23 @@ export function checkedJsonCopy(value: unknown): CheckedJson {
   const done = new Map<object, { copy: unknown; size: number }>();
   let values = 0;
   let textSize = 0;
-  const tasks: CopyTask[] = [{ value, key: '', index: false, into: undefined }];
+  const tasks: CopyTask[] = [{ value: value as object, into: undefined, key: '' }];
   // The path is built only for a refusal: building it per value would cost the depth each time.
-  const refuse = (what: string, task: { key: string; index: boolean; into: Into }): CheckedJson => {
-    const last = task.into === undefined ? '' : task.index ? `[${task.key}]` : `.${task.key}`;
-    const path = frames.map((f) => f.step).join('') + last;
+  const refuse = (what: string, last?: string | number): CheckedJson => {
+    const path = frames.map((f) => f.step).join('') + (last === undefined ? '' : step(last));
     return { ok: false, reason: `${what}${path === '' ? '' : ` at ${path}`}` };
   };
   const tooLarge: CheckedJson = {
     ok: false,
     reason: `a value too large to write (more than ${MAX_JSON_VALUES} values or ${MAX_TEXT_LENGTH} characters of JSON)`,
   };
-  const place = (task: { key: string; index: boolean; into: Into }, copy: unknown) => {
-    if (task.into === undefined) root = copy;
-    else if (task.index) (task.into as unknown[]).push(copy);
+  const place = (into: Container | undefined, key: string | number, copy: unknown) => {
+    if (into === undefined) root = copy;
+    else if (typeof key === 'number') (into as unknown[])[key] = copy;
     // defineProperty: a member named __proto__ stays a member, as JSON.parse makes it.
-    else Object.defineProperty(task.into, task.key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else Object.defineProperty(into, key, { value: copy, enumerable: true, writable: true, configurable: true });
   };
-  /** Counts one value of `size` characters; false once the value is too large. */
+  /** Counts a value of `size` characters; false once the whole is too large. */
   const grow = (size: number): boolean => {
     textSize += size;
     if (frames.length > 0) frames[frames.length - 1].size += size;
@@ -183,70 +241,62 @@ export function checkedJsonCopy(value: unknown): CheckedJson {
       continue;
     }
     const v = task.value;
-    switch (typeof v) {
-      case 'string':
-        if (!grow(v.length + 2)) return tooLarge;
-        place(task, v);
-        continue;
-      case 'boolean':
-        if (!grow(5)) return tooLarge;
-        place(task, v);
-        continue;
-      case 'number':
-        if (!Number.isFinite(v)) return refuse('a non-finite number', task);
-        if (!grow(24)) return tooLarge;
-        place(task, v);
-        continue;
-      case 'object':
-        break;
-      default:
-        return refuse(typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`, task);
-    }
-    if (v === null) {
-      if (!grow(4)) return tooLarge;
-      place(task, null);
-      continue;
-    }
-    if (onPath.has(v)) return refuse('a value that contains itself', task);
+    // The task's own step is on the path while it is checked (it is pushed as a frame once opened).
+    const at = task.into === undefined ? undefined : task.key;
+    if (onPath.has(v)) return refuse('a value that contains itself', at);
     const checked = done.get(v);
     if (checked) {
       if (!grow(checked.size)) return tooLarge;
-      place(task, checked.copy);
+      place(task.into, task.key, checked.copy);
       continue;
     }
     const members = readMembers(v);
-    if (typeof members === 'string') return refuse(members, task);
+    if (typeof members === 'string') return refuse(members, at);
     if (!grow(2)) return tooLarge;
-    const into: Record<string, unknown> | unknown[] = members.array ? [] : {};
-    place(task, into);
-    frames.push({ from: v, into, step: task.into === undefined ? '' : task.index ? `[${task.key}]` : `.${task.key}`, size: 2 });
+    const array = members.keys === undefined;
+    const into: Container = array ? [] : {};
+    place(task.into, task.key, into);
+    frames.push({ from: v, into, step: at === undefined ? '' : step(at), size: 2 });
     onPath.add(v);
     tasks.push({ leave: true });
-    for (let i = members.entries.length - 1; i >= 0; i--) {
-      const [key, item] = members.entries[i];
-      tasks.push({ value: item, key, index: members.array, into });
+    const count = array ? members.length : members.keys!.length;
+    for (let i = 0; i < count; i++) {
+      const key: string | number = array ? i : members.keys![i];
+      let item: unknown;
+      try {
+        if (array && !Object.prototype.hasOwnProperty.call(v, i)) return refuse('an array with a hole', i);
+        item = (v as Record<string | number, unknown>)[key];
+      } catch {
+        return refuse('a property that cannot be read', key);
+      }
+      const size = scalarSize(item);
+      if (typeof size === 'number') {
+        if (!grow(size + (array ? 1 : String(key).length + 4))) return tooLarge;
+        place(into, key, item);
+      } else if (size === 'object') {
+        place(into, key, null);
+        tasks.push({ value: item as object, into, key });
+        if (tasks.length > MAX_JSON_VALUES) return tooLarge;
+      } else return refuse(size, key);
     }
-    if (tasks.length > MAX_JSON_VALUES) return tooLarge;
   }
   return { ok: true, copy: root };
 }
 
-/** A container's members read once, or why they cannot be (a string naming the problem). */
-function readMembers(v: object): { array: boolean; entries: [string, unknown][] } | string {
+/**
+ * A container's shape, read once: an array's length or an object's keys, or why it is not a plain JSON
+ * container (a string naming the problem). Its members are read by the caller.
+ */
+function readMembers(v: object): { length: number; keys?: undefined } | { length?: undefined; keys: string[] } | string {
   try {
     const proto = Object.getPrototypeOf(v);
     if (Array.isArray(v)) {
       if (proto !== Array.prototype) return 'an array of another kind';
       const length = v.length;
       if (!Number.isSafeInteger(length) || length > MAX_JSON_VALUES) return 'an array too long to write';
-      if (Object.getOwnPropertySymbols(v).length > 0) return 'symbol keys';
-      const entries: [string, unknown][] = [];
-      for (let i = 0; i < length; i++) {
-        if (!Object.prototype.hasOwnProperty.call(v, i)) return `an array with a hole at [${i}]`;
-        entries.push([String(i), v[i]]);
-      }
-      if (Object.keys(v).length !== length) return 'an array with extra members';
-      return { array: true, entries };
+      // Named members of an array are not JSON's: like JSON.stringify, the copy leaves them out (listing
+      // them would cost a key per index). A hole shows when its index is read.
+      return { length };
     }
     if (proto !== Object.prototype && proto !== null) {
       let name: unknown;
@@ -258,13 +308,10 @@ function readMembers(v: object): { array: boolean; entries: [string, unknown][] 
       return `a ${typeof name === 'string' && name !== '' ? name : 'non-plain'} object`;
     }
     if (Object.getOwnPropertySymbols(v).length > 0) return 'symbol keys';
-    const record = v as Record<string, unknown>;
-    const keys = Object.keys(record);
-    if (Object.getOwnPropertyNames(record).length !== keys.length) return 'a member JSON would leave out (not enumerable)';
+    const keys = Object.keys(v);
+    if (Object.getOwnPropertyNames(v).length !== keys.length) return 'a member JSON would leave out (not enumerable)';
     if (keys.length > MAX_JSON_VALUES) return 'an object with too many members to write';
-    const entries: [string, unknown][] = [];
-    for (const key of keys) entries.push([key, record[key]]);
-    return { array: false, entries };
+    return { keys };
   } catch {
     return 'a property that cannot be read';
   }

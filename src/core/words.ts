@@ -28,6 +28,7 @@ function fill(template: string, args: readonly (string | number)[]): string {
  * phrase: its English fills the message and its words are translated on their own.
  */
 export function say(template: string, ...args: (string | number | Said)[]): Said {
+  if (typeof template !== 'string') template = stringText(template);
   const english: (string | number)[] = [];
   const words: WordArg[] = [];
   for (const arg of args as unknown[]) {
@@ -45,7 +46,11 @@ export function say(template: string, ...args: (string | number | Said)[]): Said
 }
 
 function isSaid(value: unknown): value is Said {
-  return typeof value === 'object' && value !== null && typeof (value as Said).message === 'string' && 'words' in value;
+  try {
+    return typeof value === 'object' && value !== null && typeof (value as Said).message === 'string' && 'words' in value;
+  } catch {
+    return false; // a Proxy: shown as any other value
+  }
 }
 
 /** A message given either as plain English or as `say(…)`, as the fields of a diagnostic. */

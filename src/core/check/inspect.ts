@@ -1,6 +1,6 @@
 // The conformance projection of a loaded log: the fields of the corpus's expected.json files.
 // Used by `session-surface inspect --json` and by the conformance tests.
-import { SessionLog } from '../read/session-log';
+import { isSessionLog, type SessionLog } from '../read/session-log';
 import { sha256Hex } from '../sha256';
 import { jsonText } from '../value-text';
 
@@ -18,8 +18,7 @@ function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGen
 }
 
 export function inspectLog(log: SessionLog): Record<string, unknown> {
-  if (!(log instanceof SessionLog))
-    return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
+  if (!isSessionLog(log)) return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
   const verdict = log.verdict;
   const out: Record<string, unknown> = { ok: verdict.ok, stage: verdict.stage };
   if (!verdict.ok) {

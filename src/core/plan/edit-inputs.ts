@@ -1,12 +1,12 @@
 // Builds planner inputs from what a person gives (a range, a summary text, a target seq): the defaults
 // a manual edit uses when nobody measured anything — the prune placeholder that says how much was cut,
 // a token estimate for the shadowed span, the summarizing "route" of a hand-written summary.
-import { SessionLog } from '../read/session-log';
+import { isSessionLog, type SessionLog } from '../read/session-log';
 import type { CompactionInput } from './compaction';
 import type { CompactionEdit, PruneEdit } from './pending-edits';
 import { lastTime } from './checks';
 import { jsonByteLength, utf8ByteLength } from '../json-text';
-import { asSeq } from '../api-guard';
+import { asSeqList } from '../api-guard';
 
 /** Provider and model recorded for a summary a person wrote (dsh records the summarizing route). */
 export const MANUAL_SUMMARY_ROUTE = { provider: 'session-surface', model: 'hand-written' } as const;
@@ -21,12 +21,10 @@ export function estimateTokensOfText(text: string): number {
  * is written (a value nested deep or a large result costs no copy). Seqs that name no event count nothing.
  */
 export function estimateTokensOfSeqs(log: SessionLog, seqs: readonly number[]): number {
-  if (!(log instanceof SessionLog) || !Array.isArray(seqs)) return 0;
+  const list = isSessionLog(log) ? asSeqList(seqs, log.eventCount + log.closers.length) : undefined;
+  if (!list) return 0;
   let total = 0;
-  for (const seq of seqs) {
-    if (asSeq(seq) === undefined) continue;
-    total += Math.ceil(jsonByteLength(log.event(seq)?.data ?? null) / 4);
-  }
+  for (const seq of list) total += Math.ceil(jsonByteLength(log.event(seq)?.data ?? null) / 4);
   return total;
 }
 
@@ -57,7 +55,7 @@ function contentBytes(content: unknown): number {
 
 /** The default new content of a pruned tool result: one text block saying how much was removed. */
 export function defaultPrunedContent(log: SessionLog, seq: number): unknown[] {
-  const content = log instanceof SessionLog ? log.event(seq)?.data?.message?.content?.[0]?.content : undefined;
+  const content = isSessionLog(log) ? log.event(seq)?.data?.message?.content?.[0]?.content : undefined;
   return [{ type: 'text', text: `[pruned: ${formatSize(contentBytes(content))}]` }];
 }
 
@@ -83,7 +81,7 @@ export interface CompactionRequest {
  */
 export function compactionEdit(log: SessionLog, request: CompactionRequest): CompactionEdit {
   const r = readFields(request, ['start', 'end', 'summaryText', 'compactionId', 'messageId', 'time']);
-  const nodes = log instanceof SessionLog ? log.surface() : [];
+  const nodes = isSessionLog(log) ? log.surface() : [];
   const from = nodes.indexOf(r.start as number);
   const to = nodes.indexOf(r.end as number);
   const shadowed = from >= 0 && to >= from ? nodes.slice(from, to + 1) : [];
@@ -115,7 +113,7 @@ export function pruneEdit(log: SessionLog, request: PruneRequest): PruneEdit {
 }
 
 function lastTimeOf(log: SessionLog): number {
-  return log instanceof SessionLog ? lastTime(log) : 0;
+  return isSessionLog(log) ? lastTime(log) : 0;
 }
 
 /** The fields of a caller's request, each read once; a field whose read throws, or a request that is no object, reads as undefined. */

@@ -4,13 +4,14 @@
 // log changes (a writer appended, the document was restored from a backup). Undo and redo move inputs
 // between two stacks; nothing here touches a file.
 import type { Diagnostic, SessionEvent } from '../types';
-import type { SessionLog } from '../read/session-log';
+import { isSessionLog, type SessionLog } from '../read/session-log';
+import { badInput, readField } from '../api-guard';
 import { planCompaction, type CompactionInput } from './compaction';
 import { planToolResultPrune, type PruneOptions } from './prune';
 import type { AcceptedPlan } from './types';
 import { planCrashRepair } from './crash-repair-edit';
-import { say } from '../words';
-import { stringText } from '../value-text';
+import { say, type Said } from '../words';
+import { checkedJsonCopy, cloneJson, stringText } from '../value-text';
 
 export interface CompactionEdit {
   kind: 'compaction';
@@ -67,7 +68,15 @@ export interface PendingEditsBackup {
   redo: PendingEdit[];
 }
 
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
+/** A plain JSON copy of edits this class made or checked (checkedJsonCopy refuses anything else on the way in). */
+const copy = <T>(value: T): T => cloneJson(value);
+
+/** An edit a caller hands in, copied if it is plain JSON of a known kind; else why not. */
+function checkedEdit(edit: unknown): PendingEdit | string {
+  const checked = checkedJsonCopy(edit);
+  if (!checked.ok) return `not plain JSON (${checked.reason})`;
+  return editShapeProblem(checked.copy) ?? (checked.copy as PendingEdit);
+}
 
 /**
  * Seqs at or above `base` name events of earlier pending edits; when `delta` events were appended by
@@ -78,6 +87,10 @@ function shiftSeq(seq: number, base: number, delta: number): number {
 }
 
 export function rebaseEdit(edit: PendingEdit, base: number, delta: number): PendingEdit {
+  // A caller's edit that is not one this module reads, or numbers that are not counts, are given back as they came.
+  const checked = checkedEdit(edit);
+  if (typeof checked === 'string' || !Number.isSafeInteger(base) || !Number.isSafeInteger(delta)) return edit;
+  edit = checked;
   if (delta === 0 || edit.kind === 'repair') return edit;
   if (edit.kind === 'prune') return { ...edit, seq: shiftSeq(edit.seq, base, delta) };
   return { ...edit, input: { ...edit.input, start: shiftSeq(edit.input.start, base, delta), end: shiftSeq(edit.input.end, base, delta) } };
@@ -96,7 +109,10 @@ export class PendingEdits {
    * @param baseEventCount the event count of the log the edits were made on: seqs from there on name
    * events of pending edits, and move when the log grows underneath them.
    */
-  constructor(private baseEventCount: number) {}
+  constructor(private baseEventCount: number) {
+    // What is not a count of events is taken as none (the first plan then names the difference).
+    if (!Number.isSafeInteger(baseEventCount) || baseEventCount < 0) this.baseEventCount = 0;
+  }
 
   get list(): readonly PendingEdit[] {
     return this.edits;
@@ -119,10 +135,17 @@ export class PendingEdits {
     return this.baseEventCount;
   }
 
-  /** Adds an edit (made on the log plus the edits before it); a new edit forgets what was undone. */
-  push(edit: PendingEdit): void {
-    this.edits.push(copy(edit));
+  /**
+   * Adds an edit (made on the log plus the edits before it); a new edit forgets what was undone. An
+   * edit that is not plain JSON of a known kind is refused (returned as the reason) and nothing changes.
+   */
+  push(edit: PendingEdit): Diagnostic | undefined {
+    const checked = checkedEdit(edit);
+    if (typeof checked === 'string')
+      return { severity: 'error', rule: 'api.bad-input', ...say('a pending edit cannot be added: {0}', checked) };
+    this.edits.push(checked);
     this.undone = [];
+    return undefined;
   }
 
   /** Takes back the newest edit; undefined when nothing is pending. */
@@ -141,21 +164,34 @@ export class PendingEdits {
 
   /**
    * The log grew to `eventCount` events under the pending edits (a writer appended, or the edits were
-   * saved): seqs of pending events move up. Throws on a shrink, which an append-only log never does.
+   * saved): seqs of pending events move up. A shrink, which an append-only log never does (or a count
+   * that is no count), is refused with the reason, and nothing moves.
    */
-  rebase(eventCount: number): void {
+  rebase(eventCount: number): Diagnostic | undefined {
+    if (!Number.isSafeInteger(eventCount) || eventCount < 0)
+      return { severity: 'error', rule: 'api.bad-input', ...say('rebase needs an event count, got {0}', stringText(eventCount, 60)) };
     const delta = eventCount - this.baseEventCount;
-    if (delta < 0) throw new RangeError(`the log has ${eventCount} events, fewer than the ${this.baseEventCount} the edits were made on`);
+    if (delta < 0)
+      return {
+        severity: 'error',
+        rule: 'edit.log-shrank',
+        ...say(
+          'the log now has {0} events, fewer than the {1} these edits were made on; a session log only grows',
+          eventCount,
+          this.baseEventCount,
+        ),
+      };
     this.edits = this.edits.map((e) => rebaseEdit(e, this.baseEventCount, delta));
     this.undone = this.undone.map((e) => rebaseEdit(e, this.baseEventCount, delta));
     this.baseEventCount = eventCount;
+    return undefined;
   }
 
   /** After a save the pending edits are history: nothing is pending, nothing can be redone. */
   clearSaved(eventCount: number): void {
     this.edits = [];
     this.undone = [];
-    this.baseEventCount = eventCount;
+    this.baseEventCount = Number.isSafeInteger(eventCount) && eventCount >= 0 ? eventCount : this.baseEventCount;
   }
 
   /**
@@ -164,6 +200,17 @@ export class PendingEdits {
    * seqs moved up; stops at the first edit that no longer holds, with every reason it is refused.
    */
   plan(base: PlanBase): PendingPlan {
+    const log0 = readField(base, 'log');
+    if (!isSessionLog(log0))
+      return {
+        ok: false,
+        index: 0,
+        edit: this.edits[0],
+        reasons: [badInput('plan needs { log } with a loaded session log', base)],
+        steps: [],
+      };
+    const fork = readField(base, 'fork');
+    base = { log: log0, fork: typeof fork === 'function' ? () => (fork as () => SessionLog)() : undefined };
     const delta = base.log.eventCount - this.baseEventCount;
     const firstSeq = base.log.eventCount;
     const steps: PlannedEdit[] = [];
@@ -189,8 +236,10 @@ export class PendingEdits {
       steps.push({ edit, plan });
       if (index < this.edits.length - 1) {
         if (log === base.log) {
-          if (!base.fork) throw new Error('planning more than one pending edit needs a fork of the log');
-          log = base.fork();
+          const forked = forkOf(base);
+          if (!isSessionLog(forked))
+            return { ok: false, index, edit, reasons: [{ severity: 'error', rule: 'api.bad-input', ...forked }], steps };
+          log = forked;
         }
         const appended = log.append(plan.events as never);
         if (!appended.ok) return { ok: false, index, edit, reasons: appended.problems, steps: steps.slice(0, -1) };
@@ -212,7 +261,9 @@ export class PendingEdits {
 
   /** Restores a backup; a string says why it cannot be. */
   static fromJSON(value: unknown): PendingEdits | string {
-    const v = value as Partial<PendingEditsBackup> | null;
+    const checked = checkedJsonCopy(value);
+    if (!checked.ok) return `not a backup of pending session edits (${checked.reason})`;
+    const v = checked.copy as Partial<PendingEditsBackup> | null;
     if (v === null || typeof v !== 'object' || v.format !== 'session-surface/pending-edits') return 'not a backup of pending session edits';
     if (v.version !== 1) return `backup version ${stringText(v.version)} is not one this version reads`;
     if (!Number.isSafeInteger(v.baseEventCount) || (v.baseEventCount as number) < 0) return 'the backup has no valid base event count';
@@ -226,6 +277,18 @@ export class PendingEdits {
     edits.undone = copy(v.redo);
     return edits;
   }
+}
+
+/** The fork a plan of several edits appends to, or why there is none. */
+function forkOf(base: PlanBase): SessionLog | Said {
+  if (!base.fork) return say('planning more than one pending edit needs a fork of the log');
+  let forked: unknown;
+  try {
+    forked = base.fork();
+  } catch {
+    forked = undefined;
+  }
+  return isSessionLog(forked) ? forked : say('the fork of the log is not a loaded session log');
 }
 
 /** The shape of an edit read back from JSON (the planners check the values themselves). */

@@ -3,7 +3,8 @@
 // recovered lines are then appended again), then append the closers of the open final turn, written in
 // the closer key order (surfaceOp before sourceEventSeqs).
 import type { Diagnostic, SessionEvent } from '../types';
-import { SessionLog } from '../read/session-log';
+import { isSessionLog, type SessionLog } from '../read/session-log';
+import { readField } from '../api-guard';
 import type { LoadedFile } from '../read/load-file';
 import { serializeCloser } from './serialize';
 import type { RepairPlan } from './types';
@@ -14,9 +15,9 @@ import { verdictError } from '../read/verdict';
 
 /** The repair of a loaded log; pass the loaded file (not only its log) so a zstd container is repaired too. */
 export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
-  const log = source instanceof SessionLog ? source : source?.log;
-  if (!(log instanceof SessionLog)) return { ok: false, reasons: [reason('api.bad-input', 'planRepair needs a loaded session log')] };
-  const zstd = source instanceof SessionLog ? undefined : source.zstd;
+  const log = isSessionLog(source) ? source : readField(source, 'log');
+  if (!isSessionLog(log)) return { ok: false, reasons: [reason('api.bad-input', 'planRepair needs a loaded session log')] };
+  const zstd = isSessionLog(source) ? undefined : asZstdSummary(readField(source, 'zstd'));
   const verdict = log.verdict;
   // The core applies the closers when it reaches its verdict, so an ok verdict means they validate.
   if (!verdict.ok)
@@ -57,6 +58,19 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
   if (!Array.isArray(lines)) return lines;
   const plan = { ok: true as const, events: closers, lines, notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
+}
+
+/** What a repair reads of a loaded file's zstd summary: its numbers, each read once (none when it has none). */
+function asZstdSummary(value: unknown): { tornFrameStart?: number; committedTextBytes: number; compressedBytes: number } | undefined {
+  const compressedBytes = readField(value, 'compressedBytes');
+  if (typeof compressedBytes !== 'number') return undefined;
+  const tornFrameStart = readField(value, 'tornFrameStart');
+  const committedTextBytes = readField(value, 'committedTextBytes');
+  return {
+    tornFrameStart: typeof tornFrameStart === 'number' ? tornFrameStart : undefined,
+    committedTextBytes: typeof committedTextBytes === 'number' ? committedTextBytes : 0,
+    compressedBytes,
+  };
 }
 
 /**

@@ -1,10 +1,10 @@
 // Loads a session file's bytes, plain or zstd (detected by the frame magic, not by the name).
 import type { ExtendResult, LoadOptions } from '../api';
 import type { Diagnostic } from '../types';
-import { SessionLog } from './session-log';
+import { SessionLog, isSessionLog } from './session-log';
 import { decodeZstdLog, isZstd, mayStartFrame, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
 import { concatBytes } from '../zstd/encode';
-import { asBytes, badInput, plainView, safeLoadOptions } from '../api-guard';
+import { asBytes, badInput, plainView, readField, safeLoadOptions } from '../api-guard';
 import { say } from '../words';
 
 /** What the zstd container held, for the views and `inspect`. */
@@ -225,7 +225,7 @@ export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptio
  * frame (an incomplete final frame waits for the rest of its bytes).
  */
 export function extendLoadedFile(loaded: LoadedFile, input: Uint8Array): ExtendResult {
-  if (!(loaded?.log instanceof SessionLog)) return { added: 0, diagnostics: [badInput('extendLoadedFile needs a loaded file', loaded)] };
+  if (!isSessionLog(readField(loaded, 'log'))) return { added: 0, diagnostics: [badInput('extendLoadedFile needs a loaded file', loaded)] };
   const given = asBytes(input);
   if (!given) return { added: 0, diagnostics: [badInput('extendLoadedFile needs the appended bytes (a Uint8Array)', input)] };
   const appended = plainView(given);

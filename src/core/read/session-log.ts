@@ -21,13 +21,21 @@ import { EventIndex, SurfaceRole, type EventFacts } from './event-index';
 import { LineScanner, type LineBeyondDamage, type LineSink } from './line-scanner';
 import { VerdictKeeper, type Refusal, type StrictSeedVerdict, type VerdictInputs } from './verdict';
 import { LogFacts } from '../check/log-facts';
-import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
-import { asBytes, asSeq, badInput } from '../api-guard';
+import { checkedJsonCopy, stringText, valueText } from '../value-text';
+import { asBytes, asSeq, asSeqList, badInput, isSafeLoadOptions, safeLoadOptions } from '../api-guard';
 import { say, type Said } from '../words';
 
 export { SurfaceRole } from './event-index';
 export type { LineBeyondDamage } from './line-scanner';
 export type { StrictSeedVerdict } from './verdict';
+
+/** The logs this module made: a Proxy, or an object that only claims SessionLog's prototype, is none of them. */
+const MADE = new WeakSet<object>();
+
+/** True for a SessionLog this core made (not for a Proxy of one or a look-alike). Never throws. */
+export function isSessionLog(value: unknown): value is SessionLog {
+  return typeof value === 'object' && value !== null && MADE.has(value);
+}
 
 export class SessionLog implements SessionLogView, EventFacts, LineSink {
   private readonly fileName: string;
@@ -43,9 +51,17 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   private readonly lookup = (seq: number) => this.event(seq);
   private readonly messageIdAt = (seq: number) => this.messageIdOf(seq);
 
+  /** A log of `bytes` not read yet (`ingest` reads them; loadSession does both). Bytes that are not bytes give an empty, refused log. */
   constructor(bytes: Uint8Array, options: LoadOptions = {}) {
+    MADE.add(this);
+    const input = asBytes(bytes);
+    options = isSafeLoadOptions(options) ? options : safeLoadOptions(options);
     this.fileName = options.fileName ?? 'session.jsonl';
-    this.scanner = new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes, options.utf8Slicer);
+    this.scanner = new LineScanner(
+      input ?? new Uint8Array(0),
+      options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes,
+      options.utf8Slicer,
+    );
     this.index = new EventIndex(this.scanner.bytes);
     this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
     this.facts = new LogFacts(this, this.index.expectedEvents, options.provenanceEdges !== false);
@@ -63,6 +79,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
       closerRefusal: () => this.state.repaired().closerRefusal,
       closerCrash: () => this.state.repaired().closerCrash,
     };
+    if (!input) this.refuseInput(badInput('a session log needs its bytes (a Uint8Array)', bytes));
   }
 
   // ======================================================================================
@@ -71,7 +88,9 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
 
   /** Reads the header and every complete line. `budgetMs` lets async callers yield between slices. */
   ingest(budgetMs = Infinity, onProgress?: (fraction: number) => void): boolean {
-    return this.scanner.scan(this, budgetMs, onProgress);
+    const budget = typeof budgetMs === 'number' && budgetMs >= 0 ? budgetMs : Infinity;
+    const progress = typeof onProgress === 'function' ? safeLoadOptions({ onProgress }).onProgress : undefined;
+    return this.scanner.scan(this, budget, progress);
   }
 
   keepHeader(read: HeaderRead): void {
@@ -241,6 +260,11 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
     try {
       plan = fold.plan(event, seq, this.lookup);
     } catch (error) {
+      // An engine limit (a RangeError: the stack, a string's length) is ours, never dsh's verdict.
+      if (error instanceof RangeError) {
+        this.internalProblem(error, fileLine, seq);
+        return SurfaceRole.None;
+      }
       const message = error instanceof Error ? error.message : valueText(error);
       const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
       this.verdicts.seedProblem({
@@ -539,14 +563,17 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink {
   }
 
   /** The messages the model sees (of the current surface, or of the given nodes). */
+  /** The messages the model sees (of the current surface, or of the given nodes; nodes that are not seqs of this log give none). */
   deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
-    if (nodes !== undefined && !Array.isArray(nodes)) return [];
-    return this.state.deriveMessages(nodes);
+    if (nodes === undefined) return this.state.deriveMessages();
+    const seqs = asSeqList(nodes, this.eventCount + this.closers.length);
+    return seqs === undefined ? [] : this.state.deriveMessages(seqs);
   }
 
   balancedCuts(nodes?: readonly number[]): BalanceResult {
-    if (nodes !== undefined && !Array.isArray(nodes)) return { error: 'balancedCuts needs an array of seqs' };
-    return this.state.balancedCuts(nodes);
+    if (nodes === undefined) return this.state.balancedCuts();
+    const seqs = asSeqList(nodes, this.eventCount + this.closers.length);
+    return seqs === undefined ? { error: 'balancedCuts needs an array of seqs of this log' } : this.state.balancedCuts(seqs);
   }
 
   transcript(): number[] {
@@ -639,27 +666,33 @@ function numberOrUndefined(value: unknown): number | undefined {
 
 /**
  * A batch to append as plain JSON copies, or the refusal: values dsh's lossless JSON rule cannot write
- * (Date, undefined, functions, symbols, BigInt, cycles, throwing getters) are refused before anything.
+ * (Date, undefined, functions, symbols, BigInt, cycles, throwing getters) are refused before anything. The
+ * batch is checked and copied in one walk (checkedJsonCopy), so a getter cannot show the check one value
+ * and the writer another, and a Proxy claiming 2^32−1 events is refused as too large.
  */
 function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
-  if (!Array.isArray(input)) return badInput('an append takes an array of events', input);
-  const out: SessionEvent[] = [];
-  for (let i = 0; i < input.length; i++) {
-    let why: string | undefined;
-    let event: unknown;
-    try {
-      event = input[i];
-      why = typeof event !== 'object' || event === null || Array.isArray(event) ? 'not an object' : notJsonReason(event);
-    } catch {
-      why = 'unreadable';
-    }
-    if (why !== undefined)
-      return {
-        severity: 'error',
-        rule: 'json.lossless-values',
-        ...say('appended event {0} is not plain JSON ({1}): dsh writes only lossless JSON', i + 1, why),
-      };
-    out.push(cloneJson(event as SessionEvent));
+  let isArray = false;
+  try {
+    isArray = Array.isArray(input);
+  } catch {
+    // a revoked Proxy
   }
-  return out;
+  if (!isArray) return badInput('an append takes an array of events', input);
+  const refuse = (event: number | string, why: string): Diagnostic => ({
+    severity: 'error',
+    rule: 'json.lossless-values',
+    ...say('appended event {0} is not plain JSON ({1}): dsh writes only lossless JSON', event, why),
+  });
+  const checked = checkedJsonCopy(input);
+  if (!checked.ok) {
+    // "a Date object at [0].data.when": event 1, "a Date object at .data.when".
+    const at = /^(.*) at \[(\d+)\](.*)$/.exec(checked.reason);
+    return at ? refuse(Number(at[2]) + 1, at[3] ? `${at[1]} at ${at[3]}` : at[1]) : refuse('batch', checked.reason);
+  }
+  const events = checked.copy as unknown[];
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i];
+    if (typeof event !== 'object' || event === null || Array.isArray(event)) return refuse(i + 1, 'not an object');
+  }
+  return events as SessionEvent[];
 }
