@@ -3,8 +3,9 @@
 // levels deep — a 10 KB line — overflows the stack; a cycle, a BigInt or a throwing getter makes them
 // throw; a Proxy can claim 2^32−1 elements. Everything here walks values with an explicit stack, reads
 // only as much as its result needs, and never throws.
-export { MAX_TEXT_LENGTH, checkedJsonCopy, cloneJson, jsonEqual, jsonText, notJsonReason, writeJson } from './json-text';
-export type { CheckedJson } from './json-text';
+export { jsonByteLength, jsonText, utf8ByteLength, writeJson } from './json-text';
+export { MAX_JSON_VALUES, MAX_TEXT_LENGTH, checkedJsonCopy, cloneJson, jsonEqual, notJsonReason } from './json-copy';
+export type { CheckedJson } from './json-copy';
 
 type Piece = { text: string } | { value: unknown } | { leave: object };
 

@@ -1,8 +1,7 @@
 // The conformance projection of a loaded log: the fields of the corpus's expected.json files.
 // Used by `session-surface inspect --json` and by the conformance tests.
 import { isSessionLog, type SessionLog } from '../read/session-log';
-import { sha256Hex } from '../sha256';
-import { jsonText } from '../value-text';
+import { sha256HexOfJson } from '../sha256';
 
 function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGeneration: number): Record<string, unknown> {
   const messages = log.deriveMessages(nodes);
@@ -12,7 +11,7 @@ function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGen
     surface: [...nodes],
     replaceGeneration,
     derivedMessages: messages.length,
-    derivedDigest: sha256Hex(jsonText(messages)),
+    derivedDigest: sha256HexOfJson(messages),
     ...('cuts' in balance ? { balancedCuts: balance.cuts } : { balancedCutsError: balance.error }),
   };
 }

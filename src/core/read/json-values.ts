@@ -39,8 +39,8 @@ export function isSeq(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-// Structural equality of JSON values, without recursion (json-text.ts).
-export { jsonEqual } from '../json-text';
+// Structural equality of JSON values, without recursion (json-copy.ts).
+export { jsonEqual } from '../json-copy';
 
 /**
  * The message JavaScript would give for reading `prop` of null/undefined, so a refusal that dsh

@@ -21,7 +21,8 @@ import { EventIndex, SurfaceRole, type EventFacts } from './event-index';
 import { LineScanner, type LineBeyondDamage, type LineSink } from './line-scanner';
 import { VerdictKeeper, type Refusal, type StrictSeedVerdict, type VerdictInputs } from './verdict';
 import { LogFacts } from '../check/log-facts';
-import { checkedJsonCopy, stringText, valueText } from '../value-text';
+import { stringText, valueText } from '../value-text';
+import { plainEvents } from '../plan/plain-events';
 import { asBytes, asSeq, asSeqList, badInput, isSafeLoadOptions, safeLoadOptions } from '../api-guard';
 import { say, type Said } from '../words';
 
@@ -662,37 +663,4 @@ function isMessageType(typeId: number): boolean {
 
 function numberOrUndefined(value: unknown): number | undefined {
   return typeof value === 'number' && value === value ? value : undefined;
-}
-
-/**
- * A batch to append as plain JSON copies, or the refusal: values dsh's lossless JSON rule cannot write
- * (Date, undefined, functions, symbols, BigInt, cycles, throwing getters) are refused before anything. The
- * batch is checked and copied in one walk (checkedJsonCopy), so a getter cannot show the check one value
- * and the writer another, and a Proxy claiming 2^32−1 events is refused as too large.
- */
-function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
-  let isArray = false;
-  try {
-    isArray = Array.isArray(input);
-  } catch {
-    // a revoked Proxy
-  }
-  if (!isArray) return badInput('an append takes an array of events', input);
-  const refuse = (event: number | string, why: string): Diagnostic => ({
-    severity: 'error',
-    rule: 'json.lossless-values',
-    ...say('appended event {0} is not plain JSON ({1}): dsh writes only lossless JSON', event, why),
-  });
-  const checked = checkedJsonCopy(input);
-  if (!checked.ok) {
-    // "a Date object at [0].data.when": event 1, "a Date object at .data.when".
-    const at = /^(.*) at \[(\d+)\](.*)$/.exec(checked.reason);
-    return at ? refuse(Number(at[2]) + 1, at[3] ? `${at[1]} at ${at[3]}` : at[1]) : refuse('batch', checked.reason);
-  }
-  const events = checked.copy as unknown[];
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i];
-    if (typeof event !== 'object' || event === null || Array.isArray(event)) return refuse(i + 1, 'not an object');
-  }
-  return events as SessionEvent[];
 }
