@@ -181,9 +181,9 @@ function skippable(declared: number, size = 0): Uint8Array {
 const CONTAINERS: Record<string, Container> = {
   plain: (text) => text,
   'zstd newline bomb': (text) => {
-    // The header frame, then a frame that inflates to 32 MiB of newlines (4 bytes per 128 KiB), then the rest.
+    // The header frame, then a frame that inflates to 16 MiB of newlines (4 bytes per 128 KiB), then the rest.
     const frames = zstdFrames(text);
-    frames.splice(1, 0, bombFrame({ contentBytes: 32 * 1024 * 1024, byte: 0x0a }));
+    frames.splice(1, 0, bombFrame({ contentBytes: 16 * 1024 * 1024, byte: 0x0a }));
     return concatBytes(frames);
   },
   zstd: (text) => concatBytes(zstdFrames(text)),

@@ -1,9 +1,9 @@
 // The public API (src/core/index.ts) called as a library by someone who hands it anything: every
-// argument of every entry point, and of the loaded log's and the pending edits' methods, gets each
-// hostile value (test/support/hostile-values.ts) and then seeded arbitrary values, the other arguments
-// valid. Each call returns a result or a typed refusal — it never throws, never rejects, never hangs,
-// and comes back within a bound that does not grow with what a value claims to hold. `FUZZ_SEED` varies
-// the arbitrary values.
+// argument of every entry point, and of the loaded log's, the provenance index's and the pending edits'
+// methods, gets each hostile value (test/support/hostile-values.ts) and then seeded arbitrary values, the
+// other arguments valid. Each call returns a result or a typed refusal — it never throws, never rejects,
+// never hangs, and comes back within a bound that does not grow with what a value claims to hold.
+// `FUZZ_SEED` varies the arbitrary values; `FUZZ_TRACE=1` names each call as it is made.
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import * as core from '../../src/core';
@@ -195,10 +195,9 @@ describe('fuzz: the public API with hostile arguments', function () {
           const args = entry.args();
           args[position] = make();
           calls += 1;
-          if (process.env.FUZZ_TRACE) process.stderr.write(`${entry.name} ${position} ${valueName}`);
-          const t0 = Date.now();
+          // FUZZ_TRACE=1 names each call before it is made: a call that kills the process (out of memory) is the last one named.
+          if (process.env.FUZZ_TRACE) process.stderr.write(`${entry.name} argument ${position + 1} = ${valueName}\n`);
           const failure = await attempt(entry, args);
-          if (process.env.FUZZ_TRACE) process.stderr.write(` ${Date.now() - t0} ms\n`);
           if (failure) failures.push(`${entry.name} argument ${position + 1} = ${valueName}: ${failure}`);
         }
       }
