@@ -7,6 +7,7 @@ import type { FormatVerdict, SessionLog } from '../core';
 import { diagnosticLine, formatLabel, logDiagnostics, upgradeWords } from '../present';
 import { countOf, english } from './english';
 import { FileReadError, openLog } from './open-log';
+import type { FsPath } from './find-logs';
 
 export interface ProblemLine {
   line: number;
@@ -44,12 +45,16 @@ export type FileVerdict =
 export interface CheckOptions {
   /** Also today's dsh's verdict (it migrates the log; for an older log this reads it a second time). Default true. */
   upgrade?: boolean;
+  /** What is read when it differs from the shown name `file` (see LogTarget). */
+  fsPath?: FsPath;
 }
 
+/** Checks one file. */
 export function checkFile(file: string, limits: Partial<ReadLimits> = {}, options: CheckOptions = {}): FileVerdict {
+  const fsPath = options.fsPath ?? file;
   try {
     // A check reports problems only: provenance need not build the edge index behind its views.
-    const { log } = openLog(file, { limits, provenanceEdges: false });
+    const { log } = openLog(file, { limits, provenanceEdges: false, fsPath });
     const problems = logDiagnostics(log, english).map((d) => ({
       line: d.line ?? 0,
       rule: d.rule,

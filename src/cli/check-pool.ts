@@ -6,12 +6,15 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { ReadLimits } from '../core/api';
 import { checkFile, type CheckOptions, type FileVerdict } from './check-file';
+import type { FsPath } from './find-logs';
 
 const ROLE = 'session-surface-check-worker';
 
 interface Job {
   index: number;
   file: string;
+  /** What is read (a Buffer arrives in a worker as a plain Uint8Array). */
+  fsPath: FsPath;
   limits: Partial<ReadLimits>;
   options: CheckOptions;
 }
@@ -31,7 +34,9 @@ export function serveCheckWorker(): void {
   const port = parentPort;
   if (!port) return;
   port.on('message', (job: Job) => {
-    const done: Done = { index: job.index, verdict: checkFile(job.file, job.limits, job.options) };
+    // A Buffer path arrives as a plain Uint8Array.
+    const fsPath = typeof job.fsPath === 'string' ? job.fsPath : Buffer.from(job.fsPath);
+    const done: Done = { index: job.index, verdict: checkFile(job.file, job.limits, { ...job.options, fsPath }) };
     port.postMessage(done);
   });
 }
@@ -45,7 +50,7 @@ const IN_FLIGHT = 4;
 
 /** Checks `files` on `jobs` threads (this one and `jobs - 1` workers), reporting each verdict as it arrives. */
 export function checkInWorkers(
-  files: readonly string[],
+  files: readonly { file: string; fsPath: FsPath }[],
   jobs: number,
   workerScript: string,
   limits: Partial<ReadLimits>,
@@ -74,7 +79,7 @@ export function checkInWorkers(
       const feed = () => {
         while (held.length < IN_FLIGHT && queue.length > 0) {
           const index = queue.shift()!;
-          const job = { index, file: files[index], limits, options };
+          const job = { index, ...files[index], limits, options };
           held.push(job);
           worker.postMessage(job);
         }
@@ -111,7 +116,7 @@ export function checkInWorkers(
     async function checkHere(): Promise<void> {
       while (queue.length > 0) {
         const index = queue.shift()!;
-        finish(index, checkFile(files[index], limits, options));
+        finish(index, checkFile(files[index].file, limits, { ...options, fsPath: files[index].fsPath }));
         await new Promise((next) => setImmediate(next));
       }
     }

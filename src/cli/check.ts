@@ -12,7 +12,7 @@ import { UsageError } from './registry';
 import { upgradePrinter, upgradeRefused } from './check-upgrade';
 import { checkFile, verdictText, type FileVerdict } from './check-file';
 import { checkInWorkers } from './check-pool';
-import { findLogs } from './find-logs';
+import { findLogs, type FsPath } from './find-logs';
 import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
 export const checkCommand: CliCommand = {
@@ -50,15 +50,15 @@ export const checkCommand: CliCommand = {
       while (printed < verdicts.length && verdicts[printed]) report.file(verdicts[printed++]!);
     };
 
-    const readable: { index: number; path: string }[] = [];
+    const readable: { index: number; path: string; fsPath: FsPath }[] = [];
     targets.forEach((target, index) => {
       if (target.error) accept(index, { file: target.path, status: 'unreadable', error: target.error, problems: [] });
-      else readable.push({ index, path: target.path });
+      else readable.push({ index, path: target.path, fsPath: target.fsPath });
     });
     const workers = Math.min(jobs, readable.length);
     if (workers > 1 && context.workerScript) {
       await checkInWorkers(
-        readable.map((r) => r.path),
+        readable.map((r) => ({ file: r.path, fsPath: r.fsPath })),
         workers,
         context.workerScript,
         limits,
@@ -66,7 +66,7 @@ export const checkCommand: CliCommand = {
         (i, verdict) => accept(readable[i].index, verdict),
       );
     } else {
-      for (const { index, path } of readable) accept(index, checkFile(path, limits, options));
+      for (const { index, path, fsPath } of readable) accept(index, checkFile(path, limits, { ...options, fsPath }));
     }
 
     const tally = { files: targets.length, loads: 0, refused: 0, unreadable: 0, failed: 0 };

@@ -2,7 +2,8 @@
 // of the surface span [start..end] with a hand-written summary, planned as dsh's compaction plugin
 // writes one and appended through the safe save path.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
+import { DEFAULT_READ_LIMITS } from '../core/api';
 import { compactionEdit } from '../core';
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
@@ -10,13 +11,38 @@ import { parseCommandArgs } from './args';
 import { oneFile, runEdit, seqOption, stringOption, timeOption } from './authoring-common';
 import { LIMIT_OPTIONS, readLimits } from './limit-options';
 
+/**
+ * The summary text: only a regular file is read (a FIFO would wait for a writer, a device such as
+ * /dev/zero never ends), and only one that fits in a log line as dsh's reader takes it by default
+ * (DEFAULT_READ_LIMITS.maxLineBytes), since the summary is written into one.
+ */
 function readSummary(path: string | undefined): string {
   if (path === undefined) throw new UsageError('--summary-file F is required');
+  const maxBytes = DEFAULT_READ_LIMITS.maxLineBytes;
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    // O_NONBLOCK: opening a FIFO with no writer must not hang before the type check.
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UsageError(`the summary file ${path} is not a regular file; write the summary to a file`);
+    if (stat.size > maxBytes)
+      throw new UsageError(
+        `the summary file ${path} has ${stat.size} bytes, more than a log line may hold (${maxBytes} bytes, maxLineBytes)`,
+      );
+    const bytes = Buffer.alloc(stat.size);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const n = readSync(fd, bytes, filled, bytes.length - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    text = bytes.toString('utf8', 0, filled);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read the summary file ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   // A file editor's final newline is not part of the summary.
   text = text.replace(/\r?\n$/, '');
@@ -46,6 +72,7 @@ export const compactCommand: CliCommand = {
     const file = oneFile(operands);
     const start = seqOption('start', values.start);
     const end = seqOption('end', values.end);
+    const limits = readLimits(values);
     const summaryText = readSummary(stringOption(values['summary-file']));
     const time = timeOption(values.time);
     const compactionId = stringOption(values['compaction-id']) ?? `manual-${randomUUID()}`;
@@ -53,7 +80,7 @@ export const compactCommand: CliCommand = {
     return runEdit(
       {
         file,
-        limits: readLimits(values),
+        limits,
         what: 'compaction',
         dryRun: values['dry-run'] === true,
         allowReplan: values['allow-replan'] === true,

@@ -11,6 +11,7 @@ import { viewCommands } from './views';
 import { compactCommand } from './compact';
 import { pruneCommand } from './prune';
 import { LIMITS_HELP } from './limit-options';
+import { terminalSafe } from '../present/text';
 // Only the version is bundled from package.json (esbuild keeps the JSON fields that are imported).
 import { version } from '../../package.json';
 
@@ -27,10 +28,24 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function runCli(argv: string[], io: CliIo, context: CliContext = {}): Promise<number> {
+/**
+ * Every line a command prints goes through `terminalSafe`: log text, file names and the user's own
+ * arguments reach the terminal with their control characters made visible (JSON lines stay valid JSON).
+ * Our own multi-line texts are printed a line at a time (`lines`), so no newline is ever printed raw.
+ */
+function terminalIo(io: CliIo): CliIo {
+  return { out: (line) => io.out(terminalSafe(line)), err: (line) => io.err(terminalSafe(line)) };
+}
+
+function lines(write: (line: string) => void, ...texts: string[]): void {
+  for (const text of texts) for (const line of text.split('\n')) write(line);
+}
+
+export async function runCli(argv: string[], outerIo: CliIo, context: CliContext = {}): Promise<number> {
+  const io = terminalIo(outerIo);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h') {
-    (name === undefined ? io.err : io.out)(usage());
+    lines(name === undefined ? io.err : io.out, usage());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-V') {
@@ -39,18 +54,20 @@ export async function runCli(argv: string[], io: CliIo, context: CliContext = {}
   }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    io.err(`session-surface: unknown command "${name}"\n${usage()}`);
+    io.err(`session-surface: unknown command "${name}"`);
+    lines(io.err, usage());
     return 2;
   }
   try {
     return await command.run(rest, io, context);
   } catch (error) {
     if (error instanceof HelpRequested) {
-      io.out(`usage: session-surface ${command.usage}\n  ${command.summary}${command.readsLogs ? `\n  ${LIMITS_HELP}` : ''}`);
+      lines(io.out, `usage: session-surface ${command.usage}`, `  ${command.summary}`, ...(command.readsLogs ? [`  ${LIMITS_HELP}`] : []));
       return 0;
     }
     if (error instanceof UsageError) {
-      io.err(`session-surface ${name}: ${error.message}\nusage: session-surface ${command.usage}`);
+      io.err(`session-surface ${name}: ${error.message}`);
+      io.err(`usage: session-surface ${command.usage}`);
       return 2;
     }
     if (error instanceof FileReadError) {
@@ -83,7 +100,7 @@ export function main(): void {
     .catch((error) => {
       // One line, never a stack trace: the name and message say what went wrong.
       const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      process.stderr.write(`session-surface: internal error: ${text.split('\n', 1)[0]}\n`);
+      process.stderr.write(`session-surface: internal error: ${terminalSafe(text.split('\n', 1)[0])}\n`);
       process.exitCode = 3;
     });
 }

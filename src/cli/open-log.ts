@@ -6,23 +6,29 @@ import { DEFAULT_READ_LIMITS } from '../core/api';
 import { loadSessionFileFrom, type LoadedFile } from '../core/read/load-file';
 import { zlibZstd } from '../node/zlib-zstd';
 import { bufferUtf8Slicer } from '../node/buffer-utf8';
+import type { FsPath } from './find-logs';
 
 /** A file that cannot be read as a log: the message names the file and why. Each file gets its own. */
 export class FileReadError extends Error {}
 
 export interface OpenOptions {
   limits?: Partial<ReadLimits>;
+  /** The path as the file system takes it, when it differs from the shown `path` (a name that is not UTF-8). */
+  fsPath?: FsPath;
   /** False for a caller that reports problems only (see LoadOptions.provenanceEdges). */
   provenanceEdges?: boolean;
 }
 
-/** The file's bytes, refusing what is not a regular file and what is larger than the text limit. */
-export function readLogBytes(path: string, limits: Partial<ReadLimits> = {}): Uint8Array {
+/**
+ * The file's bytes, refusing what is not a regular file and what is larger than the text limit. `path`
+ * names the file in messages; `fsPath` (default `path`) is what is opened.
+ */
+export function readLogBytes(path: string, limits: Partial<ReadLimits> = {}, fsPath: FsPath = path): Uint8Array {
   const maxBytes = limits.maxTextBytes ?? DEFAULT_READ_LIMITS.maxTextBytes;
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO with no writer must not hang before the type check below.
-    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    fd = openSync(fsPath, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw new FileReadError(`${path}: cannot read: ${describe(error)}`);
   }
@@ -55,7 +61,7 @@ export function openLog(path: string, options: OpenOptions = {}): LoadedFile {
   let file: ArrayBufferLike | undefined;
   const source = {
     read: () => {
-      const bytes = readLogBytes(path, options.limits);
+      const bytes = readLogBytes(path, options.limits, options.fsPath);
       // Only a buffer of its own: a small file's bytes may share Node's Buffer pool with others.
       if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) file = bytes.buffer;
       return bytes;

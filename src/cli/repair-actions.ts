@@ -16,6 +16,7 @@ import { openCompactionStart } from '../core/plan/checks';
 import { open, type Opened } from './repair-open';
 import { journalPathFor } from '../files/torn-tail-journal';
 import { countOf, english, withoutWords } from './english';
+import { jsonText } from '../core/value-text';
 import {
   activityWords,
   bytesWords,
@@ -80,7 +81,7 @@ function dryRun(opened: Opened, json: boolean, io: CliIo): boolean {
   if (json) {
     const write = r.write.ok ? { ok: true, lines: r.write.lines, bytes: r.write.bytes.length, container: r.write.container } : r.write;
     io.out(
-      JSON.stringify(
+      jsonText(
         withoutWords({
           file: opened.file,
           verdict: log.verdict,

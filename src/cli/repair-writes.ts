@@ -12,6 +12,7 @@ import { identityOf } from '../files/file-identity';
 import { WriteRefused } from '../files/write-refusal';
 import { english, withoutWords } from './english';
 import { bytesWords, closerLine, tornTailHeading } from '../present/repair-words';
+import { jsonText } from '../core/value-text';
 import type { CliIo } from './registry';
 import type { Opened } from './repair-open';
 
@@ -22,7 +23,7 @@ interface Reason {
 
 function reporter(opened: Opened, json: boolean, io: CliIo) {
   return (result: Record<string, unknown>, text: string[]) => {
-    if (json) io.out(JSON.stringify(withoutWords({ file: opened.file, ...result })));
+    if (json) io.out(jsonText(withoutWords({ file: opened.file, ...result })));
     else for (const line of text) io.out(line);
   };
 }

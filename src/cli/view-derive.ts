@@ -1,7 +1,8 @@
 // `session-surface derive [--repaired] [--json] FILE…`: the messages the model would be sent for the
 // surface (dsh's deriveMessages): a summary line per message and block, or the full messages as JSON.
 import { defineView, type ViewContext } from './view-common';
-import { blockSummary, sourceSummary } from '../present';
+import { blockSummary, oneLine, sourceSummary } from '../present';
+import { stringText } from '../core/value-text';
 import { english } from './english';
 
 function messages({ log, flags }: ViewContext) {
@@ -19,7 +20,8 @@ export const deriveView = defineView({
     list.forEach((message, index) => {
       const m = message as Record<string, any>;
       const blocks: unknown[] = Array.isArray(m.content) ? m.content : [];
-      out(`  [${index}] ${m.role} ${m.id} [${sourceSummary(m.source)}]`);
+      // Role and id are log values of any shape: shown bounded and on one line.
+      out(`  [${index}] ${oneLine(stringText(m.role, 200), 40)} ${oneLine(stringText(m.id, 400), 120)} [${sourceSummary(m.source)}]`);
       for (const block of blocks) out(`      ${blockSummary(block, english)}`);
     });
   },

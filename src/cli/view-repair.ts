@@ -6,6 +6,7 @@ import { defineView } from './view-common';
 import { planRepair } from '../core/plan/repair';
 import { isRepairAction, runRepairAction } from './repair-actions';
 import { withoutWords } from './english';
+import { stringText } from '../core/value-text';
 
 const planView = defineView({
   name: 'repair',
@@ -37,9 +38,9 @@ const planView = defineView({
     for (const event of plan.events) {
       const detail =
         event.type === 'tool/result'
-          ? ` ${event.data.error?.code} for ${event.data.message?.source?.callId}`
+          ? ` ${stringText(event.data.error?.code, 80)} for ${stringText(event.data.message?.source?.callId, 200)}`
           : event.type === 'turn/end'
-            ? ` ${event.data.reason?.kind}`
+            ? ` ${stringText(event.data.reason?.kind, 80)}`
             : '';
       out(`    seq ${event.seq} ${event.type}${detail}`);
     }

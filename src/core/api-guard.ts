@@ -5,18 +5,7 @@ import { textDecoderSlicer, type Utf8Slicer } from './read/columns';
 import type { Diagnostic } from './types';
 import { asNativeZstd } from './zstd/backend';
 import { valueText } from './value-text';
-
-/** The bytes of a Uint8Array (a Node Buffer is one), another typed array or DataView, or an ArrayBuffer. */
-export function asBytes(input: unknown): Uint8Array | undefined {
-  try {
-    if (input instanceof Uint8Array) return input;
-    if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-    if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  } catch {
-    // a detached buffer or a hostile subclass
-  }
-  return undefined;
-}
+export { asBytes, plainView } from './bytes';
 
 export function badInput(what: string, value: unknown): Diagnostic {
   return { severity: 'error', rule: 'api.bad-input', message: `${what}, got ${describeValue(value)}` };
@@ -44,11 +33,19 @@ function read<T>(f: () => T): T | undefined {
   }
 }
 
+/** Options made by safeLoadOptions (so a second pass over them is not needed). */
+const SAFE_OPTIONS = new WeakSet<object>();
+
+export function isSafeLoadOptions(options: unknown): options is LoadOptions {
+  return typeof options === 'object' && options !== null && SAFE_OPTIONS.has(options);
+}
+
 /** The options as the core reads them: each field read once, checked, and dropped when unusable. */
 export function safeLoadOptions(options: unknown): LoadOptions {
-  if (typeof options !== 'object' || options === null) return {};
-  const o = options as Record<string, unknown>;
   const out: LoadOptions = {};
+  SAFE_OPTIONS.add(out);
+  if (typeof options !== 'object' || options === null) return out;
+  const o = options as Record<string, unknown>;
   const fileName = read(() => o.fileName);
   if (typeof fileName === 'string') out.fileName = fileName;
   const onProgress = read(() => o.onProgress);
@@ -107,4 +104,35 @@ function checkedSlicer(slicer: Utf8Slicer): Utf8Slicer {
 /** A sequence number a caller passed: a non-negative safe integer, else undefined. */
 export function asSeq(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * A caller's list of seqs below `limit` (a log's nodes), copied; undefined when it is not an array of
+ * such seqs or is longer than `limit` (no list of a log's nodes is: a Proxy claiming 2^32−1 items is
+ * refused before one is read).
+ */
+export function asSeqList(value: unknown, limit: number): number[] | undefined {
+  try {
+    if (!Array.isArray(value)) return undefined;
+    const length: unknown = value.length;
+    if (typeof length !== 'number' || !Number.isSafeInteger(length) || length < 0 || length > limit) return undefined;
+    const out: number[] = [];
+    for (let i = 0; i < length; i++) {
+      const seq = asSeq(value[i]);
+      if (seq === undefined || seq >= limit) return undefined;
+      out.push(seq);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A field of a caller's object, read once; undefined where reading it throws (a getter, a Proxy). */
+export function readField(value: unknown, key: string): unknown {
+  try {
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -78,8 +78,11 @@ export interface SessionLogView {
   readonly upgradedSeqs: readonly number[];
   /** Closers dsh would append for an open final turn (in memory only). */
   readonly closers: readonly SessionEvent[];
-  /** Lines after the first damaged line that still read as events (dsh keeps none of them). */
-  readonly linesBeyondDamage: { count: number; lines: readonly { line: number; type: string; seq?: number }[] };
+  /**
+   * Lines after the first damaged line that still read as events (dsh keeps none of them), among the first
+   * 10,000 lines after it; `more` when further lines follow (they are not read for the view).
+   */
+  readonly linesBeyondDamage: { count: number; lines: readonly { line: number; type: string; seq?: number }[]; more: boolean };
   /** True when the last turn is open: a live writer or a crash. */
   readonly lastTurnOpen: boolean;
 

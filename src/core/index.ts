@@ -6,7 +6,7 @@ import { asBytes, badInput, safeLoadOptions } from './api-guard';
 export * from './types';
 export type { LoadOptions, ReadLimits, SessionLogView, ExtendResult, DerivedMessage } from './api';
 export { DEFAULT_READ_LIMITS } from './api';
-export { SessionLog, SurfaceRole } from './read/session-log';
+export { SessionLog, SurfaceRole, isSessionLog } from './read/session-log';
 export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
 
 /** Loads a session log from its (decompressed) bytes, synchronously. Never throws on bad input. */
@@ -20,27 +20,58 @@ export function loadSession(bytes: Uint8Array, options: LoadOptions = {}): Sessi
 }
 export { inspectLog } from './check/inspect';
 // Log generations: dsh's format layer (a codec per generation, adjacent migrations, restores).
-export { readGeneration } from './format/catalog';
 export type { FormatRead, FormatVerdict, FormatStage } from './format/verdict';
 export { CURRENT_FORMAT_VERSION } from './format/generations';
 export { generationRelease, type GenerationRelease } from './format/releases';
-export { currentGeneration, listGenerations, parseGenerationFileName, generationFileName } from './format/filename';
 export type { GenerationEntry, GenerationName } from './format/filename';
 // What an event says, for every log generation: its message, content, tool result, derived message.
-export { MESSAGE_EVENT_TYPES, messageOf, contentOf, toolResultOf, toolCallIdsOf, derivedMessageOf } from './vocabulary/messages';
+export { MESSAGE_EVENT_TYPES } from './vocabulary/messages';
+// The generations layer's and the vocabulary's entry points, through their guards (public-guards-generations.ts).
+export {
+  readGeneration,
+  currentGeneration,
+  listGenerations,
+  parseGenerationFileName,
+  generationFileName,
+  messageOf,
+  contentOf,
+  toolResultOf,
+  toolCallIdsOf,
+  derivedMessageOf,
+  planCloseCompaction,
+} from './public-guards-generations';
 export type { ToolResultView } from './vocabulary/messages';
-export { sha256Hex } from './sha256';
-export { valueText, stringText, jsonText } from './value-text';
+export { valueText, stringText } from './value-text';
+// Functions that trust their arguments inside the core, exported through their guards (public-guards.ts).
+export {
+  jsonText,
+  sha256Hex,
+  provenanceIndex,
+  checkInvariants,
+  appendBytes,
+  openCompactionStart,
+  reviewOpenTurn,
+  reviewTornTail,
+  printable,
+  findRepairsMade,
+  repairSeqs,
+  openTurnActivity,
+  sessionHealth,
+  planCrashRepairWrite,
+  bytesAfterWrite,
+  planTornTailRemoval,
+  bytesAfterRemoval,
+} from './public-guards';
 export { say, type Said } from './words';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
+export type { RefusedLine } from './plan/serialize';
 export { extendLoadedFile, loadSessionFile, loadSessionFileAsync } from './read/load-file';
 export type { LoadedFile, ZstdFollowState, ZstdSummary } from './read/load-file';
 // Provenance, relational invariants and append planners (issue 3 items 3–5).
-export { ProvenanceIndex, provenanceIndex } from './provenance/provenance';
+export { ProvenanceIndex } from './provenance/provenance';
 export type { AttemptInfo, ProvenanceSummary, Edge, EdgeKind, EdgeHow } from './provenance/provenance';
-export { checkInvariants } from './check/invariants';
-export { planCompaction, planToolResultPrune, planRepair, appendBytes, openCompactionStart, COMPACTION_PREAMBLE } from './plan';
+export { planCompaction, planToolResultPrune, planRepair, COMPACTION_PREAMBLE } from './plan';
 export type { CompactionInput, PruneOptions, AcceptedPlan, RefusedPlan, PlanResult, RepairPlan } from './plan';
 // A document's edits (planner inputs, each an undo/redo pair, planned again on a changed log, on a fork
 // of the loaded log) and their input builders.
@@ -71,18 +102,17 @@ export type {
   PruneRequest,
 } from './plan';
 // Crash review: the open turn and its closers, torn tails, repairs already made, session health.
-export { reviewOpenTurn } from './surface/crash-review';
+
 export type { OpenTurnReview, PendingCall, CloserReview, CloserCode } from './surface/crash-review';
-export { reviewTornTail, printable } from './surface/torn-tail';
+
 export type { TornTail, TornTailKind, LoadedBytes } from './surface/torn-tail';
-export { findRepairsMade, repairSeqs } from './surface/repairs-made';
+
 export type { RepairMade, RepairedCall } from './surface/repairs-made';
-export { openTurnActivity, STILL_AFTER_MS } from './surface/liveness';
+export { STILL_AFTER_MS } from './surface/liveness';
 export type { OpenTurnActivity } from './surface/liveness';
-export { sessionHealth } from './check/session-health';
+
 export type { SessionHealth, HealthEntry, HealthKind } from './check/session-health';
-export { planCrashRepairWrite, bytesAfterWrite } from './plan/crash-repair-write';
+
 export type { CrashRepairWrite, CrashRepairWritePlan } from './plan/crash-repair-write';
-export { planTornTailRemoval, bytesAfterRemoval } from './plan/torn-tail-removal';
-export { planCloseCompaction, INTERRUPTED_COMPACTION_ERROR } from './plan/close-compaction';
+export { INTERRUPTED_COMPACTION_ERROR } from './plan/close-compaction';
 export type { TornTailRemoval, TornTailRemovalPlan } from './plan/torn-tail-removal';

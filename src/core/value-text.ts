@@ -1,84 +1,132 @@
 // Turning values from a log (or from a caller) into text without trusting them. `String()`,
 // template literals, `JSON.stringify` and `structuredClone` recurse, so a value nested a few thousand
 // levels deep — a 10 KB line — overflows the stack; a cycle, a BigInt or a throwing getter makes them
-// throw. Everything here walks values with an explicit stack, and never throws.
+// throw; a Proxy can claim 2^32−1 elements. Everything here walks values with an explicit stack, reads
+// only as much as its result needs, and never throws.
+export { jsonByteLength, jsonText, utf8ByteLength, writeJson } from './json-text';
+export { MAX_JSON_VALUES, MAX_TEXT_LENGTH, checkedJsonCopy, cloneJson, jsonEqual, notJsonReason } from './json-copy';
+export type { CheckedJson } from './json-copy';
 
-/** A value as short text for a message: JSON-like, depth-safe, cut at `maxLength` characters (with …). */
+type Piece = { text: string } | { value: unknown } | { leave: object };
+
+/**
+ * A value as short text for a message: JSON-like, depth-safe, cut at `maxLength` characters (with …).
+ * Its cost is bounded by `maxLength`, not by the value: only the members that can still be shown are read
+ * (a 10^8-element array or a Proxy claiming 2^32−1 elements costs what its first few do).
+ */
 export function valueText(value: unknown, maxLength = 120): string {
+  const max = typeof maxLength === 'number' && maxLength >= 1 ? Math.min(Math.floor(maxLength), 1_000_000) : 120;
   const out: string[] = [];
   let length = 0;
   const emit = (text: string): boolean => {
     out.push(text);
     length += text.length;
-    return length <= maxLength;
+    return length <= max;
   };
-  // The work list holds values still to print and literal text ("]", ",", …) between them.
-  const work: { text?: string; value?: unknown }[] = [{ value }];
-  const seen = new Set<object>();
+  const work: Piece[] = [{ value }];
+  const ancestors = new Set<object>();
   while (work.length > 0) {
     const item = work.pop()!;
-    if (item.text !== undefined) {
+    if ('leave' in item) {
+      ancestors.delete(item.leave);
+      continue;
+    }
+    if ('text' in item) {
       if (!emit(item.text)) break;
       continue;
     }
     const v = item.value;
     if (typeof v !== 'object' || v === null) {
-      if (!emit(scalarText(v))) break;
+      if (!emit(scalarText(v, max))) break;
       continue;
     }
-    if (seen.has(v)) {
+    if (ancestors.has(v)) {
       if (!emit('[cycle]')) break;
       continue;
     }
-    seen.add(v);
-    const entries = safeEntries(v);
-    if (entries === undefined) {
-      if (!emit('[unreadable]')) break;
+    const shown = shownMembers(v, Math.max(1, max - length));
+    if (typeof shown === 'string') {
+      if (!emit(shown)) break;
       continue;
     }
-    const array = Array.isArray(v);
-    if (!emit(array ? '[' : '{')) break;
-    work.push({ text: array ? ']' : '}' });
-    // Pushed in reverse so they pop in order; only as many as could still fit are expanded.
-    const shown = Math.min(entries.length, Math.max(1, maxLength - length));
-    if (shown < entries.length) work.push({ text: '…' });
-    for (let i = shown - 1; i >= 0; i--) {
-      const [key, item2] = entries[i];
-      work.push({ value: item2 });
-      if (!array) work.push({ text: `${JSON.stringify(key)}:` });
+    if (!emit(shown.array ? '[' : '{')) break;
+    ancestors.add(v);
+    work.push({ leave: v }, { text: shown.array ? ']' : '}' });
+    if (shown.more) work.push({ text: '…' });
+    // Pushed in reverse so they pop in order.
+    for (let i = shown.entries.length - 1; i >= 0; i--) {
+      const [key, member] = shown.entries[i];
+      work.push({ value: member });
+      if (!shown.array) work.push({ text: `${JSON.stringify(key)}:` });
       if (i > 0) work.push({ text: ',' });
     }
   }
   const text = out.join('');
-  return text.length > maxLength ? `${text.slice(0, Math.max(0, maxLength - 1))}…` : text;
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
 }
 
-function scalarText(v: unknown): string {
+/**
+ * The first `room` members of a container (room ≥ 1: each member takes a character or more), or a text
+ * standing for it: a typed array or buffer by its kind and size, an unreadable value as `[unreadable]`.
+ */
+function shownMembers(v: object, room: number): { array: boolean; entries: [string, unknown][]; more: boolean } | string {
+  try {
+    if (ArrayBuffer.isView(v)) return `[${v.constructor?.name ?? 'view'} of ${v.byteLength} bytes]`;
+    if (v instanceof ArrayBuffer) return `[ArrayBuffer of ${v.byteLength} bytes]`;
+  } catch {
+    return '[unreadable]';
+  }
+  try {
+    const entries: [string, unknown][] = [];
+    if (Array.isArray(v)) {
+      const length = Number(v.length);
+      const n = Number.isFinite(length) ? Math.min(length, room) : 0;
+      for (let i = 0; i < n; i++) entries.push([String(i), readMember(v, i)]);
+      return { array: true, entries, more: length > n };
+    }
+    const keys = Object.keys(v);
+    const n = Math.min(keys.length, room);
+    for (let i = 0; i < n; i++) entries.push([keys[i], readMember(v, keys[i])]);
+    return { array: false, entries, more: keys.length > n };
+  } catch {
+    return '[unreadable]';
+  }
+}
+
+/** Stands for a member whose read threw (a getter, a Proxy trap). */
+const UNREADABLE = Symbol('unreadable');
+
+function readMember(v: object, key: string | number): unknown {
+  try {
+    return (v as Record<string | number, unknown>)[key];
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+function scalarText(v: unknown, max: number): string {
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      // Only what can be shown is escaped: a 100 MB string costs what its head does.
+      return JSON.stringify(v.length > max + 1 ? v.slice(0, max + 1) : v);
     case 'number':
     case 'boolean':
       return String(v);
     case 'bigint':
-      return `${v.toString()}n`;
+      // Decimal digits of a huge BigInt take long to make; its size in hex digits is cheap.
+      return v.toString(16).length > max ? `[a ${v.toString(16).length}-hex-digit bigint]` : `${v.toString()}n`;
     case 'undefined':
       return 'undefined';
-    case 'symbol':
-      return safeCall(() => v.toString()) ?? 'Symbol()';
+    case 'symbol': {
+      if (v === UNREADABLE) return '[unreadable]';
+      const description = v.description;
+      return `Symbol(${typeof description === 'string' ? description.slice(0, max) : ''})`;
+    }
     case 'function':
       return '[function]';
     default:
       return v === null ? 'null' : '[value]';
   }
-}
-
-/** Own enumerable entries, or undefined when reading them throws (a proxy, a throwing getter). */
-function safeEntries(v: object): [string, unknown][] | undefined {
-  return safeCall(() => {
-    if (Array.isArray(v)) return v.map((item, i) => [String(i), item] as [string, unknown]);
-    return Object.keys(v).map((k) => [k, (v as Record<string, unknown>)[k]] as [string, unknown]);
-  });
 }
 
 function safeCall<T>(f: () => T): T | undefined {
@@ -89,136 +137,112 @@ function safeCall<T>(f: () => T): T | undefined {
   }
 }
 
-/** Why a value is not plain JSON (what JSON.parse could have produced), or undefined when it is. */
-export function notJsonReason(value: unknown): string | undefined {
-  const seen = new Set<object>();
-  const work: { v: unknown; path: string }[] = [{ v: value, path: '' }];
-  while (work.length > 0) {
-    const { v, path } = work.pop()!;
-    const where = path === '' ? '' : ` at ${path}`;
-    switch (typeof v) {
-      case 'string':
-      case 'boolean':
-        continue;
-      case 'number':
-        if (!Number.isFinite(v)) return `a non-finite number${where}`;
-        continue;
-      case 'object':
-        break;
-      default:
-        return `${typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`}${where}`;
-    }
-    if (v === null) continue;
-    if (seen.has(v)) return `a value that contains itself${where}`;
-    seen.add(v);
-    const proto = safeCall(() => Object.getPrototypeOf(v));
-    if (!Array.isArray(v) && proto !== Object.prototype && proto !== null)
-      return `a ${safeCall(() => (v as object).constructor?.name) ?? 'non-plain'} object${where}`;
-    if (safeCall(() => Object.getOwnPropertySymbols(v).length) !== 0) return `symbol keys${where}`;
-    const entries = safeEntries(v);
-    if (entries === undefined) return `a property that cannot be read${where}`;
-    if (Array.isArray(v) && entries.length !== safeCall(() => Object.keys(v).length)) return `an array with extra or missing items${where}`;
-    for (const [key, item] of entries) {
-      if (!Array.isArray(v) && item === undefined) return `undefined${where}.${key}`;
-      work.push({ v: item, path: Array.isArray(v) ? `${path}[${key}]` : `${path}.${key}` });
-    }
-  }
-  return undefined;
-}
-
-/**
- * `JSON.stringify(value)` for plain JSON values (see `notJsonReason`), without recursion: the same text,
- * key order and number forms. Undefined array items print `null`, as JSON.stringify prints them.
- */
-export function jsonText(value: unknown): string {
-  const out: string[] = [];
-  const work: { text?: string; value?: unknown }[] = [{ value }];
-  while (work.length > 0) {
-    const item = work.pop()!;
-    if (item.text !== undefined) {
-      out.push(item.text);
-      continue;
-    }
-    const v = item.value;
-    if (typeof v === 'string') out.push(JSON.stringify(v));
-    else if (typeof v === 'number') out.push(Number.isFinite(v) ? String(v) : 'null');
-    else if (typeof v === 'boolean') out.push(String(v));
-    else if (v === null || typeof v !== 'object') out.push('null');
-    else if (Array.isArray(v)) {
-      out.push('[');
-      work.push({ text: ']' });
-      for (let i = v.length - 1; i >= 0; i--) {
-        work.push({ value: v[i] });
-        if (i > 0) work.push({ text: ',' });
-      }
-    } else {
-      const keys = Object.keys(v).filter((k) => {
-        const x = (v as Record<string, unknown>)[k];
-        return x !== undefined && typeof x !== 'function' && typeof x !== 'symbol';
-      });
-      out.push('{');
-      work.push({ text: '}' });
-      for (let i = keys.length - 1; i >= 0; i--) {
-        work.push({ value: (v as Record<string, unknown>)[keys[i]] });
-        work.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:` });
-      }
-    }
-  }
-  return out.join('');
-}
-
-/** A deep copy of a plain JSON value, without recursion. */
-export function cloneJson<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  const root: unknown = Array.isArray(value) ? [] : {};
-  const work: [unknown, Record<string, unknown>][] = [[value, root as Record<string, unknown>]];
-  while (work.length > 0) {
-    const [from, to] = work.pop()!;
-    for (const key of Object.keys(from as object)) {
-      const v = (from as Record<string, unknown>)[key];
-      if (typeof v === 'object' && v !== null) {
-        const copy = Array.isArray(v) ? [] : {};
-        to[key] = copy;
-        work.push([v, copy as Record<string, unknown>]);
-      } else to[key] = v;
-    }
-  }
-  return root as T;
-}
-
 /**
  * `String(value)` where that is safe — the words dsh's own messages use (`got 1,2` for an array) — and
  * `valueText` where it is not: a value nested too deep, too large, cyclic or unreadable. At most
  * `maxLength` characters.
  */
 export function stringText(value: unknown, maxLength = 1000): string {
+  const max = typeof maxLength === 'number' && maxLength >= 1 ? Math.min(Math.floor(maxLength), 1_000_000) : 1000;
   let text: string | undefined;
   if (typeof value === 'string') text = value;
   else if (typeof value !== 'object' || value === null)
-    text = typeof value === 'symbol' ? safeCall(() => value.toString()) : safeCall(() => String(value));
-  else if (isSmallPlain(value)) text = safeCall(() => String(value));
-  if (text === undefined) return valueText(value, maxLength);
-  return text.length > maxLength ? `${text.slice(0, maxLength - 1)}…` : text;
+    text = typeof value === 'symbol' || typeof value === 'bigint' ? undefined : String(value);
+  else if (isSmallPlain(value)) text = jsString(value);
+  if (text === undefined) return valueText(value, max);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Plain arrays and objects, at most 32 levels and 1,000 values, no cycles: `String()` of it is cheap and cannot throw. */
+/** Plain arrays and objects, at most 32 levels and 1,000 values, no cycles: their text is short and cheap to make. */
 function isSmallPlain(value: object): boolean {
-  const seen = new Set<object>();
   const work: [unknown, number][] = [[value, 0]];
   let count = 0;
   while (work.length > 0) {
     const [v, depth] = work.pop()!;
     if (++count > 1000 || depth > 32) return false;
-    if (typeof v === 'function' || typeof v === 'symbol') return false;
+    if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return false;
     if (typeof v !== 'object' || v === null) continue;
-    if (seen.has(v)) return false;
-    seen.add(v);
-    const proto = safeCall(() => Object.getPrototypeOf(v));
-    if (proto !== Array.prototype && proto !== Object.prototype && proto !== null) return false;
-    if (proto === null) return false; // String() of a prototype-free object throws
-    const entries = safeEntries(v);
-    if (entries === undefined) return false;
-    for (const [, item] of entries) work.push([item, depth + 1]);
+    const shown = safeCall(() => Object.getPrototypeOf(v) as unknown);
+    if (shown !== Array.prototype && shown !== Object.prototype) return false;
+    const members = shownMembers(v, 1001);
+    if (typeof members === 'string' || members.more) return false;
+    for (const [, item] of members.entries) work.push([item, depth + 1]);
   }
   return true;
+}
+
+/** V8's words when `String()` meets an object it cannot turn into text (dsh's own TypeError then). */
+export const NO_PRIMITIVE_MESSAGE = 'Cannot convert object to primitive value';
+
+/**
+ * `String(value)` — what a template literal makes of it — for a value JSON.parse returned, computed
+ * without recursion: an array nested 20,000 levels deep gives the engine's text instead of a stack
+ * overflow (nested arrays join with `,`, null and undefined items as empty text, an array inside itself
+ * as empty text, objects as `[object Object]`). Undefined where the engine throws a TypeError
+ * (`NO_PRIMITIVE_MESSAGE`): an object whose own `toString` member is not a function, or with no
+ * prototype, and symbols. Other values (class instances) get their own `String()`, guarded.
+ */
+export function jsString(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return leafString(value);
+  const out: string[] = [];
+  let length = 0;
+  const frames: { items: unknown[]; next: number }[] = [{ items: value, next: 0 }];
+  const joining = new Set<unknown>([value]);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1];
+    const items = frame.items;
+    if (frame.next >= items.length) {
+      joining.delete(items);
+      frames.pop();
+      continue;
+    }
+    const i = frame.next++;
+    if (i > 0) {
+      out.push(',');
+      length += 1;
+    }
+    const item = items[i];
+    if (item === null || item === undefined) continue;
+    if (Array.isArray(item)) {
+      // Array.prototype.join writes an array it is already joining as empty text.
+      if (!joining.has(item)) {
+        joining.add(item);
+        frames.push({ items: item, next: 0 });
+      }
+      continue;
+    }
+    const text = leafString(item);
+    if (text === undefined) return undefined;
+    out.push(text);
+    length += text.length;
+    // The engine throws a RangeError past its longest string; so does nothing here.
+    if (length > 2 ** 29 - 24) return undefined;
+  }
+  return out.join('');
+}
+
+function leafString(value: unknown): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+    case 'undefined':
+      return String(value);
+    case 'symbol':
+      return undefined;
+    default:
+      break;
+  }
+  if (value === null) return 'null';
+  const proto = safeCall(() => Object.getPrototypeOf(value) as unknown);
+  if (proto === Object.prototype) {
+    // A JSON object's own `toString` member (never a function) hides Object.prototype.toString, and
+    // valueOf then gives the object itself: the engine has no primitive to use.
+    const ownToString = safeCall(() => Object.prototype.hasOwnProperty.call(value, 'toString'));
+    return ownToString === false ? '[object Object]' : undefined;
+  }
+  if (proto === null) return undefined;
+  return safeCall(() => String(value));
 }

@@ -2,6 +2,7 @@
 // message keeps its English template ({0}, {1}… placeholders, the convention of vscode.l10n.t) and
 // its arguments beside the English text: the presentation layer translates the template and fills it.
 // scripts/l10n-bundle.mjs collects the literal templates of `say(…)` calls into the string bundles.
+import { stringText } from './value-text';
 
 /** A message as a template and what fills it; an argument may itself be a worded phrase. */
 export interface Words {
@@ -27,6 +28,7 @@ function fill(template: string, args: readonly (string | number)[]): string {
  * phrase: its English fills the message and its words are translated on their own.
  */
 export function say(template: string, ...args: (string | number | Said)[]): Said {
+  if (typeof template !== 'string') template = stringText(template);
   const english: (string | number)[] = [];
   const words: WordArg[] = [];
   for (const arg of args as unknown[]) {
@@ -35,7 +37,7 @@ export function say(template: string, ...args: (string | number | Said)[]): Said
       words.push(arg.words);
     } else {
       // Values from a log or a caller may be of any type: shown as a template literal would show them.
-      const shown = typeof arg === 'number' ? arg : String(arg);
+      const shown = typeof arg === 'number' ? arg : stringText(arg);
       english.push(shown);
       words.push(shown);
     }
@@ -44,7 +46,11 @@ export function say(template: string, ...args: (string | number | Said)[]): Said
 }
 
 function isSaid(value: unknown): value is Said {
-  return typeof value === 'object' && value !== null && typeof (value as Said).message === 'string' && 'words' in value;
+  try {
+    return typeof value === 'object' && value !== null && typeof (value as Said).message === 'string' && 'words' in value;
+  } catch {
+    return false; // a Proxy: shown as any other value
+  }
 }
 
 /** A message given either as plain English or as `say(…)`, as the fields of a diagnostic. */

@@ -48,7 +48,7 @@ export function presentDiagnostics(
 /** The reader's two sentences about a damaged line (src/core/read), reworded when a seq broke the order. */
 const DAMAGED_BUT_CLOSED = /^line (\d+) is damaged but line (\d+) closes a turn after it: the damage is inside committed history$/;
 const KEEPS_BEFORE =
-  /^dsh keeps only the events before line (\d+)(?: \((\d+) readable line\(s\) after it are dropped\))?; a writable open would truncate the file at byte (\d+)$/;
+  /^dsh keeps only the events before line (\d+)(?: \((\d+\+?) readable line\(s\) after it are dropped\))?; a writable open would truncate the file at byte (\d+)$/;
 
 /**
  * Our sentences are in file lines. Two cases need words changed:

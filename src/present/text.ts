@@ -10,6 +10,20 @@ const CONTROL_ALL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g;
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
+/** What a terminal may act on: C0 controls (tab and newline too), DEL, C1 controls, line and paragraph separators, bidi controls. */
+const TERMINAL_UNSAFE = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
+
+/**
+ * One line for a terminal: every character a terminal may act on becomes a visible `\uXXXX`, so text from
+ * a log or a file name can neither run an escape sequence (ESC, OSC, BEL), start a line of its own nor
+ * reorder what is shown. On a JSON line these characters can only stand inside strings, where `\uXXXX`
+ * is JSON's own escape: the line stays valid JSON with the same value.
+ */
+export function terminalSafe(text: string): string {
+  return TERMINAL_UNSAFE.test(text) ? text.replace(TERMINAL_UNSAFE_ALL, escape) : text;
+}
+
 /** Replaces bidi controls with a visible `\uXXXX` so they cannot reorder text. */
 export function neutraliseBidi(text: string): string {
   return text.replace(BIDI, escape);

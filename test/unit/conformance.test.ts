@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadSession, type SessionLog } from '../../src/core';
+import { loadSession, serializeCloser, type SessionLog } from '../../src/core';
 import { compareCase, derivedPath } from '../support/conformance';
 import { exerciseLog } from '../support/exercise';
 import { hasShared, sharedDir } from '../support/paths';
@@ -287,6 +287,14 @@ describe('dsh-real sample logs (../shared/fixtures/dsh-real)', () => {
     assert.deepEqual(result?.data.error, { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' });
     assert.deepEqual(result?.sourceEventSeqs, [4]);
     assert.deepEqual(log.event(7)?.data.reason, { kind: 'interrupted' });
+  });
+  it('the closers of that log cut back to its open turn are dsh’s own lines, byte for byte', () => {
+    const path = join(sharedDir(), 'fixtures', 'dsh-real', 'v0-crash-tail-repaired-tool-outcome-unknown.jsonl');
+    const lines = headerFixed(readFileSync(path)).toString('utf8').split('\n');
+    // Header and seqs 0–4 (the recorded tool/call): the turn dsh found open; its lines 5–7 are the closers it wrote.
+    const open = loadSession(new TextEncoder().encode(lines.slice(0, 6).join('\n') + '\n'));
+    assert.equal(open.verdict.ok, true, open.verdict.error);
+    assert.deepEqual(open.closers.map(serializeCloser), lines.slice(6, 9));
   });
   it('v0-web-steering-legacy-message-shape is upgraded in memory', () => {
     const log = fixedLog('v0-web-steering-legacy-message-shape.jsonl');

@@ -13,6 +13,7 @@ import {
   planCompaction,
   planToolResultPrune,
   pruneEdit,
+  type EditReference,
   type PendingEdit,
   type PendingPlan,
   type SessionLog,
@@ -46,6 +47,13 @@ function accepted(plan: PendingPlan): Extract<PendingPlan, { ok: true }> {
 function refused(plan: PendingPlan): Extract<PendingPlan, { ok: false }> {
   assert.equal(plan.ok, false, 'expected a refusal');
   return plan as Extract<PendingPlan, { ok: false }>;
+}
+
+/** The undo/redo pair of an edit pushed (a refusal fails the test). */
+function reference(edits: PendingEdits, edit: PendingEdit): EditReference {
+  const pushed = edits.push(edit);
+  if (!('undo' in pushed)) assert.fail(pushed.message);
+  return pushed;
 }
 
 describe('PendingEdits', () => {
@@ -263,7 +271,10 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(log.eventCount + 5);
       edits.push(compaction(log, nodes[0], nodes[2]));
       assert.equal(refused(edits.plan({ log })).reasons[0].rule, 'edit.log-shrank');
-      assert.throws(() => edits.rebase(log.eventCount), /fewer than/);
+      const refusal = edits.rebase(log.eventCount);
+      assert.equal(refusal?.rule, 'edit.log-shrank');
+      assert.match(refusal!.message, /fewer than/);
+      assert.equal(edits.base, log.eventCount + 5, 'nothing moved');
     });
   });
 
@@ -274,8 +285,8 @@ describe('PendingEdits', () => {
       const e1 = compaction(log, nodes[0], nodes[2], 1);
       const e2 = compaction(log, nodes[7], nodes[8], 2);
       const e3 = compaction(log, nodes[6], nodes[6], 3);
-      const r1 = edits.push(e1);
-      const r2 = edits.push(e2);
+      const r1 = reference(edits, e1);
+      const r2 = reference(edits, e2);
       assert.equal(r2.undo(), 'undone');
       assert.deepEqual(edits.list, [e1]);
       assert.equal(r2.undo(), 'gone', 'an undone edit is not undone twice');
@@ -296,7 +307,7 @@ describe('PendingEdits', () => {
       const { log, nodes, results } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
       edits.push(pruneEdit(log, { seq: results[1], time: T }));
-      const compact = edits.push(compaction(log, nodes[0], nodes[2]));
+      const compact = reference(edits, compaction(log, nodes[0], nodes[2]));
       const first = accepted(edits.plan({ log })).lines;
       compact.undo();
       assert.deepEqual(accepted(edits.plan({ log })).lines, first.slice(0, 2));
@@ -316,8 +327,8 @@ describe('PendingEdits', () => {
     it('after a save nothing is pending and nothing can be redone; a saved edit is history', () => {
       const { log, nodes } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
-      const first = edits.push(compaction(log, nodes[0], nodes[2]));
-      const second = edits.push(compaction(log, nodes[7], nodes[8], 2));
+      const first = reference(edits, compaction(log, nodes[0], nodes[2]));
+      const second = reference(edits, compaction(log, nodes[7], nodes[8], 2));
       assert.equal(edits.unsavedIndex, 0);
       second.undo();
       edits.clearSaved(log.eventCount + 4);
@@ -327,7 +338,7 @@ describe('PendingEdits', () => {
       assert.equal(edits.base, log.eventCount + 4);
       assert.equal(first.undo(), 'saved');
       assert.equal(edits.unsavedIndex, 1);
-      const third = edits.push(compaction(log, nodes[7], nodes[8], 3));
+      const third = reference(edits, compaction(log, nodes[7], nodes[8], 3));
       assert.deepEqual(
         edits.list.map((e) => e.kind === 'compaction' && e.input.compactionId),
         ['cmp-3'],
@@ -338,10 +349,10 @@ describe('PendingEdits', () => {
     it('revert drops the pending edits: their undo and redo do nothing, saved ones stay history', () => {
       const { log, nodes } = threeTurns();
       const edits = new PendingEdits(log.eventCount);
-      const saved = edits.push(compaction(log, nodes[0], nodes[2]));
+      const saved = reference(edits, compaction(log, nodes[0], nodes[2]));
       edits.clearSaved(log.eventCount + 4);
-      const pending = edits.push(compaction(log, nodes[7], nodes[8], 2));
-      const undone = edits.push(compaction(log, nodes[6], nodes[6], 3));
+      const pending = reference(edits, compaction(log, nodes[7], nodes[8], 2));
+      const undone = reference(edits, compaction(log, nodes[6], nodes[6], 3));
       undone.undo();
       edits.revert();
       assert.equal(edits.count, 0);
@@ -357,7 +368,7 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(log.eventCount);
       edits.push(pruneEdit(log, { seq: results[0], text: 'first', time: T }));
       const rewrite = log.eventCount + 1;
-      const second = edits.push({ kind: 'prune', seq: rewrite, content: [{ type: 'text', text: 'second' }], options: { time: T } });
+      const second = reference(edits, { kind: 'prune', seq: rewrite, content: [{ type: 'text', text: 'second' }], options: { time: T } });
       second.undo();
       b.chatTurn('meanwhile');
       const grown = load(b);
@@ -378,7 +389,7 @@ describe('PendingEdits', () => {
       const edits = new PendingEdits(log.eventCount);
       edits.push(pruneEdit(log, { seq: results[0], time: T }));
       edits.push(compaction(log, nodes[7], nodes[8]));
-      edits.push(compaction(log, nodes[6], nodes[6], 3)).undo();
+      reference(edits, compaction(log, nodes[6], nodes[6], 3)).undo();
       const text = JSON.stringify(edits);
       assert.deepEqual(JSON.parse(text).redo, []);
       const restored = PendingEdits.fromJSON(JSON.parse(text));

@@ -54,7 +54,7 @@ class AppendSession {
     createdAt: 1_786_000_000_000,
     cwd: '/work/prop',
     delegationDepth: 0,
-  });
+  }) as string;
   readonly lines: string[] = [];
   readonly log: SessionLog = loadSession(new TextEncoder().encode(`${this.header}\n`));
   private time = 1_786_000_000_000;

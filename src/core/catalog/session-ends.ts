@@ -9,6 +9,7 @@ import { CURRENT_FORMAT_VERSION, findGeneration } from '../format/generations';
 import { KNOWN_EVENT_TYPES } from '../read/known-types';
 import { asRecord } from '../read/json-values';
 import { say, type Words } from '../words';
+import { stringText } from '../value-text';
 
 /** Bytes of the log's start read for the header and title. */
 export const HEAD_BYTES = 128 * 1024;
@@ -115,7 +116,7 @@ function v0RefusalOf(event: Record<string, unknown>, id: string): EndsRefusal | 
   if (!KNOWN_EVENT_TYPES.has(type) && event.ignorable !== true) {
     return {
       rule: 'known-types',
-      message: `session "${id}" contains event type "${type}" (seq ${String(event.seq ?? event.seq0)}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
+      message: `session "${id}" contains event type "${type}" (seq ${stringText(event.seq ?? event.seq0)}) unknown to this harness and not marked ignorable; refusing to interpret the log — it was likely written by a newer harness`,
     };
   }
   return undefined;

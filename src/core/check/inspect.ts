@@ -1,10 +1,9 @@
 // The conformance projection of a loaded log: the fields of the corpus's expected.json files.
 // Used by `session-surface inspect --json` and by the conformance tests.
-import { SessionLog } from '../read/session-log';
-import { sha256Hex } from '../sha256';
-import { jsonText } from '../value-text';
+import { isSessionLog, type SessionLog } from '../read/session-log';
+import { sha256HexOfJson } from '../sha256';
 import { CURRENT_FORMAT_VERSION } from '../format/generations';
-import type { FormatVerdict } from '../format/catalog';
+import type { FormatVerdict } from '../format/verdict';
 
 function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGeneration: number): Record<string, unknown> {
   const messages = log.deriveMessages(nodes);
@@ -14,7 +13,7 @@ function surfaceProjection(log: SessionLog, nodes: readonly number[], replaceGen
     surface: [...nodes],
     replaceGeneration,
     derivedMessages: messages.length,
-    derivedDigest: sha256Hex(jsonText(messages)),
+    derivedDigest: sha256HexOfJson(messages),
     ...('cuts' in balance ? { balancedCuts: balance.cuts } : { balancedCutsError: balance.error }),
   };
 }
@@ -49,8 +48,7 @@ function upgradeFields(log: SessionLog, options: InspectOptions): Record<string,
 }
 
 export function inspectLog(log: SessionLog, options: InspectOptions = {}): Record<string, unknown> {
-  if (!(log instanceof SessionLog))
-    return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
+  if (!isSessionLog(log)) return { ok: false, stage: 'header', rule: 'api.bad-input', error: 'inspectLog needs a loaded session log' };
   const verdict = log.verdict;
   const out: Record<string, unknown> = { ok: verdict.ok, stage: verdict.stage };
   if (!verdict.ok) {

@@ -10,6 +10,7 @@ import { checkInvariants } from './invariants';
 import { reviewOpenTurn, type OpenTurnReview } from '../surface/crash-review';
 import { reviewTornTail, type LoadedBytes, type TornTail } from '../surface/torn-tail';
 import { findRepairsMade, type RepairMade } from '../surface/repairs-made';
+import { stringText } from '../value-text';
 
 export type HealthKind =
   'refused' | 'open-turn' | 'pending-call' | 'torn-tail' | 'damaged-line' | 'unknown-type' | 'legacy-upgrade' | 'invariant' | 'repair-made';
@@ -90,7 +91,7 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
         severity: 'warning',
         rule: `repair.${call.code}`,
         ...((call.toolName ?? null) !== null
-          ? say('{0} call {1} has no result ({2})', String(call.toolName), call.callId, call.code)
+          ? say('{0} call {1} has no result ({2})', stringText(call.toolName), call.callId, call.code)
           : say('tool call {0} has no result ({1})', call.callId, call.code)),
         ...(seq !== undefined ? placeOf(seq) : {}),
       });

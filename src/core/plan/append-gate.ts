@@ -6,6 +6,7 @@ import type { Diagnostic, SessionEvent, Verdict } from '../types';
 import type { NewEvent, WidenedEvent } from './append-types';
 import { isLosslessJson } from '../read/lossless';
 import { checkSeedEnvelope } from '../read/event-shape';
+import { knownTypeId } from '../read/known-types';
 import { SurfaceError, type SurfaceFold } from '../surface/surface';
 import { say, type Said } from '../words';
 import { verdictError } from '../read/verdict';
@@ -68,6 +69,9 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
       fail('legacy.refused', say('request/header reason "fallback" is retired'));
     else if (event.type === 'request/header-delta' || event.type === 'mode/set')
       fail('legacy.refused', say('{0} is a retired event type', event.type));
+    else if (knownTypeId(event.type) < 0 && event.ignorable !== true)
+      // Read back, such a line makes dsh refuse the whole log as written by a newer harness.
+      fail('vocabulary.unknown-types', say('event type {0} is unknown to dsh and not marked ignorable', JSON.stringify(event.type)));
     else {
       try {
         const plan = fold.plan(event, index, lookup);

@@ -45,7 +45,7 @@ export function compactionInProgress(log: SessionLog): Diagnostic | undefined {
 export function notOnSurface(log: SessionLog, seq: number, what: string): Diagnostic {
   const rule = 'replace.endpoints-on-current-surface';
   if (!Number.isSafeInteger(seq) || seq < 0 || seq >= log.eventCount) {
-    return reason(rule, say('{0} seq {1} is not an event of this log (it has seqs 0–{2})', what, String(seq), log.eventCount - 1));
+    return reason(rule, say('{0} seq {1} is not an event of this log (it has seqs 0–{2})', what, stringText(seq), log.eventCount - 1));
   }
   const shadower = log.replacements().find((r) => r.shadowedSeqs.includes(seq));
   if (shadower)

@@ -1,7 +1,7 @@
 // The append planners in one place: each returns the exact lines dsh's writer would append, or every
 // reason the append is refused. Nothing here writes a file. Each planner refuses what is not a loaded
 // log or not plain input with a reason, instead of throwing.
-import { SessionLog } from '../read/session-log';
+import { isSessionLog } from '../read/session-log';
 import { badInput } from '../api-guard';
 import { notJsonReason } from '../value-text';
 import { planCompaction as compaction } from './compaction';
@@ -40,14 +40,14 @@ function guarded<R>(name: string, run: () => R): R | RefusedPlan {
 }
 
 export const planCompaction: typeof compaction = (log, input) => {
-  if (!(log instanceof SessionLog)) return refused('planCompaction needs a loaded session log', log);
+  if (!isSessionLog(log)) return refused('planCompaction needs a loaded session log', log);
   const why = typeof input === 'object' && input !== null ? notJsonReason(input) : 'not an object';
   if (why !== undefined) return refused(`planCompaction needs plain JSON input (${why})`, input);
   return guarded('planCompaction', () => compaction(log, input));
 };
 
 export const planToolResultPrune: typeof prune = (log, seq, newContent, options = {}) => {
-  if (!(log instanceof SessionLog)) return refused('planToolResultPrune needs a loaded session log', log);
+  if (!isSessionLog(log)) return refused('planToolResultPrune needs a loaded session log', log);
   // The planner names a wrong seq or a content that is not an array itself; values JSON cannot hold stop here.
   const why = Array.isArray(newContent) ? notJsonReason(newContent) : undefined;
   if (why !== undefined) return refused(`planToolResultPrune needs the new content as plain JSON blocks (${why})`, newContent);

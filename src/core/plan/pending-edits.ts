@@ -5,13 +5,15 @@
 // pair for the editor's undo stack (VS Code's: there is no other); the model keeps the saved/unsaved
 // index — saved edits are history, which undo never takes back. Nothing here touches a file.
 import type { Diagnostic, SessionEvent } from '../types';
-import type { SessionLog } from '../read/session-log';
+import { isSessionLog, type SessionLog } from '../read/session-log';
+import { badInput, readField } from '../api-guard';
 import { planCompaction, type CompactionInput } from './compaction';
 import { planToolResultPrune, type PruneOptions } from './prune';
 import type { AcceptedPlan } from './types';
 import { planCrashRepair } from './crash-repair-edit';
 import { planCloseCompaction } from './close-compaction';
 import { say } from '../words';
+import { checkedJsonCopy, cloneJson, stringText, valueText } from '../value-text';
 
 export interface CompactionEdit {
   kind: 'compaction';
@@ -98,7 +100,15 @@ interface Entry {
   state: 'pending' | 'undone' | 'saved' | 'dropped';
 }
 
-const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value));
+/** A plain JSON copy of edits this class made or checked (checkedJsonCopy refuses anything else on the way in). */
+const copy = <T>(value: T): T => cloneJson(value);
+
+/** An edit a caller hands in, copied if it is plain JSON of a known kind; else why not. */
+function checkedEdit(edit: unknown): PendingEdit | string {
+  const checked = checkedJsonCopy(edit);
+  if (!checked.ok) return `not plain JSON (${checked.reason})`;
+  return editShapeProblem(checked.copy) ?? (checked.copy as PendingEdit);
+}
 
 /**
  * Seqs at or above `base` name events of earlier pending edits; when `delta` events were appended by
@@ -109,6 +119,10 @@ function shiftSeq(seq: number, base: number, delta: number): number {
 }
 
 export function rebaseEdit(edit: PendingEdit, base: number, delta: number): PendingEdit {
+  // A caller's edit that is not one this module reads, or numbers that are not counts, are given back as they came.
+  const checked = checkedEdit(edit);
+  if (typeof checked === 'string' || !Number.isSafeInteger(base) || !Number.isSafeInteger(delta)) return edit;
+  edit = checked;
   if (delta === 0 || edit.kind === 'repair' || edit.kind === 'close-compaction') return edit;
   if (edit.kind === 'prune') return { ...edit, seq: shiftSeq(edit.seq, base, delta) };
   return { ...edit, input: { ...edit.input, start: shiftSeq(edit.input.start, base, delta), end: shiftSeq(edit.input.end, base, delta) } };
@@ -131,7 +145,10 @@ export class PendingEdits {
    * @param baseEventCount the event count of the log the edits were made on: seqs from there on name
    * events of pending edits, and move when the log grows underneath them.
    */
-  constructor(private baseEventCount: number) {}
+  constructor(private baseEventCount: number) {
+    // What is not a count of events is taken as none (the first plan then names the difference).
+    if (!Number.isSafeInteger(baseEventCount) || baseEventCount < 0) this.baseEventCount = 0;
+  }
 
   /** The pending edits, in order. */
   get list(): readonly PendingEdit[] {
@@ -152,9 +169,16 @@ export class PendingEdits {
     return this.baseEventCount;
   }
 
-  /** Adds an edit (made on the log plus the edits before it), as the pair the undo stack keeps; it drops what was undone. */
-  push(edit: PendingEdit): EditReference {
-    const entry: Entry = { edit: copy(edit), state: 'pending' };
+  /**
+   * Adds an edit (made on the log plus the edits before it), as the pair the undo stack keeps; it drops
+   * what was undone. An edit that is not plain JSON of a known kind is refused (the reason is returned)
+   * and nothing changes.
+   */
+  push(edit: PendingEdit): EditReference | Diagnostic {
+    const checked = checkedEdit(edit);
+    if (typeof checked === 'string')
+      return { severity: 'error', rule: 'api.bad-input', ...say('a pending edit cannot be added: {0}', checked) };
+    const entry: Entry = { edit: checked, state: 'pending' };
     this.dropUndone();
     this.entries.push(entry);
     return {
@@ -190,14 +214,27 @@ export class PendingEdits {
 
   /**
    * The log grew to `eventCount` events under the pending edits (a writer appended, or the edits were
-   * saved): seqs of pending events move up. Throws on a shrink, which an append-only log never does.
+   * saved): seqs of pending events move up. A shrink, which an append-only log never does (or a count
+   * that is no count), is refused with the reason, and nothing moves.
    */
-  rebase(eventCount: number): void {
+  rebase(eventCount: number): Diagnostic | undefined {
+    if (!Number.isSafeInteger(eventCount) || eventCount < 0)
+      return { severity: 'error', rule: 'api.bad-input', ...say('rebase needs an event count, got {0}', stringText(eventCount, 60)) };
     const delta = eventCount - this.baseEventCount;
-    if (delta < 0) throw new RangeError(`the log has ${eventCount} events, fewer than the ${this.baseEventCount} the edits were made on`);
+    if (delta < 0)
+      return {
+        severity: 'error',
+        rule: 'edit.log-shrank',
+        ...say(
+          'the log now has {0} events, fewer than the {1} these edits were made on; a session log only grows',
+          eventCount,
+          this.baseEventCount,
+        ),
+      };
     for (const entry of [...this.entries.slice(this.unsaved), ...this.undone])
       entry.edit = rebaseEdit(entry.edit, this.baseEventCount, delta);
     this.baseEventCount = eventCount;
+    return undefined;
   }
 
   /** After a save the pending edits are history (the log has `eventCount` events now): nothing is pending, nothing can be redone. */
@@ -205,7 +242,7 @@ export class PendingEdits {
     for (const entry of this.entries.slice(this.unsaved)) entry.state = 'saved';
     this.unsaved = this.entries.length;
     this.dropUndone();
-    this.baseEventCount = eventCount;
+    this.baseEventCount = Number.isSafeInteger(eventCount) && eventCount >= 0 ? eventCount : this.baseEventCount;
   }
 
   /** Revert: the pending edits are gone (the file never had them); saved ones stay history. */
@@ -223,7 +260,9 @@ export class PendingEdits {
    * the log itself is never appended to.
    */
   plan(base: PlanBase): PendingPlan {
-    return this.planOn(base.log, false).plan;
+    const log = readField(base, 'log');
+    if (!isSessionLog(log)) return this.badLog(base);
+    return this.planOn(log, false).plan;
   }
 
   /**
@@ -231,7 +270,12 @@ export class PendingEdits {
    * nothing is pending or the first edit no longer holds), and the plan that made it.
    */
   withPending(log: SessionLog): { plan: PendingPlan; log: SessionLog } {
+    if (!isSessionLog(log)) return { plan: this.badLog(log), log };
     return this.planOn(log, true);
+  }
+
+  private badLog(given: unknown): PendingPlan {
+    return { ok: false, index: 0, edit: this.list[0], reasons: [badInput('a plan needs a loaded session log', given)], steps: [] };
   }
 
   private planOn(base: SessionLog, appendLast: boolean): { plan: PendingPlan; log: SessionLog } {
@@ -283,9 +327,11 @@ export class PendingEdits {
 
   /** Restores a backup (its edits pending); a string says why it cannot be. */
   static fromJSON(value: unknown): PendingEdits | string {
-    const v = value as Partial<PendingEditsBackup> | null;
+    const checked = checkedJsonCopy(value);
+    if (!checked.ok) return `not a backup of pending session edits (${checked.reason})`;
+    const v = checked.copy as Partial<PendingEditsBackup> | null;
     if (v === null || typeof v !== 'object' || v.format !== 'session-surface/pending-edits') return 'not a backup of pending session edits';
-    if (v.version !== 1) return `backup version ${String(v.version)} is not one this version reads`;
+    if (v.version !== 1) return `backup version ${stringText(v.version)} is not one this version reads`;
     if (!Number.isSafeInteger(v.baseEventCount) || (v.baseEventCount as number) < 0) return 'the backup has no valid base event count';
     if (!Array.isArray(v.edits) || !Array.isArray(v.redo)) return 'the backup has no list of edits';
     for (const e of [...v.edits, ...v.redo]) {
@@ -324,5 +370,5 @@ function editShapeProblem(e: unknown): string | undefined {
     if (!Number.isSafeInteger(input.start) || !Number.isSafeInteger(input.end)) return 'compaction without start and end';
     return undefined;
   }
-  return `unknown kind ${JSON.stringify(edit.kind)}`;
+  return `unknown kind ${valueText(edit.kind, 60)}`;
 }

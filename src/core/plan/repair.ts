@@ -3,9 +3,11 @@
 // recovered lines are then appended again), then append the closers of the open final turn, written in
 // the closer key order (surfaceOp before sourceEventSeqs).
 import type { Diagnostic, SessionEvent } from '../types';
-import { SessionLog } from '../read/session-log';
+import { isSessionLog, type SessionLog } from '../read/session-log';
+import { readField } from '../api-guard';
 import type { LoadedFile } from '../read/load-file';
 import type { RepairPlan } from './types';
+import { RefusedValueError } from './serialize';
 import { appendProblems, reason } from './checks';
 import { cloneJson } from '../value-text';
 import { say } from '../words';
@@ -13,9 +15,9 @@ import { verdictError } from '../read/verdict';
 
 /** The repair of a loaded log; pass the loaded file (not only its log) so a zstd container is repaired too. */
 export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
-  const log = source instanceof SessionLog ? source : source?.log;
-  if (!(log instanceof SessionLog)) return { ok: false, reasons: [reason('api.bad-input', 'planRepair needs a loaded session log')] };
-  const zstd = source instanceof SessionLog ? undefined : source.zstd;
+  const log = isSessionLog(source) ? source : readField(source, 'log');
+  if (!isSessionLog(log)) return { ok: false, reasons: [reason('api.bad-input', 'planRepair needs a loaded session log')] };
+  const zstd = isSessionLog(source) ? undefined : asZstdSummary(readField(source, 'zstd'));
   const verdict = log.verdict;
   // The core applies the closers when it reaches its verdict, so an ok verdict means they validate.
   if (!verdict.ok)
@@ -52,8 +54,23 @@ export function planRepair(source: SessionLog | LoadedFile): RepairPlan {
   }
   if (closers.length === 0)
     notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
-  const plan = { ok: true as const, events: closers, lines: closers.map((c) => log.writing.closerLine(c)), notes };
+  const lines = closerLines(log, closers);
+  if (!Array.isArray(lines)) return lines;
+  const plan = { ok: true as const, events: closers, lines, notes };
   return truncateAt === undefined ? plan : { ...plan, truncateAt };
+}
+
+/** What a repair reads of a loaded file's zstd summary: its numbers, each read once (none when it has none). */
+function asZstdSummary(value: unknown): { tornFrameStart?: number; committedTextBytes: number; compressedBytes: number } | undefined {
+  const compressedBytes = readField(value, 'compressedBytes');
+  if (typeof compressedBytes !== 'number') return undefined;
+  const tornFrameStart = readField(value, 'tornFrameStart');
+  const committedTextBytes = readField(value, 'committedTextBytes');
+  return {
+    tornFrameStart: typeof tornFrameStart === 'number' ? tornFrameStart : undefined,
+    committedTextBytes: typeof committedTextBytes === 'number' ? committedTextBytes : 0,
+    compressedBytes,
+  };
 }
 
 /**
@@ -112,11 +129,39 @@ function tornFrameRepair(
   });
   if (closers.length === 0 && recovered.length === 0)
     notes.push({ severity: 'info', rule: 'repair.nothing', ...say('the last turn is closed: dsh appends no closers') });
+  const written = closerLines(log, closers);
+  if (!Array.isArray(written)) return written;
   return {
     ok: true,
     events: [...recovered, ...closers],
-    lines: [...lines, ...closers.map((c) => log.writing.closerLine(c))],
+    lines: [...lines, ...written],
     notes,
     truncateAt: frameStart,
   };
+}
+
+/**
+ * The closers' lines, or the refusal: a closer takes the last event's time and the open turn's values,
+ * and one dsh's writer cannot write (a time of 1e400, which reads as Infinity) stops the repair.
+ */
+function closerLines(log: SessionLog, closers: readonly SessionEvent[]): string[] | RepairPlan {
+  const lines: string[] = [];
+  for (const closer of closers) {
+    try {
+      lines.push(log.writing.closerLine(closer));
+    } catch (error) {
+      if (!(error instanceof RefusedValueError)) throw error;
+      return {
+        ok: false,
+        reasons: [
+          {
+            severity: 'error',
+            rule: 'repair.closers-unwritable',
+            ...say("closer seq {0} cannot be written: {1}; dsh's repair would fail the same way", closer.seq, error.message),
+          },
+        ],
+      };
+    }
+  }
+  return lines;
 }

@@ -22,6 +22,7 @@ import { StreamAssembly, compareAssembly, type AssemblyProblem } from './stream-
 import { SeqMap } from './seq-map';
 import { TypeId } from '../read/known-types';
 import { say, type Said } from '../words';
+import { stringText } from '../value-text';
 
 /** What provenance reads of the log besides each event. */
 export interface ProvenanceSource extends EventFacts {
@@ -352,8 +353,8 @@ export class ProvenanceBuilder {
           say(
             'assistant/message seq {0} has no stream chunks (none cited, none left in turn {1} step {2})',
             event.seq,
-            String(data.turn),
-            String(data.step),
+            stringText(data.turn),
+            stringText(data.step),
           ),
         );
       }

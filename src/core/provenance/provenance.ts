@@ -7,6 +7,7 @@ import type { Diagnostic } from '../types';
 import type { Edge, EdgeKind } from './edge-index';
 import type { ProvenanceBuilder, ProvenanceScan } from './provenance-scan';
 import type { AttemptEnd } from './stream-attempts';
+import { asSeq } from '../api-guard';
 
 export type { Edge, EdgeKind, EdgeHow } from './edge-index';
 
@@ -40,20 +41,24 @@ export class ProvenanceIndex {
     return this.builder.scan;
   }
 
-  /** What `seq` came from. */
+  /** What `seq` came from (nothing for what is not a seq of the log). */
   sourcesOf(seq: number): Edge[] {
-    return this.scan.edges.sources(seq);
+    return this.isSeq(seq) ? this.scan.edges.sources(seq) : [];
   }
 
   /** What came from `seq`. */
   derivativesOf(seq: number): Edge[] {
-    return this.scan.edges.derived(seq);
+    return this.isSeq(seq) ? this.scan.edges.derived(seq) : [];
   }
 
   /** The assistant/message a chunk went into (undefined for failed attempts and orphans). */
   messageOfChunk(seq: number): number | undefined {
-    const message = this.scan.messageOf.get(seq);
+    const message = this.isSeq(seq) ? this.scan.messageOf.get(seq) : -1;
     return message >= 0 ? message : undefined;
+  }
+
+  private isSeq(seq: unknown): seq is number {
+    return asSeq(seq) !== undefined && (seq as number) < this.builder.eventCount;
   }
 
   /** The chunks an assistant/message was streamed from, ascending. */
@@ -88,6 +93,7 @@ export class ProvenanceIndex {
 
   /** The attempt a chunk belongs to. */
   attemptOfChunk(seq: number): AttemptInfo | undefined {
+    if (!this.isSeq(seq)) return undefined;
     const id = this.scan.tracker.attemptOf.get(seq);
     return id >= 0 ? this.info(id) : undefined;
   }

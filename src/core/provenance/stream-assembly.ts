@@ -368,8 +368,8 @@ export function compareAssembly(assembly: StreamAssembly, content: unknown, inte
       notes.push({
         seq: block.firstSeq,
         message: unfinished
-          ? say('stream block {0} ({1}, unfinished) is not in the content: dropped because {2}', block.index, String(block.kind), why)
-          : say('stream block {0} ({1}) is not in the content: dropped because {2}', block.index, String(block.kind), why),
+          ? say('stream block {0} ({1}, unfinished) is not in the content: dropped because {2}', block.index, stringText(block.kind), why)
+          : say('stream block {0} ({1}) is not in the content: dropped because {2}', block.index, stringText(block.kind), why),
       });
       continue;
     }
@@ -380,14 +380,14 @@ export function compareAssembly(assembly: StreamAssembly, content: unknown, inte
           ? say(
               'stream block {0} ({1}) has no matching content block (content[{2}] is {3})',
               block.index,
-              String(block.kind),
+              stringText(block.kind),
               position,
               stringText(next.type),
             )
           : say(
               'stream block {0} ({1}) has no matching content block (content[{2}] is missing)',
               block.index,
-              String(block.kind),
+              stringText(block.kind),
               position,
             ),
     });

@@ -32,6 +32,8 @@ export class Int32Column {
   }
 }
 
+import { plainView } from '../bytes';
+
 /**
  * Decodes bytes as UTF-8 the way dsh reads a line: invalid sequences replaced; ignoreBOM keeps a
  * byte-order mark in the text, as dsh's reader does (a BOM before the header is damage).
@@ -53,27 +55,30 @@ export const textDecoderSlicer: Utf8Slicer = (bytes) => (start, end) => utf8.dec
  * is appended to it in a buffer of its own: the stores it shares bytes with never see those appends.
  */
 export class ByteStore {
-  /** The bytes as handed in: a Node Buffer keeps its own indexOf, several times faster than Uint8Array's. */
-  private data: Uint8Array;
-  /** The same bytes as a plain Uint8Array: its subarray builds no Buffer object per line. */
+  /**
+   * The bytes as handed in, when they are a subclass with its own search (a Node Buffer's indexOf is
+   * several times faster than a Uint8Array's). Trusted only as far as checked: a search that throws or
+   * answers a position that does not hold the byte is dropped for good, and the plain view searches.
+   */
+  private fast: Uint8Array | undefined;
+  /** Whether `fast` also finds byte sequences (see searchesSequences). */
+  private sequenceSearch: boolean | undefined;
+  /** The store's own bytes as a plain Uint8Array made by the engine's own getters (see plainView). */
   private plain: Uint8Array;
   length: number;
   private readonly slicer: Utf8Slicer;
   private slice: (start: number, end: number) => string;
   /** A fork's first `sharedLength` bytes, read in place (they never change: a store only appends). */
   private readonly shared: ByteStore | undefined;
-  /** Bytes before the own buffer: offset 0 of `data` is byte `sharedLength` of the store. */
+  /** Bytes before the own buffer: offset 0 of `plain` is byte `sharedLength` of the store. */
   private readonly sharedLength: number;
 
   constructor(initial: Uint8Array, slicer: Utf8Slicer = textDecoderSlicer, shared?: ByteStore) {
-    this.data = initial;
-    this.plain =
-      Object.getPrototypeOf(initial) === Uint8Array.prototype
-        ? initial
-        : new Uint8Array(initial.buffer, initial.byteOffset, initial.length);
+    this.plain = plainView(initial);
+    this.fast = Object.getPrototypeOf(initial) === Uint8Array.prototype ? undefined : initial;
     this.shared = shared;
     this.sharedLength = shared ? shared.length : 0;
-    this.length = this.sharedLength + initial.length;
+    this.length = this.sharedLength + this.plain.length;
     this.slicer = slicer;
     this.slice = slicer(this.plain);
   }
@@ -94,17 +99,18 @@ export class ByteStore {
   }
 
   append(bytes: Uint8Array): void {
+    const added = plainView(bytes);
     const used = this.length - this.sharedLength;
-    const needed = used + bytes.length;
-    if (needed > this.data.length) {
-      const grown = new Uint8Array(Math.max(needed, this.data.length * 2, 4096));
+    const needed = used + added.length;
+    if (needed > this.plain.length) {
+      const grown = new Uint8Array(Math.max(needed, this.plain.length * 2, 4096));
       grown.set(this.plain.subarray(0, used));
-      this.data = grown;
+      this.fast = undefined;
       this.plain = grown;
       this.slice = this.slicer(grown);
     }
-    this.plain.set(bytes, used);
-    this.length += bytes.length;
+    this.plain.set(added, used);
+    this.length += added.length;
   }
 
   view(start = 0, end = this.length): Uint8Array {
@@ -134,12 +140,112 @@ export class ByteStore {
     const end = Math.min(before, this.length) - own;
     const start = from - own;
     if (start >= end) return -1;
-    if (end === this.data.length) {
-      const found = this.data.indexOf(byte, start);
+    // Only before the first append: the bytes then are exactly the caller's (a fork's are never).
+    if (end === this.length - own && this.fast !== undefined) {
+      const found = this.fastIndexOf(byte, start);
+      if (found !== undefined) return found === -1 || found >= end ? -1 : own + found;
+    }
+    if (end === this.plain.length) {
+      const found = this.plain.indexOf(byte, start);
       return found === -1 ? -1 : own + found;
     }
     const found = this.plain.subarray(start, end).indexOf(byte);
     return found === -1 ? -1 : own + start + found;
+  }
+
+  /** The caller's own search, checked; undefined (and never again) when it cannot be trusted. */
+  private fastIndexOf(byte: number, from: number): number | undefined {
+    try {
+      const found: unknown = this.fast!.indexOf(byte, from);
+      const length = this.length - this.sharedLength;
+      if (found === -1 || (typeof found === 'number' && found >= from && found < length && this.plain[found] === byte)) return found;
+    } catch {
+      // a subclass whose search throws
+    }
+    this.fast = undefined;
+    return undefined;
+  }
+
+  /** The first place in from..before where `needle` starts (all of it before `before`), or -1. */
+  indexOfSequence(needle: Uint8Array, from: number, before: number): number {
+    if (from < this.sharedLength && this.shared !== undefined) return this.joinedIndexOfSequence(needle, from, before);
+    const own = this.sharedLength;
+    const last = Math.min(before, this.length) - needle.length - own;
+    const start = from - own;
+    const bytes = this.plain;
+    if (this.fast !== undefined && start <= last && this.searchesSequences()) {
+      const found = this.fastIndexOfSequence(needle, start);
+      if (found !== undefined) return found !== -1 && found <= last ? own + found : -1;
+    }
+    const first = needle[0];
+    for (let p = bytes.indexOf(first, start); p !== -1 && p <= last; p = bytes.indexOf(first, p + 1)) {
+      let i = 1;
+      while (i < needle.length && bytes[p + i] === needle[i]) i++;
+      if (i === needle.length) return own + p;
+    }
+    return -1;
+  }
+
+  /** A fork's search over bytes it shares: on a joined copy of the range (a rare, short path). */
+  private joinedIndexOfSequence(needle: Uint8Array, from: number, before: number): number {
+    const range = this.view(from, Math.min(before, this.length));
+    const last = range.length - needle.length;
+    for (let p = range.indexOf(needle[0]); p !== -1 && p <= last; p = range.indexOf(needle[0], p + 1)) {
+      let i = 1;
+      while (i < needle.length && range[p + i] === needle[i]) i++;
+      if (i === needle.length) return from + p;
+    }
+    return -1;
+  }
+
+  /**
+   * Whether the caller's search finds byte sequences (a Buffer's does; a Uint8Array's looks for one value
+   * and would answer -1): asked once, of the first bytes, which it must find at 0.
+   */
+  private searchesSequences(): boolean {
+    if (this.sequenceSearch === undefined) {
+      const probe = this.plain.subarray(0, Math.min(2, this.length - this.sharedLength));
+      try {
+        this.sequenceSearch = probe.length > 0 && this.fast!.indexOf(probe as unknown as number, 0) === 0;
+      } catch {
+        this.sequenceSearch = false;
+      }
+    }
+    return this.sequenceSearch;
+  }
+
+  /** The caller's own sequence search (a Buffer's is a native memmem), checked like fastIndexOf. */
+  private fastIndexOfSequence(needle: Uint8Array, from: number): number | undefined {
+    try {
+      const found: unknown = this.fast!.indexOf(needle as unknown as number, from);
+      if (found === -1) return -1;
+      if (typeof found === 'number' && found >= from && found + needle.length <= this.length - this.sharedLength) {
+        let i = 0;
+        while (i < needle.length && this.plain[found + i] === needle[i]) i++;
+        if (i === needle.length) return found;
+      }
+    } catch {
+      // a subclass whose search throws, or a Uint8Array's own indexOf, which looks for one value
+    }
+    this.fast = undefined;
+    return undefined;
+  }
+
+  /** The last place before `before` (and at or after `floor`) that holds `byte`, or -1. */
+  lastIndexOf(byte: number, before: number, floor = 0): number {
+    const start = Math.max(0, floor);
+    const end = Math.min(before, this.length);
+    if (end <= start) return -1;
+    const found = this.view(start, end).lastIndexOf(byte);
+    return found === -1 ? -1 : start + found;
+  }
+
+  /** How many times `byte` occurs in from..before. */
+  count(byte: number, from: number, before: number): number {
+    const bytes = this.view(from, Math.min(before, this.length));
+    let n = 0;
+    for (let p = 0; p < bytes.length; p++) if (bytes[p] === byte) n++;
+    return n;
   }
 
   at(index: number): number {

@@ -39,26 +39,8 @@ export function isSeq(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/**
- * Structural equality over JSON values (key order ignored). Plain loops, no callbacks: it runs over
- * whole tool results while a log loads. (A hole in `a` is skipped, as Array.prototype.every skips it.)
- */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (i in a && !jsonEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  const aKeys = Object.keys(a);
-  if (aKeys.length !== Object.keys(b).length) return false;
-  for (let i = 0; i < aKeys.length; i++) {
-    const k = aKeys[i];
-    if (!hasOwn(b, k) || !jsonEqual((a as JsonRecord)[k], (b as JsonRecord)[k])) return false;
-  }
-  return true;
-}
+// Structural equality of JSON values, without recursion (json-copy.ts).
+export { jsonEqual } from '../json-copy';
 
 /**
  * The message JavaScript would give for reading `prop` of null/undefined, so a refusal that dsh

@@ -4,6 +4,14 @@
 // line is damage, after which nothing is kept, and a later turn/end proves the damage sits inside
 // committed history. A line longer than the read limit stops the scan with a diagnostic before it is
 // decoded.
+//
+// After the damage the work is bounded by what the verdict needs. dsh reads on only to learn whether a
+// later complete line is a turn/end (or JSON null, which crashes its reader), and counts the packed rows
+// it recognises. The first 10,000 lines after the damage are read in full (the view lists them); past
+// them only lines that can matter are decoded — those holding `turn/end`, `null`, `-chunks` or a
+// backslash (an escape could spell any of these) — found by the engine's byte search. No line is
+// handed to JSON.parse unless it is JSON (a failing parse costs microseconds). A megabyte of empty lines,
+// or a zstd frame inflating to gigabytes of them, costs a byte search, not a parse per line.
 import type { Diagnostic, Stage } from '../types';
 import { ByteStore, type Utf8Slicer } from './columns';
 import { readHeaderLine, type HeaderRead } from './header';
@@ -12,8 +20,15 @@ import { nullReadMessage } from './json-values';
 import type { Refusal } from './verdict';
 import { stringText } from '../value-text';
 import { say } from '../words';
+import { isJsonText } from './json-syntax';
 
 const NEWLINE = 0x0a;
+
+/** Lines after the damage read in full for the view (beyond them, only the lines the verdict needs). */
+const LINES_READ_BEYOND_DAMAGE = 10_000;
+
+/** What a line after the damage must hold to matter (see the file comment). */
+const CANDIDATES = ['turn/end', 'null', '-chunks', '\\'].map((text) => new TextEncoder().encode(text));
 
 /** The longest line a string can hold in this engine (V8: 2^29 - 24 UTF-16 units); longer lines cannot be decoded. */
 const ENGINE_MAX_LINE = 0x1fffffe8;
@@ -62,7 +77,14 @@ export class LineScanner {
   damage: Damage | undefined;
   /** Set when a line exceeded the limit: nothing after it is read, now or when the file grows. */
   private tooLong: { line: number; offset: number } | undefined;
-  private readonly beyond = { count: 0, lines: [] as LineBeyondDamage[] };
+  private readonly beyond = { count: 0, lines: [] as LineBeyondDamage[], more: false };
+  /** Complete lines after the damaged one read in full so far. */
+  private readBeyond = 0;
+  /**
+   * Where `eventLine` was last exact: past the lines read in full, lines are not counted as they go by
+   * (a run of empty lines would cost a step each) but when a line number is needed.
+   */
+  private uncountedFrom: number | undefined;
 
   constructor(bytes: Uint8Array | ByteStore, maxLineBytes: number, slicer?: Utf8Slicer) {
     this.bytes = bytes instanceof ByteStore ? bytes : new ByteStore(bytes, slicer);
@@ -92,6 +114,10 @@ export class LineScanner {
     const bytes = this.bytes;
     let lines = 0;
     for (;;) {
+      if (this.damage !== undefined && this.readBeyond >= LINES_READ_BEYOND_DAMAGE) {
+        this.scanCandidates(sink);
+        break;
+      }
       const start = this.scanPos;
       const newline = bytes.indexOfBefore(NEWLINE, start, start + this.maxLineBytes + 1);
       if (newline === -1) {
@@ -150,15 +176,26 @@ export class LineScanner {
 
   /** Lines read after the header. */
   get linesRead(): number {
+    this.countLinesTo(this.scanPos);
     return this.eventLine;
+  }
+
+  /** Brings `eventLine` up to the lines that end before `position` (see uncountedFrom). */
+  private countLinesTo(position: number): void {
+    if (this.uncountedFrom === undefined || position <= this.uncountedFrom) return;
+    this.eventLine += this.bytes.count(NEWLINE, this.uncountedFrom, position);
+    this.uncountedFrom = position;
   }
 
   get stoppedByLimit(): boolean {
     return this.tooLong !== undefined;
   }
 
-  /** Readable lines after the first damaged line (empty unless the scan stopped at damage). */
-  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[] } {
+  /**
+   * Readable lines after the first damaged line (empty unless the scan stopped at damage), among the first
+   * 10,000 lines after it; `more` when further lines follow, which are not listed or counted.
+   */
+  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[]; more: boolean } {
     return this.beyond;
   }
 
@@ -166,6 +203,10 @@ export class LineScanner {
   private consumeLine(sink: LineSink, start: number, end: number): void {
     this.eventLine += 1;
     const fileLine = this.eventLine + 1;
+    if (this.damage !== undefined) {
+      this.readBeyond += 1;
+      return this.lineAfterDamage(sink, start, end, fileLine, true);
+    }
     const text = this.bytes.text(start, end);
     let value: unknown;
     try {
@@ -184,7 +225,6 @@ export class LineScanner {
         return this.damaged(sink, fileLine, start, end, 'jsonl.damaged-line', '');
       }
     }
-    if (this.damage !== undefined) return this.afterDamage(sink, value, members > 0, fileLine, start, end);
     if (value === null) return this.parseTypeError(sink, 'seq', fileLine);
     const expected = sink.expectedSeq;
     const record = value as Record<string, any>;
@@ -216,12 +256,28 @@ export class LineScanner {
     };
   }
 
-  /** After damage dsh keeps nothing; a later turn/end proves the damage sits inside committed history. */
-  private afterDamage(sink: LineSink, value: unknown, rowTagged: boolean, fileLine: number, start: number, end: number): void {
+  /**
+   * One complete line after the damage. dsh keeps nothing after it, but a later turn/end proves the damage
+   * sits inside committed history, a later null crashes its reader, and it counts the packed rows it
+   * recognises. `listed`: a line read in full, which the view lists when it reads as an event.
+   */
+  private lineAfterDamage(sink: LineSink, start: number, end: number, fileLine: number, listed: boolean): void {
+    const text = this.bytes.text(start, end);
+    if (!isJsonText(text)) return;
+    const value: unknown = JSON.parse(text);
+    let rowTagged = false;
+    if (isRowTagged(value)) {
+      // dsh counts a row once it recognises the tag, before decoding it (a malformed row too).
+      this.packedRows += 1;
+      rowTagged = true;
+    }
+    if (value === null) {
+      if (!sink.hasRefusal('parse')) this.parseTypeError(sink, 'type', fileLine);
+      return;
+    }
+    if (listed) this.noteBeyondDamage(value, rowTagged, fileLine, start, end);
     const damage = this.damage!;
-    if (value === null) return this.parseTypeError(sink, 'type', fileLine);
     const endsTurn = !rowTagged && (value as { type?: unknown }).type === 'turn/end';
-    this.noteBeyondDamage(value, rowTagged, fileLine, start, end);
     if (endsTurn && !sink.hasRefusal('parse')) {
       sink.refuse('parse', { dshError: damage.message, errorName: 'Error', rule: damage.rule, line: damage.line });
       sink.report({
@@ -241,7 +297,6 @@ export class LineScanner {
    */
   private noteBeyondDamage(value: unknown, rowTagged: boolean, line: number, offset: number, end: number): void {
     this.beyond.count += 1;
-    if (this.beyond.lines.length >= 10_000) return;
     const record = value as { type?: unknown; seq?: unknown; seq0?: unknown };
     const seq = rowTagged ? record.seq0 : record.seq;
     this.beyond.lines.push({
@@ -251,6 +306,48 @@ export class LineScanner {
       type: rowTagged ? 'assistant/chunk' : typeof record.type === 'string' ? record.type : `(${typeof record.type})`,
       seq: typeof seq === 'number' ? seq : undefined,
     });
+  }
+
+  /**
+   * Past the lines read in full: the complete lines that hold one of the CANDIDATES, found by byte search
+   * and read in order; every other line is passed over unread (and uncounted until a number is needed).
+   */
+  private scanCandidates(sink: LineSink): void {
+    const bytes = this.bytes;
+    const end = bytes.lastIndexOf(NEWLINE, bytes.length, this.scanPos) + 1;
+    if (this.uncountedFrom === undefined) this.uncountedFrom = this.scanPos;
+    if (end > this.scanPos) this.beyond.more = true;
+    // The next place of each candidate at or after `pos` (-1: none before `end`), kept between lines so
+    // that no stretch of bytes is searched twice for the same candidate.
+    const next = CANDIDATES.map(() => -2);
+    let pos = this.scanPos;
+    while (pos < end) {
+      let hit = -1;
+      for (let k = 0; k < CANDIDATES.length; k++) {
+        if (next[k] !== -1 && next[k] < pos) next[k] = bytes.indexOfSequence(CANDIDATES[k], pos, end);
+        if (next[k] !== -1 && (hit === -1 || next[k] < hit)) hit = next[k];
+      }
+      if (hit === -1) break;
+      const lineStart = bytes.lastIndexOf(NEWLINE, hit, pos) + 1 || pos;
+      const lineEnd = bytes.indexOf(NEWLINE, hit);
+      if (lineEnd - lineStart > this.maxLineBytes) {
+        this.countLinesTo(lineStart);
+        this.scanPos = lineStart;
+        return this.stopAtLongLine(sink, this.eventLine + 2, lineStart);
+      }
+      // Only an object (a turn/end, a packed row) or null can matter: anything else is passed over undecoded.
+      const first = firstNonSpace(bytes, lineStart, lineEnd);
+      if (first === 0x7b || first === 0x6e) {
+        this.countLinesTo(lineStart);
+        this.lineAfterDamage(sink, lineStart, lineEnd, this.eventLine + 2, false);
+      }
+      pos = lineEnd + 1;
+    }
+    this.scanPos = Math.max(this.scanPos, end);
+    if (bytes.length - this.scanPos > this.maxLineBytes) {
+      this.countLinesTo(this.scanPos);
+      this.stopAtLongLine(sink, this.eventLine + 2, this.scanPos);
+    }
   }
 
   private parseTypeError(sink: LineSink, prop: string, fileLine: number): void {
@@ -276,6 +373,15 @@ export class LineScanner {
     });
     if (endsTurn) sink.refuse('parse', { dshError: message, errorName: 'Error', rule, line: fileLine });
   }
+}
+
+/** The first byte of start..end that is not JSON white space (-1 if none). */
+function firstNonSpace(bytes: ByteStore, start: number, end: number): number {
+  for (let p = start; p < end; p++) {
+    const c = bytes.at(p);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return c;
+  }
+  return -1;
 }
 
 /** Names a seq gap: a non-object line is damage; a row-shaped line (seq0, no seq) has a tag we cannot decode. */

@@ -1,10 +1,10 @@
 // Loads a session file's bytes, plain or zstd (detected by the frame magic, not by the name).
 import type { ExtendResult, LoadOptions } from '../api';
 import type { Diagnostic } from '../types';
-import { SessionLog } from './session-log';
-import { decodeZstdLog, isZstd, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
+import { SessionLog, isSessionLog } from './session-log';
+import { decodeZstdLog, isZstd, mayStartFrame, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
 import { concatBytes } from '../zstd/encode';
-import { asBytes, badInput, safeLoadOptions } from '../api-guard';
+import { asBytes, badInput, plainView, readField, safeLoadOptions } from '../api-guard';
 import { say } from '../words';
 
 /** What the zstd container held, for the views and `inspect`. */
@@ -37,6 +37,11 @@ export interface ZstdFollowState {
   skipText: number;
   /** True until the header frame is complete: `pending` then holds the whole file so far. */
   awaitingHeader?: boolean;
+  /**
+   * True while the file is too short to tell plain from zstd (empty, or 1–3 bytes of a frame's magic):
+   * `pending` holds its bytes, and the log has read none of them until the first appended bytes decide.
+   */
+  undecided?: boolean;
   /** The codec and limits the file was loaded with. */
   decode?: Pick<ZstdDecodeOptions, 'codec' | 'limits'>;
 }
@@ -153,15 +158,22 @@ function prepare(source: FileSource, options: LoadOptions): LoadedFile {
     log.refuseInput(badInput('loading a session file needs its bytes (a Uint8Array)', input));
     return { log };
   }
-  if (!isZstd(bytes)) return { log: new SessionLog(bytes, options) };
+  // A plain file keeps its own object (a Buffer searches faster; the store checks it); the decoder reads a plain view.
+  const plain = plainView(bytes);
   const decode = { codec: options.zstdCodec, limits: options.limits };
+  if (mayStartFrame(plain))
+    return {
+      log: new SessionLog(new Uint8Array(0), options),
+      follow: { pending: copyFrom(plain, 0), skipText: 0, undecided: true, decode },
+    };
+  if (!isZstd(plain)) return { log: new SessionLog(bytes, options) };
   const allocate = source.allocate ? (length: number) => source.allocate!(length) : undefined;
-  const result = decodeZstdLog(bytes, { ...decode, allocate });
+  const result = decodeZstdLog(plain, { ...decode, allocate });
   const error = result.error;
   const follow: ZstdFollowState = { pending: new Uint8Array(0), skipText: result.recoveredBytes ?? 0, decode };
   // The header frame may still be being written: then the log waits for it, as a plain log waits for its first line.
   const awaitingHeader = error?.rule === 'zstd.header-less' && result.frames === 0 && endsInsideFirstFrame(result);
-  follow.pending = copyFrom(bytes, awaitingHeader ? 0 : result.committedCompressedBytes);
+  follow.pending = copyFrom(plain, awaitingHeader ? 0 : result.committedCompressedBytes);
   // Released before the log's own tables are allocated, which may start a collection that would keep them.
   source.release?.();
   const log = new SessionLog(result.text, options);
@@ -213,17 +225,40 @@ export async function loadSessionFileAsync(bytes: Uint8Array, options: LoadOptio
  * frame (an incomplete final frame waits for the rest of its bytes).
  */
 export function extendLoadedFile(loaded: LoadedFile, input: Uint8Array): ExtendResult {
-  if (!(loaded?.log instanceof SessionLog)) return { added: 0, diagnostics: [badInput('extendLoadedFile needs a loaded file', loaded)] };
-  const appended = asBytes(input);
-  if (!appended) return { added: 0, diagnostics: [badInput('extendLoadedFile needs the appended bytes (a Uint8Array)', input)] };
+  if (!isSessionLog(readField(loaded, 'log'))) return { added: 0, diagnostics: [badInput('extendLoadedFile needs a loaded file', loaded)] };
+  const given = asBytes(input);
+  if (!given) return { added: 0, diagnostics: [badInput('extendLoadedFile needs the appended bytes (a Uint8Array)', input)] };
+  const appended = plainView(given);
   if (!loaded.follow) return loaded.log.extend(appended);
   const state = loaded.follow;
   const compressed = concatBytes([state.pending, appended]);
+  if (state.undecided) {
+    if (mayStartFrame(compressed)) {
+      state.pending = compressed;
+      return { added: 0, diagnostics: [] };
+    }
+    state.undecided = false;
+    if (!isZstd(compressed)) {
+      // A plain log after all: the bytes held back are its first.
+      loaded.follow = undefined;
+      return loaded.log.extend(compressed);
+    }
+    // A zstd log written from empty: followed from its first frame, as a load of the whole file would read it.
+    state.awaitingHeader = true;
+    loaded.zstd = {
+      compressedBytes: 0,
+      frames: 0,
+      committedCompressedBytes: 0,
+      committedTextBytes: 0,
+      backend: state.decode?.codec ? 'zlib' : 'fzstd',
+    };
+  }
   const textBefore = loaded.log.scan.fileBytes;
   const result = decodeZstdLog(compressed, { ...state.decode, expectHeaderFrame: state.awaitingHeader === true, textBefore });
   if (state.awaitingHeader) {
     if (result.error && endsInsideFirstFrame(result)) {
       state.pending = compressed;
+      loaded.log.awaitHeader(result.error.message, result.error.rule);
       return { added: 0, diagnostics: [] };
     }
     state.awaitingHeader = false;

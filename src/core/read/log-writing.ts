@@ -5,7 +5,7 @@
 import type { SessionEvent, SurfaceOp } from '../types';
 import { findGeneration } from '../format/generations';
 import type { FormatEvent } from '../format/types';
-import { RefusedValueError, serializeCloser, serializeEvent } from '../plan/serialize';
+import { RefusedValueError, closerLine, eventLine } from '../plan/serialize';
 import { jsonText, notJsonReason } from '../value-text';
 
 export interface LogWriting {
@@ -22,8 +22,8 @@ export interface LogWriting {
 const V0_WRITING: LogWriting = {
   replaceMarker: (start, end) => ({ op: 'replace', start, end }),
   checkpointSource: (compactionId) => ({ kind: 'plugin', plugin: 'compact', compactionId }),
-  line: serializeEvent,
-  closerLine: serializeCloser,
+  line: eventLine,
+  closerLine,
 };
 
 /** The writing rules of generation `version` (0 for a v0 log). */

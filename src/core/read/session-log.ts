@@ -33,13 +33,22 @@ import {
 import { surfaceRulesOf } from '../surface/surface-rules';
 import type { FormatRead } from '../format/catalog';
 import { parseGenerationFileName } from '../format/filename';
-import { cloneJson, notJsonReason, stringText, valueText } from '../value-text';
-import { asBytes, asSeq, badInput } from '../api-guard';
+import { stringText, valueText } from '../value-text';
+import { plainEvents } from '../plan/plain-events';
+import { asBytes, asSeq, asSeqList, badInput, isSafeLoadOptions, readField, safeLoadOptions } from '../api-guard';
 import { say, type Said } from '../words';
 
 export { SurfaceRole } from './event-index';
 export type { LineBeyondDamage } from './line-scanner';
 export type { StrictSeedVerdict } from './verdict';
+
+/** The logs this module made: a Proxy, or an object that only claims SessionLog's prototype, is none of them. */
+const MADE = new WeakSet<object>();
+
+/** True for a SessionLog this core made (not for a Proxy of one or a look-alike). Never throws. */
+export function isSessionLog(value: unknown): value is SessionLog {
+  return typeof value === 'object' && value !== null && MADE.has(value);
+}
 
 export class SessionLog implements SessionLogView, EventFacts, LineSink, GenerationSink {
   private readonly fileName: string;
@@ -69,10 +78,13 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
   private readonly lookup = (seq: number) => this.event(seq);
   private readonly messageIdAt = (seq: number) => this.messageIdOf(seq);
 
+  /** A log of `bytes` not read yet (`ingest` reads them; loadSession does both). Bytes that are not bytes give an empty, refused log. */
   constructor(bytes: Uint8Array, options?: LoadOptions);
   /** @internal A fork of `parent` (see `fork`): `bytes` and `options` are not read. */
   constructor(bytes: Uint8Array, options: LoadOptions, parent: SessionLog);
   constructor(bytes: Uint8Array, options: LoadOptions = {}, parent?: SessionLog) {
+    MADE.add(this);
+    if (!parent) options = isSafeLoadOptions(options) ? options : safeLoadOptions(options);
     this.fileName = parent ? parent.fileName : (options.fileName ?? 'session.jsonl');
     // Without a name the header alone tells the generation (the default name is for messages only).
     const named = parent ? undefined : options.fileName;
@@ -86,7 +98,11 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
     this.provenanceEdges = parent ? parent.provenanceEdges : options.provenanceEdges !== false;
     this.scanner = parent
       ? parent.scanner.fork()
-      : new LineScanner(bytes, options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes, options.utf8Slicer);
+      : new LineScanner(
+          asBytes(bytes) ?? new Uint8Array(0),
+          options.limits?.maxLineBytes ?? DEFAULT_READ_LIMITS.maxLineBytes,
+          options.utf8Slicer,
+        );
     this.index = parent ? parent.index.fork(this.scanner.bytes) : new EventIndex(this.scanner.bytes);
     this.verdicts = new VerdictKeeper(parent?.verdicts);
     this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'), parent?.state);
@@ -110,7 +126,9 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
         return self.headerSeedError;
       },
       closerRefusal: () => this.state.repaired().closerRefusal,
+      closerCrash: () => this.state.repaired().closerCrash,
     };
+    if (!parent && !asBytes(bytes)) this.refuseInput(badInput('a session log needs its bytes (a Uint8Array)', bytes));
   }
 
   /**
@@ -146,14 +164,16 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
 
   /** Reads the header and every complete line. `budgetMs` lets async callers yield between slices. */
   ingest(budgetMs = Infinity, onProgress?: (fraction: number) => void): boolean {
+    const budget = typeof budgetMs === 'number' && budgetMs >= 0 ? budgetMs : Infinity;
+    const progress = typeof onProgress === 'function' ? safeLoadOptions({ onProgress }).onProgress : undefined;
     if (!this.scanner.readHeaderFirst(this)) return true;
     if (this.generation) {
       this.generation.readInto(this.scanner.bytes.view(), this);
       this.scanner.committed = this.scanner.bytes.length - this.tornTailBytes();
-      onProgress?.(1);
+      progress?.(1);
       return true;
     }
-    return this.scanner.scan(this, budgetMs, onProgress);
+    return this.scanner.scan(this, budget, progress);
   }
 
   private generationOptions(): GenerationReadOptions {
@@ -386,6 +406,11 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
     try {
       plan = fold.plan(event, seq, this.lookup);
     } catch (error) {
+      // An engine limit (a RangeError: the stack, a string's length) is ours, never dsh's verdict.
+      if (error instanceof RangeError) {
+        this.internalProblem(error, fileLine, seq);
+        return SurfaceRole.None;
+      }
       const message = error instanceof Error ? error.message : valueText(error);
       const rule = error instanceof SurfaceError ? error.rule : 'surface.marker-shape';
       this.verdicts.seedProblem({
@@ -506,11 +531,15 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
   upgradeRead(options: { digest?: boolean } = {}): FormatRead {
     const text = this.scanner.bytes.view();
     if (!this.generation) this.upgradeReading ??= new GenerationReading(0, this.generationOptions());
-    return (this.generation ?? this.upgradeReading!).upgrade(text, options.digest !== false);
+    return (this.generation ?? this.upgradeReading!).upgrade(text, readField(options, 'digest') !== false);
   }
 
   /** The file migrated to generation `target` (and restored as it), as dsh's format layer reads it. */
   formRead(target: number): FormatRead {
+    if (typeof target !== 'number' || !Number.isSafeInteger(target) || target < 0)
+      return {
+        verdict: { ok: false, stage: 'header', targetVersion: NaN, errorName: 'api.bad-input', reason: 'formRead needs a format version' },
+      };
     if (!this.generation) this.upgradeReading ??= new GenerationReading(0, this.generationOptions());
     return (this.generation ?? this.upgradeReading!).readAs(this.scanner.bytes.view(), target);
   }
@@ -580,8 +609,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
     return this.verdicts.strictSeed(this.verdictInputs, this.index);
   }
 
-  /** Readable lines after the first damaged line (empty unless the scan stopped at damage). */
-  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[] } {
+  /** Readable lines after the first damaged line, among the first 10,000 after it (see LineScanner). */
+  get linesBeyondDamage(): { count: number; lines: readonly LineBeyondDamage[]; more: boolean } {
     return this.scanner.linesBeyondDamage;
   }
 
@@ -608,11 +637,13 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
         offset: scan.committedBytes,
       });
     } else if (scan.stoppedAt && verdict.ok) {
-      const count = this.scanner.linesBeyondDamage.count;
+      const beyond = this.scanner.linesBeyondDamage;
+      // Only the first 10,000 lines after the damage are read in full: past them, "at least".
+      const count = beyond.more ? `${beyond.count}+` : beyond.count;
       out.push({
         severity: 'warning',
         rule: 'jsonl.damaged-line',
-        ...(count > 0
+        ...(count !== 0
           ? say(
               'dsh keeps only the events before line {0} ({1} readable line(s) after it are dropped); a writable open would truncate the file at byte {2}',
               String(damage?.line),
@@ -749,14 +780,17 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
   }
 
   /** The messages the model sees (of the current surface, or of the given nodes). */
+  /** The messages the model sees (of the current surface, or of the given nodes; nodes that are not seqs of this log give none). */
   deriveMessages(nodes?: readonly number[]): DerivedMessage[] {
-    if (nodes !== undefined && !Array.isArray(nodes)) return [];
-    return this.state.deriveMessages(nodes);
+    if (nodes === undefined) return this.state.deriveMessages();
+    const seqs = asSeqList(nodes, this.eventCount + this.closers.length);
+    return seqs === undefined ? [] : this.state.deriveMessages(seqs);
   }
 
   balancedCuts(nodes?: readonly number[]): BalanceResult {
-    if (nodes !== undefined && !Array.isArray(nodes)) return { error: 'balancedCuts needs an array of seqs' };
-    return this.state.balancedCuts(nodes);
+    if (nodes === undefined) return this.state.balancedCuts();
+    const seqs = asSeqList(nodes, this.eventCount + this.closers.length);
+    return seqs === undefined ? { error: 'balancedCuts needs an array of seqs of this log' } : this.state.balancedCuts(seqs);
   }
 
   transcript(): number[] {
@@ -879,33 +913,6 @@ function isMessageType(typeId: number): boolean {
 
 function numberOrUndefined(value: unknown): number | undefined {
   return typeof value === 'number' && value === value ? value : undefined;
-}
-
-/**
- * A batch to append as plain JSON copies, or the refusal: values dsh's lossless JSON rule cannot write
- * (Date, undefined, functions, symbols, BigInt, cycles, throwing getters) are refused before anything.
- */
-function plainEvents(input: unknown): SessionEvent[] | Diagnostic {
-  if (!Array.isArray(input)) return badInput('an append takes an array of events', input);
-  const out: SessionEvent[] = [];
-  for (let i = 0; i < input.length; i++) {
-    let why: string | undefined;
-    let event: unknown;
-    try {
-      event = input[i];
-      why = typeof event !== 'object' || event === null || Array.isArray(event) ? 'not an object' : notJsonReason(event);
-    } catch {
-      why = 'unreadable';
-    }
-    if (why !== undefined)
-      return {
-        severity: 'error',
-        rule: 'json.lossless-values',
-        ...say('appended event {0} is not plain JSON ({1}): dsh writes only lossless JSON', i + 1, why),
-      };
-    out.push(cloneJson(event as SessionEvent));
-  }
-  return out;
 }
 
 /**

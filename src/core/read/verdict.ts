@@ -35,6 +35,8 @@ export interface VerdictInputs {
   headerSeedError: string | undefined;
   /** The refusal the closers meet when the seed replays them (computed on demand). */
   closerRefusal(): Refusal | null;
+  /** Where dsh's repair throws while making the closers (computed on demand). */
+  closerCrash(): Refusal | null;
 }
 
 export class VerdictKeeper {
@@ -164,6 +166,7 @@ export class VerdictKeeper {
         const retired = this.retired.refusal(inputs.sessionId);
         if (retired) refusal = { dshError: retired.message, errorName: retired.typeError ? 'TypeError' : 'Error', rule: retired.rule };
       }
+      if (stage === 'closers' && !refusal) refusal = inputs.closerCrash() ?? undefined;
       if (stage === 'seed' && !refusal) refusal = inputs.closerRefusal() ?? undefined;
       if (refusal) return { stage, refusal };
     }
@@ -194,6 +197,7 @@ export class VerdictKeeper {
     const eventProblem = lossy && (!seedProblem || (lossy.seq ?? 0) <= (seedProblem.seq ?? 0)) ? lossy : seedProblem;
     const first =
       eventProblem ??
+      inputs.closerCrash() ??
       inputs.closerRefusal() ??
       (inputs.headerSeedError ? { dshError: inputs.headerSeedError, errorName: 'Error' as const, rule: '' } : undefined);
     return first ? { ok: false, error: first.dshError, errorName: first.errorName } : { ok: true };

@@ -6,6 +6,7 @@ import type { SessionEvent } from '../types';
 import type { SessionLog } from '../read/session-log';
 import { serializeCloser } from '../plan/serialize';
 import { TOOL_NOT_STARTED, TOOL_OUTCOME_UNKNOWN } from './repair';
+import { jsString, stringText } from '../value-text';
 
 export type CloserCode = typeof TOOL_OUTCOME_UNKNOWN | typeof TOOL_NOT_STARTED;
 
@@ -30,8 +31,10 @@ export interface CloserReview {
   seq: number;
   type: 'tool/result' | 'step/end' | 'turn/end';
   event: SessionEvent;
-  /** The exact line (no newline), in the closer key order dsh writes. */
-  line: string;
+  /** The exact line (no newline), in the closer key order dsh writes; absent when it cannot be written. */
+  line?: string;
+  /** Why the line cannot be written (a value of the log that is not lossless JSON, e.g. a time of 1e400). */
+  unwritable?: string;
   /** For a tool/result closer: the code and the call it answers. */
   code?: CloserCode;
   callId?: string;
@@ -67,14 +70,12 @@ export function reviewOpenTurn(log: SessionLog): OpenTurnReview | undefined {
   const reviews: CloserReview[] = [];
   const pendingCalls: PendingCall[] = [];
   for (const closer of closers) {
-    const review: CloserReview = {
-      seq: closer.seq,
-      type: closer.type as CloserReview['type'],
-      event: closer,
-      line: serializeCloser(closer),
-    };
+    const line = serializeCloser(closer);
+    const review: CloserReview = { seq: closer.seq, type: closer.type as CloserReview['type'], event: closer };
+    if (typeof line === 'string') review.line = line;
+    else review.unwritable = line.reasons[0].message;
     if (closer.type === 'tool/result') {
-      const callId = String(closer.data?.message?.source?.callId);
+      const callId = jsString(closer.data?.message?.source?.callId) ?? stringText(closer.data?.message?.source?.callId);
       const code = closer.data?.error?.code === TOOL_OUTCOME_UNKNOWN ? TOOL_OUTCOME_UNKNOWN : TOOL_NOT_STARTED;
       const origin = origins.get(callId);
       const callSeq = closer.sourceEventSeqs?.[0];

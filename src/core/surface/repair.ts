@@ -4,6 +4,7 @@ import type { SessionEvent } from '../types';
 import { nullReadMessage } from '../read/json-values';
 import { SmallMap } from '../small-map';
 import { knownTypeId, TypeId } from '../read/known-types';
+import { jsString, NO_PRIMITIVE_MESSAGE } from '../value-text';
 
 export const TOOL_OUTCOME_UNKNOWN = 'TOOL_OUTCOME_UNKNOWN';
 export const TOOL_NOT_STARTED = 'TOOL_NOT_STARTED';
@@ -21,14 +22,13 @@ function field(data: unknown, key: string): any {
   return (data as Record<string, unknown>)[key];
 }
 
-// Our wording of what the model is told about an interrupted call.
-const OUTCOME_UNKNOWN_TEXT =
-  'This tool call was recorded as started, but the session ended before its result was written, ' +
-  'so whether it ran, and with what effect, is unknown. Repeat it only if it is read-only or idempotent; ' +
-  'otherwise check the external state first or ask the user.';
-const NOT_STARTED_TEXT =
-  'This tool call was interrupted before the harness recorded that it started, so it did not run. ' +
-  'Call it again if it is still needed.';
+// What the model is told about an interrupted call: format data that dsh writes into every repaired log
+// (spec §5), reproduced byte for byte — never reworded.
+export const OUTCOME_UNKNOWN_TEXT =
+  'The tool call was interrupted after it was recorded, but no result was durably recorded. Its outcome is unknown. ' +
+  'Decide whether to retry from the tool semantics: retry only if the operation is read-only or idempotent; ' +
+  'if it may have side effects, first verify external state or ask the user. Do not retry blindly.';
+export const NOT_STARTED_TEXT = 'The tool call was interrupted before the Harness recorded it as started. Retry it if it is still needed.';
 
 export class CloserScan {
   private openTurn: unknown = null;
@@ -107,7 +107,10 @@ export class CloserScan {
     return this.openTurn !== null && this.openTurn !== undefined;
   }
 
-  /** The closers for the events seen so far (empty when the last turn is closed). */
+  /**
+   * The closers for the events seen so far (empty when the last turn is closed). Throws RepairTypeError
+   * where dsh's repair throws: a call id the engine cannot turn into text for the message id.
+   */
   closers(): SessionEvent[] {
     if (!this.turnOpen || this.lastSeq < 0) return [];
     const time = this.lastTime;
@@ -115,6 +118,9 @@ export class CloserScan {
     const out: SessionEvent[] = [];
     for (const [callId, call] of this.pending.entries()) {
       const recorded = call.callSeq !== undefined;
+      // The id as dsh's template literal makes it, without the recursion that overflows on a deep id.
+      const idText = jsString(callId);
+      if (idText === undefined) throw new RepairTypeError(NO_PRIMITIVE_MESSAGE);
       const event: SessionEvent = {
         type: 'tool/result',
         seq,
@@ -123,7 +129,7 @@ export class CloserScan {
           turn: this.openTurn,
           step: call.step,
           message: {
-            id: `interrupted-tool-result-${callId}-${seq}`,
+            id: `interrupted-tool-result-${idText}-${seq}`,
             role: 'user',
             source: { kind: 'tool', callId },
             content: [

@@ -5,7 +5,7 @@
 import type { Replacement, SessionEvent } from '../types';
 import type { DerivedMessage } from './projections';
 import { balancedCuts, deriveEventMessage, type BalanceResult } from './projections';
-import { CloserScan } from './repair';
+import { CloserScan, RepairTypeError } from './repair';
 import { SurfaceFold } from './surface';
 import type { SurfaceRules } from './surface-rules';
 import { SurfaceRole, type EventIndex } from '../read/event-index';
@@ -15,6 +15,9 @@ interface Repaired {
   count: number;
   closers: SessionEvent[];
   fold: SurfaceFold;
+  /** Where dsh's repair itself throws making the closers (its closers stage): then there are none. */
+  closerCrash: Refusal | null;
+  /** Where the seed refuses a closer it replays. */
   closerRefusal: Refusal | null;
 }
 
@@ -60,7 +63,14 @@ export class SurfaceState {
   repaired(): Repaired {
     const count = this.index.count;
     if (this.repairedCache?.count === count) return this.repairedCache;
-    const closers = this.closersRefused() ? [] : (this.closerSource?.() ?? this.closerScan.closers()).map(deepFreeze);
+    let closers: SessionEvent[] = [];
+    let closerCrash: Refusal | null = null;
+    try {
+      if (!this.closersRefused()) closers = (this.closerSource?.() ?? this.closerScan.closers()).map(deepFreeze);
+    } catch (error) {
+      if (!(error instanceof RepairTypeError)) throw error;
+      closerCrash = { dshError: error.message, errorName: 'TypeError', rule: 'repair.closers' };
+    }
     let closerRefusal: Refusal | null = null;
     let fold = this.fold;
     if (closers.length > 0) {
@@ -79,7 +89,7 @@ export class SurfaceState {
         }
       }
     }
-    this.repairedCache = { count, closers, fold, closerRefusal };
+    this.repairedCache = { count, closers, fold, closerCrash, closerRefusal };
     return this.repairedCache;
   }
 

@@ -178,6 +178,18 @@ export function isZstd(bytes: Uint8Array): boolean {
   return startsLikeFrame(bytes);
 }
 
+/**
+ * True for fewer than 4 bytes that could still begin a frame (none at all included): a file that is empty
+ * or holds only a partial magic number when it is first read may turn out to be either kind of log.
+ */
+export function mayStartFrame(bytes: Uint8Array): boolean {
+  if (bytes.length >= 4) return false;
+  const zstd = [0x28, 0xb5, 0x2f, 0xfd];
+  const skippable = [0x50, 0x2a, 0x4d, 0x18];
+  const prefixOf = (magic: number[], mask = 0xff) => Array.from(bytes).every((b, i) => (b & (i === 0 ? mask : 0xff)) === magic[i]);
+  return prefixOf(zstd) || prefixOf(skippable, 0xf0);
+}
+
 function startsLikeFrame(bytes: Uint8Array): boolean {
   if (bytes.length < 4) return false;
   if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) return true;

@@ -123,6 +123,8 @@ export class DocumentEdits implements vscode.Disposable {
   /** Adds an edit whose preview held: the document turns dirty and the edit can be undone. */
   apply(edit: PendingEdit): void {
     const reference = this.edits().push(edit);
+    // The edits this extension builds are plain JSON of a known kind; a refusal would be ours to fix.
+    if (!('undo' in reference)) throw new Error(displayText(reference));
     this.reviewed = { events: this.log().eventCount, bytes: this.document.editable?.identity.size ?? 0 };
     this.refresh();
     const label = editTitle(edit, hostFormatter());
