@@ -3,11 +3,12 @@
 //
 //   node bench/generate.mjs [--sizes 10k,100k,300k] [--out bench/out] [--seed 1] [--no-zstd] [--raw-zstd] [--format v0|v4]
 //
-// --format v4 writes dsh format-4 logs instead (test/support/log-generator-v4.mjs: a forked session with
+// --format v4 writes dsh format-4 logs instead (V4ScaleLogGenerator: a forked session with
 // the protected system head, tool-role results, developer messages, attempts, embedded streams and
 // compactions with startSeq/endSeq), named scale-N.v4.*; the v0 files are left as they are.
 //
-// The logs come from the project's one generator (test/support/log-generator.mjs, ScaleLogGenerator).
+// The logs come from the project's one generator (test/support/log-generator.mjs, ScaleLogGenerator), whose
+// event writer also writes the unit tests' logs and the committed samples.
 // Each log repeats turns shaped like the real dsh fixtures (shared/fixtures/dsh-real): inbox splices around
 // turn/start, step/start, the user prompt (surface append), request/header + request/context, assistant
 // chunks as block-start / packed `reasoning-chunks`·`text-chunks`·`tool-call-chunks` rows / block-end /
@@ -36,8 +37,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
-import { SCALE_PARAMS as PARAMS, ScaleLogGenerator, verifyWritten } from '../test/support/log-generator.mjs';
-import { V4ScaleLogGenerator } from '../test/support/log-generator-v4.mjs';
+import { SCALE_PARAMS as PARAMS, ScaleLogGenerator, V4ScaleLogGenerator, verifyWritten } from '../test/support/log-generator.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -5,7 +5,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as esbuild from 'esbuild';
-import { SessionLogBuilder } from './session-log-generator.mjs';
+import { headerLine, SessionLogBuilder } from './session-log-generator.mjs';
 import { REPO } from './toolchain.mjs';
 
 let core;
@@ -32,18 +32,19 @@ export async function catalogCore(outDir) {
 
 const DAY = 86_400_000;
 
-/** The lines of one session: `turns` whole turns, the last one left open with `open`. */
+/**
+ * The lines of one session: `turns` whole turns, the first prompt its `title` (what the Sessions view
+ * shows), the last turn left open with `open`. `header.legacy` writes an older writer's header without
+ * delegationDepth, which dsh refuses.
+ */
 function sessionLines({ id, cwd, title, turns = 2, open = false, header = {}, payloadBytes = 0 }) {
-  const b = new SessionLogBuilder({ payloadBytes });
-  const head = { type: 'session', version: 0, id, createdAt: 1786348800000, cwd, ...header };
-  if (head.delegationDepth === undefined) head.delegationDepth = 0;
-  if (header.legacy) {
-    delete head.delegationDepth;
-    delete head.legacy;
-  }
-  const lines = [JSON.stringify(head)];
+  const { legacy, ...fields } = header;
+  const b = new SessionLogBuilder({ payloadBytes, firstPrompt: title });
+  const head = legacy
+    ? JSON.stringify({ type: 'session', version: 0, id, createdAt: 1786348800000, cwd })
+    : headerLine({ id, cwd, ...fields });
+  const lines = [head];
   for (let t = 1; t <= turns; t++) lines.push(...b.turnLines({ open: open && t === turns }));
-  lines[3] = lines[3].replace('Turn 1: list the files in src and summarise them.', title);
   return lines;
 }
 

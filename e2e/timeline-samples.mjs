@@ -1,19 +1,20 @@
-// Writes the timeline's two sample logs into test/fixtures/sessions/ (committed; run again only to
-// change them: `node e2e/timeline-samples.mjs`). Deterministic: the same code gives the same bytes.
+// The timeline's sample logs, written on the project's log generator (its uniform turns, and its event
+// writer and shapes for the rest). Deterministic: the same code gives the same bytes. The compaction
+// sample is committed in test/fixtures/sessions/ (run `node e2e/timeline-samples.mjs` to change it; a unit
+// test compares it with this script); the tests write the other two where they need them.
 //   session-compaction.jsonl  three turns, a manual compaction shadowing the first two turns' surface
 //                             nodes (compaction/start, /summary, the replacing user/message, /end), then
 //                             a fourth turn whose answer is streamed as chunks (a packed text-chunks row).
 //   session-hostile.jsonl     a closed session whose messages, tool arguments and results carry markup,
 //                             scripts, javascript: links, bidi overrides and a 1 MB string.
+//   session-long.jsonl        160 uniform turns around one streamed turn whose marker is off screen.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { headerLine, SessionLogBuilder } from './session-log-generator.mjs';
+import { CHECKPOINT_OPENING, DSH_ROUTE, headerLine, SessionLogBuilder, shape } from './session-log-generator.mjs';
 
-const PROVIDER = 'deepseek-official';
-const MODEL = 'deepseek-v4-flash';
+const SOURCE_MODEL = shape.modelSource(DSH_ROUTE);
 export const COMPACTION_ID = '3f1c2a9e-7b4d-4e61-9a0c-5d2e8f713b20';
-export const COMPACTION_PREAMBLE =
-  'This is an automatically generated checkpoint condensing an earlier span of the conversation to free up context.';
+export const COMPACTION_PREAMBLE = CHECKPOINT_OPENING;
 /** A string only the fourth turn's streamed answer holds: the search test looks for it off screen. */
 export const STREAMED_MARKER = 'quasar-lantern-7781';
 
@@ -22,93 +23,49 @@ export function compactionSample() {
   const lines = [headerLine({ id: 'sample-compaction-0001' }), ...b.turnLines(), ...b.turnLines(), ...b.turnLines()];
   // Surface nodes of turns 1 and 2: user, assistant (one tool call), tool/result, assistant per turn.
   const shadowed = [2, 4, 6, 9, 14, 16, 18, 21];
-  const startSeq = b.seq;
-  lines.push(b.event('compaction/start', { compactionId: COMPACTION_ID, turn: null }));
-  const summarySeq = b.seq;
+  const w = b.writer;
+  const startSeq = w.event('compaction/start', shape.compactionBoundary(COMPACTION_ID));
   const summary = [{ type: 'text', text: 'The user asked twice to list src; it holds main.ts and util.ts.' }];
-  lines.push(
-    b.event('compaction/summary', {
+  const summarySeq = w.event(
+    'compaction/summary',
+    shape.compactionSummary({
       compactionId: COMPACTION_ID,
       summary,
-      shadowedRange: { start: 2, end: 21 },
+      start: 2,
+      end: 21,
       shadowedSeqs: shadowed,
       shadowedTokenCount: 1480,
-      provider: PROVIDER,
-      model: MODEL,
+      route: DSH_ROUTE,
       usage: { inputTokens: 1480, outputTokens: 31 },
     }),
   );
-  lines.push(
-    b.event(
-      'user/message',
-      {
-        content: [
-          { type: 'text', text: `${COMPACTION_PREAMBLE}\n\n<compacted-summary>` },
-          ...summary,
-          { type: 'text', text: '</compacted-summary>' },
-        ],
-        source: { kind: 'plugin', plugin: 'compact', compactionId: COMPACTION_ID },
-        role: 'user',
-        id: 'checkpoint-000001',
-      },
-      { sourceEventSeqs: [startSeq, summarySeq, ...shadowed], surfaceOp: { op: 'replace', start: 2, end: 21 } },
-    ),
-  );
-  lines.push(b.event('compaction/end', { compactionId: COMPACTION_ID, turn: null }));
-  lines.push(...streamedTurn(b));
+  const source = { kind: 'plugin', plugin: 'compact', compactionId: COMPACTION_ID };
+  const checkpoint = shape.checkpointMessage({ summary, source, id: 'checkpoint-000001', guidance: false });
+  w.replace('user/message', checkpoint, 2, 21, [startSeq, summarySeq, ...shadowed]);
+  w.event('compaction/end', shape.compactionBoundary(COMPACTION_ID));
+  lines.push(...w.take(), ...streamedTurn(b));
   return lines;
 }
 
 /** A turn whose single answer is streamed: block-start, a packed text-chunks row, block-end, finish. */
 function streamedTurn(b) {
+  const w = b.writer;
   const turn = ++b.turn;
-  const lines = [];
-  lines.push(b.event('turn/start', { turn }));
-  lines.push(b.event('step/start', { turn, step: 1 }));
-  lines.push(
-    b.event(
-      'user/message',
-      {
-        content: [{ type: 'text', text: 'Which file holds the entry point?' }],
-        source: { kind: 'user' },
-        role: 'user',
-        id: `user-${turn}-1`,
-      },
-      { surfaceOp: 'append' },
-    ),
-  );
-  lines.push(b.event('assistant/chunk', { turn, step: 1, chunk: { type: 'block-start', index: 0, blockType: 'text' } }));
+  const chunk = (data) => w.event('assistant/chunk', shape.chunkData(turn, 1, data));
+  w.event('turn/start', shape.turnStart(turn));
+  w.event('step/start', shape.stepBoundary(turn, 1));
+  w.append('user/message', shape.userMessage('Which file holds the entry point?', { kind: 'user' }, `user-${turn}-1`));
+  chunk({ type: 'block-start', index: 0, blockType: 'text' });
   const texts = ['The entry ', 'point is ', 'main.ts ', `(${STREAMED_MARKER}).`];
-  const seq0 = b.seq;
-  const time0 = (b.time += 7);
-  b.seq += texts.length;
-  b.time += 3 * (texts.length - 1);
-  lines.push(
-    JSON.stringify({ type: 'text-chunks', seq0, time0, data: { turn, step: 1, index: 0, dt: texts.slice(1).map(() => 3), texts } }),
-  );
-  const text = texts.join('');
-  lines.push(b.event('assistant/chunk', { turn, step: 1, chunk: { type: 'block-end', index: 0, block: { type: 'text', text } } }));
-  lines.push(b.event('assistant/chunk', { turn, step: 1, chunk: { type: 'finish', reason: { kind: 'stop' } } }));
-  lines.push(
-    b.event(
-      'assistant/message',
-      {
-        turn,
-        step: 1,
-        message: {
-          role: 'assistant',
-          content: [{ type: 'text', text }],
-          source: { kind: 'model', provider: PROVIDER, model: MODEL },
-          id: `assistant-${turn}-1`,
-        },
-        usage: { inputTokens: 220, outputTokens: 9 },
-      },
-      { surfaceOp: 'append' },
-    ),
-  );
-  lines.push(b.event('step/end', { turn, step: 1 }));
-  lines.push(b.event('turn/end', { turn, reason: { kind: 'completed' } }));
-  return lines;
+  w.packedRow('text-chunks', { turn, step: 1, index: 0, dt: texts.slice(1).map(() => 3), texts });
+  const content = [{ type: 'text', text: texts.join('') }];
+  chunk({ type: 'block-end', index: 0, block: content[0] });
+  chunk({ type: 'finish', reason: { kind: 'stop' } });
+  const message = shape.assistantMessage(content, SOURCE_MODEL, `assistant-${turn}-1`);
+  w.append('assistant/message', shape.assistantData(turn, 1, message, { inputTokens: 220, outputTokens: 9 }));
+  w.event('step/end', shape.stepBoundary(turn, 1));
+  w.event('turn/end', shape.turnEnd(turn));
+  return w.take();
 }
 
 /** A long closed log (about 2,000 events) whose only streamed turn sits in the middle: its marker is off screen. */
@@ -132,84 +89,28 @@ export const HUGE_LENGTH = 1024 * 1024;
 
 export function hostileSample() {
   const b = new SessionLogBuilder();
+  const w = b.writer;
   const turn = ++b.turn;
   const callId = 'call-hostile-1';
   const huge = `${HOSTILE.markup} ${'A'.repeat(HUGE_LENGTH)} end-of-huge`;
   const args = JSON.stringify({ command: HOSTILE.markup, note: HOSTILE.link, file: HOSTILE.bidi });
-  const lines = [headerLine({ id: `hostile-${HOSTILE.bidi}` })];
-  lines.push(b.event('turn/start', { turn }));
-  lines.push(b.event('step/start', { turn, step: 1 }));
-  lines.push(
-    b.event(
-      'user/message',
-      {
-        content: [{ type: 'text', text: `${HOSTILE.markup} ${HOSTILE.link} ${HOSTILE.bidi} ${HOSTILE.style}` }],
-        source: { kind: 'user' },
-        role: 'user',
-        id: 'user-hostile-1',
-      },
-      { surfaceOp: 'append' },
-    ),
-  );
-  lines.push(
-    b.event(
-      'assistant/message',
-      {
-        turn,
-        step: 1,
-        message: {
-          role: 'assistant',
-          content: [
-            { type: 'text', text: HOSTILE.style },
-            { type: 'tool-call', id: callId, name: '<b>bash</b>', arguments: args },
-          ],
-          source: { kind: 'model', provider: PROVIDER, model: MODEL },
-          id: 'assistant-hostile-1',
-        },
-        usage: { inputTokens: 10, outputTokens: 10 },
-      },
-      { surfaceOp: 'append' },
-    ),
-  );
-  const callSeq = b.seq;
-  lines.push(b.event('tool/call', { turn, step: 1, callId, name: '<b>bash</b>', arguments: args }));
-  lines.push(
-    b.event(
-      'tool/result',
-      {
-        turn,
-        step: 1,
-        message: {
-          source: { kind: 'tool', callId },
-          content: [{ type: 'tool-result', toolCallId: callId, content: [{ type: 'text', text: huge }], isError: false }],
-          role: 'user',
-          id: 'result-hostile-1',
-        },
-      },
-      { sourceEventSeqs: [callSeq], surfaceOp: 'append' },
-    ),
-  );
-  lines.push(b.event('step/end', { turn, step: 1 }));
-  lines.push(b.event('step/start', { turn, step: 2 }));
-  lines.push(
-    b.event(
-      'assistant/message',
-      {
-        turn,
-        step: 2,
-        message: {
-          role: 'assistant',
-          content: [{ type: 'text', text: `${HOSTILE.link} ${HOSTILE.bidi}` }],
-          source: { kind: 'model', provider: PROVIDER, model: MODEL },
-          id: 'assistant-hostile-2',
-        },
-      },
-      { surfaceOp: 'append' },
-    ),
-  );
-  lines.push(b.event('step/end', { turn, step: 2 }));
-  lines.push(b.event('turn/end', { turn, reason: { kind: 'completed' } }));
-  return lines;
+  w.event('turn/start', shape.turnStart(turn));
+  w.event('step/start', shape.stepBoundary(turn, 1));
+  const prompt = `${HOSTILE.markup} ${HOSTILE.link} ${HOSTILE.bidi} ${HOSTILE.style}`;
+  w.append('user/message', shape.userMessage(prompt, { kind: 'user' }, 'user-hostile-1'));
+  const content = [{ type: 'text', text: HOSTILE.style }, shape.toolCallBlock(callId, '<b>bash</b>', args)];
+  const usage = { inputTokens: 10, outputTokens: 10 };
+  w.append('assistant/message', shape.assistantData(turn, 1, shape.assistantMessage(content, SOURCE_MODEL, 'assistant-hostile-1'), usage));
+  const callSeq = w.event('tool/call', shape.toolCallData(turn, 1, callId, '<b>bash</b>', args));
+  const result = shape.toolResultMessage(callId, huge, false, 'result-hostile-1');
+  w.append('tool/result', shape.toolResultData(turn, 1, result), [callSeq]);
+  w.event('step/end', shape.stepBoundary(turn, 1));
+  w.event('step/start', shape.stepBoundary(turn, 2));
+  const answer = [{ type: 'text', text: `${HOSTILE.link} ${HOSTILE.bidi}` }];
+  w.append('assistant/message', shape.assistantData(turn, 2, shape.assistantMessage(answer, SOURCE_MODEL, 'assistant-hostile-2')));
+  w.event('step/end', shape.stepBoundary(turn, 2));
+  w.event('turn/end', shape.turnEnd(turn));
+  return [headerLine({ id: `hostile-${HOSTILE.bidi}` }), ...w.take()];
 }
 
 /** Writes the samples into `dir` (the committed compaction sample, and the two that are only generated). */
