@@ -2,7 +2,17 @@
 // and turns the pointer and the keys into the controller's terms — the wheel zooms around the pointer,
 // a click picks the span under it, a drag chooses an interval (drawn while it is dragged).
 import { LANES, type TimeController } from '../controllers/time-controller';
-import { formatNumber, t } from '../strings';
+import { formatDuration, t } from '../strings';
+import type { WebviewString } from '../../../src/protocol';
+
+/** Each lane's name, in the display language. */
+const LANE_NAMES: Record<(typeof LANES)[number], WebviewString> = {
+  turn: 'turns',
+  step: 'steps',
+  assistant: 'model',
+  tool: 'tools',
+  event: 'Events',
+};
 
 const LANE_H = 18;
 /** A pointer that moves less than this between down and up clicks rather than drags. */
@@ -109,8 +119,8 @@ export class TimeCanvas {
     g.globalAlpha = 1;
     g.fillStyle = color('--vscode-foreground', '#888');
     g.font = `11px ${color('--vscode-font-family', 'sans-serif')}`;
-    LANES.forEach((l, i) => g.fillText(l, 2, i * LANE_H + 13));
-    g.fillText(t('{0} ms shown', formatNumber(Math.round(time.range.to - time.range.from))), 2, height - 4);
+    LANES.forEach((l, i) => g.fillText(t(LANE_NAMES[l]), 2, i * LANE_H + 13));
+    g.fillText(t('{0} shown', formatDuration(time.range.to - time.range.from)), 2, height - 4);
     if (this.drag) {
       g.fillStyle = color('--vscode-editor-selectionBackground', '#39f');
       g.globalAlpha = 0.35;
