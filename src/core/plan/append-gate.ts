@@ -18,6 +18,12 @@ export interface AppendTarget {
   readonly tornBytes: number;
   readonly fold: SurfaceFold;
   event(seq: number): SessionEvent | undefined;
+  /**
+   * True for a log of a later generation (v1 and on): its message shapes are its own generation's (a v4
+   * tool result is a tool-role message), checked by the format layer on a fork of the log with the batch
+   * appended; the gate checks only what every generation shares.
+   */
+  readonly laterGeneration?: boolean;
 }
 
 /** The problems of a batch; an empty list means it may be appended. */
@@ -57,7 +63,7 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
         seq: index,
       });
     if (!isLosslessJson(event)) fail('json.lossless-values', say('is not losslessly JSON-serializable (-0 or a non-finite number)'));
-    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index);
+    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index, target.laterGeneration === true);
     if (envelope) fail(envelope.rule, envelope.message);
     else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback')
       fail('legacy.refused', say('request/header reason "fallback" is retired'));

@@ -820,6 +820,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
         },
         fold: this.state.fold,
         event: this.lookup,
+        laterGeneration: this.generation !== undefined,
       },
       events,
     );
