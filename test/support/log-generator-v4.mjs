@@ -82,7 +82,9 @@ export class V4ScaleLogGenerator {
       surfaceOp: { op: 'replace', startSeq: span[0].seq, endSeq: span[span.length - 1].seq },
       sourceEventSeqs: sources,
     });
-    this.surface.splice(i, j - i + 1, { seq, turn: this.turn, result: type === 'tool/result' ? data : undefined });
+    // A rewritten result keeps its turn: a later compaction cuts by turn and must not part it from its call.
+    const turn = type === 'tool/result' ? span[0].turn : this.turn;
+    this.surface.splice(i, j - i + 1, { seq, turn, result: type === 'tool/result' ? data : undefined });
     return seq;
   }
 
