@@ -2,10 +2,10 @@
 // forks and subagent sessions under their parent, a session's older generations (history dsh keeps
 // untouched) under it with what today's dsh would make of each. Items open in the session editor.
 import * as vscode from 'vscode';
-import { projectDirName, transcriptGeneration } from '../../core/catalog';
+import { isTranscriptName, projectDirName, transcriptGeneration } from '../../core/catalog';
 import { generationRelease } from '../../core';
 import { sessionEditorViewType } from '../session-editor-provider';
-import { formatAgo, formatCount, formatDateTime, formatSize, stateIcon, stateLabel } from './format';
+import { formatAgo, formatCount, formatDateTime, formatSize, stateIcon, stateLabel, stateWord } from './format';
 import type { CatalogEntry, SessionCatalog } from './session-catalog';
 import { displayText, hostFormatter } from '../words';
 import { GenerationVerdicts } from './generation-verdicts';
@@ -20,8 +20,11 @@ type Node =
   | { kind: 'generation'; entry: CatalogEntry; name: string; group: string }
   | { kind: 'loading' };
 
-/** A session's title is cut to this many characters in its row, so that its turns and state stay in view. */
-const TITLE_CHARS = 48;
+/**
+ * A session's title is cut to this many characters in its row, so that its state and turns stay in view
+ * in a sidebar of the default width (the whole title is in the tooltip).
+ */
+const TITLE_CHARS = 16;
 
 export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -124,8 +127,10 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const e = node.entry;
     const children = this.catalog.lineage.children.get(e.id)?.length ?? 0;
     const title = e.title ?? e.id;
+    // A log under a name of its own (a copy in a workspace folder) is known by that name; a session folder's by its title.
+    const name = isTranscriptName(e.fileName) ? title : e.fileName;
     const item = new vscode.TreeItem(
-      title.length > TITLE_CHARS ? `${title.slice(0, TITLE_CHARS - 1)}…` : title,
+      name.length > TITLE_CHARS ? `${name.slice(0, TITLE_CHARS - 1)}…` : name,
       children
         ? vscode.TreeItemCollapsibleState.Expanded
         : e.otherGenerations.length
@@ -134,19 +139,18 @@ export class SessionsView implements vscode.TreeDataProvider<Node>, vscode.Dispo
     );
     item.id = `${node.group}|${e.file.toString()}`;
     item.resourceUri = e.file;
-    // What tells sessions apart first (turns, state), then the generation and the age; the size is in the tooltip.
-    const parts: string[] = [];
+    // What tells sessions apart first — the state, the turns, the generation — then what a child is; the
+    // age and the size are in the tooltip (a sidebar of the default width cuts the end of the row).
+    const parts = [stateWord(e.state)];
+    if (e.turns !== undefined) parts.push(hostFormatter().counted(e.turns, '{0} turn', '{0} turns'));
+    if (e.generation !== undefined) parts.push(`v${e.generation}`);
     if (e.header?.origin === 'subagent') parts.push(vscode.l10n.t('subagent'));
     else if (e.parentSession) parts.push(vscode.l10n.t('fork'));
-    if (e.turns !== undefined) parts.push(hostFormatter().counted(e.turns, '{0} turn', '{0} turns'));
-    parts.push(stateLabel(e.state));
-    if (e.generation !== undefined) parts.push(`v${e.generation}`);
-    parts.push(formatAgo(e.mtimeMs));
     item.description = parts.join(' · ');
     item.iconPath = stateIcon(e.state);
     item.tooltip = tooltip(e, children);
     item.contextValue = ['session', e.parentSession ? 'child' : '', children ? 'parent' : ''].filter(Boolean).join('.');
-    item.accessibilityInformation = { label: `${title}, ${item.description}` };
+    item.accessibilityInformation = { label: name === title ? `${title}, ${item.description}` : `${name}, ${title}, ${item.description}` };
     item.command = { command: 'vscode.openWith', title: vscode.l10n.t('Open Session'), arguments: [e.file, sessionEditorViewType(e.file)] };
     return item;
   }
@@ -215,7 +219,7 @@ function tooltip(e: CatalogEntry, children: number): vscode.MarkdownString {
   row(vscode.l10n.t('Session'), e.id);
   row(vscode.l10n.t('State'), stateLabel(e.state));
   if (e.header) row(vscode.l10n.t('Created'), formatDateTime(e.header.createdAt));
-  row(vscode.l10n.t('Last written'), formatDateTime(e.mtimeMs));
+  row(vscode.l10n.t('Last written'), `${formatDateTime(e.mtimeMs)} (${formatAgo(e.mtimeMs)})`);
   row(vscode.l10n.t('Size'), formatSize(e.size) + (e.compressed ? ' (zstd)' : ''));
   row(vscode.l10n.t('File'), e.fileName);
   if (e.events !== undefined) row(vscode.l10n.t('Events'), formatCount(e.events));
