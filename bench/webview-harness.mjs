@@ -38,6 +38,7 @@ function page(origin, nonce, theme) {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <link rel="stylesheet" href="${origin}/dist/codicons/codicon.css">
 <link rel="stylesheet" href="${origin}/media/session.css">
+<link rel="stylesheet" href="${origin}/media/session-generations.css">
 <style nonce="${nonce}">:root{${theme}}</style>
 <script nonce="${nonce}">
   window.__state = undefined;

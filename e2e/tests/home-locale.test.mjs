@@ -1,7 +1,8 @@
 // The Chinese UI of the extension's own contributions under `code-server --locale zh-cn`: the Sessions
-// view's container and welcome text (package.nls.zh-cn.json), host strings from l10n/bundle.l10n.zh-cn.json
-// (the status bar verdict), command titles in the palette, the webview's lang attribute, and the words
-// the presentation layer builds in the host (verdict sentence, header labels, row summaries).
+// view's container (package.nls.zh-cn.json) and rows, host strings from l10n/bundle.l10n.zh-cn.json
+// (the status bar verdict), command titles in the palette, the webview's lang attribute, the words
+// the presentation layer builds in the host (verdict sentence, header labels, row summaries), and the
+// Time view's lanes and durations.
 import { after, afterEach, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -33,15 +34,23 @@ afterEach(async (t) => {
   if (page && !t.passed) await suite.shot(page, 'FAILED').catch(() => {});
 });
 
-test('the Sessions view speaks Chinese: container title and the welcome text for a missing folder', { timeout: 300_000 }, async () => {
-  const item = page.locator('.activitybar .action-item a[aria-label^="dsh 会话"]').first();
-  await item.waitFor({ timeout: 240_000 });
-  await item.click();
-  const welcome = page.locator('.welcome-view-content', { hasText: '未找到 dsh 会话文件夹' });
-  await welcome.waitFor({ timeout: 240_000 });
-  assert.match(await welcome.textContent(), /选择会话文件夹/);
-  await suite.shot(page, 'sessions-view-zh');
-});
+test(
+  'the Sessions view speaks Chinese: container title, the workspace folder’s group and each row’s state',
+  { timeout: 300_000 },
+  async () => {
+    const item = page.locator('.activitybar .action-item a[aria-label^="dsh 会话"]').first();
+    await item.waitFor({ timeout: 240_000 });
+    await item.click();
+    // No sessions folder here, but the workspace folder holds a session log: it is listed, in Chinese.
+    const group = page.locator('.monaco-list-row', { hasText: '此文件夹：workspace' }).first();
+    await group.waitFor({ timeout: 240_000 });
+    const row = page.locator('.monaco-list-row[aria-level="2"]').first();
+    await row.waitFor({ timeout: 60_000 });
+    // The listing reads a log's two ends: its state, then its turns, in Chinese.
+    assert.match(await row.locator('.label-description').textContent(), /^(已结束|已拒绝|运行中) · \d+ 个轮次/);
+    await suite.shot(page, 'sessions-view-zh');
+  },
+);
 
 test('palette titles, the status bar and the webview follow the display language', { timeout: 300_000 }, async () => {
   await focusWorkbench(page);
@@ -110,4 +119,15 @@ test('the host words the verdict, what a refused log still shows and the rows in
   await turnStart.click();
   await frame.locator('#inspector-title', { hasText: /turn\/start/ }).waitFor({ timeout: 30_000 });
   await suite.shot(page, 'present-words-zh');
+});
+
+test('the Time view names its lanes and the span it shows in Chinese', { timeout: 300_000 }, async () => {
+  const frame = webviewFrame(page);
+  await frame.locator('#toggle-time').click();
+  const canvas = frame.locator('#time-canvas');
+  await until(async () => (await canvas.getAttribute('data-lanes')) !== null, 30_000, 'the time canvas drawn');
+  assert.equal(await canvas.getAttribute('data-lanes'), '轮次|步骤|模型|工具');
+  assert.match(await canvas.getAttribute('data-range-text'), /^显示 [\d.,]+ ?(毫秒|秒|分|小时)/);
+  await suite.shot(page, 'time-view-zh');
+  await frame.locator('#toggle-time').click();
 });

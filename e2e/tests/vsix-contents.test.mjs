@@ -36,6 +36,7 @@ test('the .vsix holds only bundles, media, l10n bundles, package.json (+ nls), R
     'dist/webview.js',
     'dist/web/extension.js',
     'media/session.css',
+    'media/session-generations.css',
     'l10n/bundle.l10n.json',
     'l10n/bundle.l10n.zh-cn.json',
     'package.nls.json',

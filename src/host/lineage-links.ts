@@ -9,4 +9,6 @@ export interface LineageLinks {
   childCount(uri: vscode.Uri): Promise<number>;
   /** Opens the parent's log or a child's (asking which when several); false when there is none. */
   open(uri: vscode.Uri, to: LineageTarget): Promise<boolean>;
+  /** Opens the session with this id (its current generation); false when the catalogue does not hold it. */
+  openById(id: string): Promise<boolean>;
 }

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadSession } from '../core';
 import type { Diagnostic as CoreDiagnostic } from '../core/types';
-import { logDiagnostics } from '../present';
+import { logDiagnostics, upgradeDiagnostic } from '../present';
 import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './log-text';
 import type { SessionDocument } from './session-document';
 import type { SessionEditorProvider } from './session-editor-provider';
@@ -19,6 +19,8 @@ import { affects, passesThreshold, problemsThreshold, readLimits } from './setti
 import { hostFormatter } from './words';
 
 const SOURCE = 'session log';
+/** Text documents up to this size also get today's dsh's verdict (it migrates the whole log). */
+const UPGRADE_TEXT_MAX = 5_000_000;
 const SEVERITY: Record<CoreDiagnostic['severity'], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
   warning: vscode.DiagnosticSeverity.Warning,
@@ -80,13 +82,18 @@ export class SessionProblems implements vscode.Disposable {
     const key = document.uri.toString();
     let diagnostics: CoreDiagnostic[];
     try {
-      diagnostics = logDiagnostics(
-        loadSession(new TextEncoder().encode(document.getText()), {
-          fileName: path.posix.basename(document.uri.path),
-          limits: readLimits(),
-        }),
-        hostFormatter(),
-      );
+      const text = document.getText();
+      const log = loadSession(new TextEncoder().encode(text), {
+        fileName: path.posix.basename(document.uri.path),
+        limits: readLimits(),
+      });
+      diagnostics = logDiagnostics(log, hostFormatter());
+      // Today's dsh's refusal too (migrating the log again on every edit is left to logs of a few MB).
+      const upgrade =
+        text.length <= UPGRADE_TEXT_MAX
+          ? upgradeDiagnostic(log.upgradeRead({ digest: false }).verdict, log.format.version, hostFormatter())
+          : undefined;
+      if (upgrade) diagnostics.push(upgrade);
     } catch (err) {
       this.fromText.add(key);
       this.collection.set(document.uri, [

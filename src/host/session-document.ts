@@ -11,7 +11,14 @@
 // views of this log, such as a reveal) and ask for everything else through the timeline's requests.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { extendLoadedFile, loadSessionFileAsync, type Diagnostic, type LoadedFile } from '../core';
+import {
+  currentGeneration,
+  extendLoadedFile,
+  loadSessionFileAsync,
+  parseGenerationFileName,
+  type Diagnostic,
+  type LoadedFile,
+} from '../core';
 import { affects, followLiveLogs, readLimits } from './settings';
 import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
@@ -35,6 +42,11 @@ const READ_SHARE = 0.25;
 const DIAGNOSTICS_REFRESH_MS = 1500;
 /** The first line is read for the early header only up to this size. */
 const EARLY_HEADER_BYTES = 1024 * 1024;
+/**
+ * Today's dsh's verdict (which migrates an older log) is read before the first summary up to this
+ * size; a larger log shows its summary first and the verdict a moment later.
+ */
+const UPGRADE_BEFORE_SUMMARY_BYTES = 8 * 2 ** 20;
 
 export type DocumentState =
   | { kind: 'loading'; phase: 'reading' | 'parsing'; fraction?: number; totalBytes: number }
@@ -46,6 +58,8 @@ interface Loaded {
   identity: LoadedIdentity;
   file: FileStatus;
   loadMs: number;
+  /** The newer generation beside the file that dsh reads, when the file is an older one of its session. */
+  newerGeneration?: string;
 }
 
 export interface DocumentOptions {
@@ -210,6 +224,7 @@ export class SessionDocument implements vscode.CustomDocument {
         zstd: l.timeline.source.zstd,
         restrictedMode: !this.options.isTrusted(),
         loadMs: l.loadMs,
+        ...(l.newerGeneration !== undefined ? { newerGeneration: l.newerGeneration } : {}),
       };
     };
   }
@@ -272,14 +287,27 @@ export class SessionDocument implements vscode.CustomDocument {
       const { source, bytes, id } = result;
       const after = await statFile(this.uri);
       if (stale()) return;
+      const newerGeneration = await this.newerGeneration();
+      if (stale()) return;
       this.loaded = {
         timeline: this.newTimeline(source, generation),
         identity: identityOf(bytes, after && after.size === bytes.length ? after.mtimeMs : stat.mtimeMs, id),
         file: { state: 'following', size: bytes.length, mtimeMs: after?.mtimeMs ?? stat.mtimeMs },
         loadMs: Date.now() - started,
+        ...(newerGeneration !== undefined ? { newerGeneration } : {}),
       };
       this.lastForeignChange = this.loaded.file.mtimeMs;
       this.loading = undefined;
+      const loaded = this.loaded;
+      if (bytes.length <= UPGRADE_BEFORE_SUMMARY_BYTES) this.readUpgrade(loaded);
+      else
+        setTimeout(() => {
+          if (this.loaded !== loaded || this.disposed) return;
+          this.readUpgrade(loaded);
+          this.notify(notification('summary', { summary: loaded.timeline.summary() }));
+          this.changed.fire();
+          this.diagnosticsChanged.fire();
+        }, 50);
       this.setState({ kind: 'loaded' });
       this.notify(notification('summary', { summary: this.loaded.timeline.summary() }));
       this.diagnosticsChanged.fire();
@@ -291,6 +319,34 @@ export class SessionDocument implements vscode.CustomDocument {
       const message = err instanceof Error ? err.message : String(err);
       this.setState({ kind: 'failed', message });
       this.notify(notification('loadFailed', { fileName: this.fileName, message }));
+    }
+  }
+
+  /**
+   * Reads today's dsh's verdict. The format layer reports refusals as verdicts; should it throw all the
+   * same, the log's own verdict stands and the summary simply has no second one.
+   */
+  private readUpgrade(loaded: Loaded): void {
+    try {
+      loaded.timeline.readUpgrade();
+    } catch {
+      // no second verdict
+    }
+  }
+
+  /**
+   * When the file is one of dsh's canonical generations and its folder holds a newer one, that one's
+   * name: dsh reads and appends to the highest generation only.
+   */
+  private async newerGeneration(): Promise<string | undefined> {
+    const mine = parseGenerationFileName(this.fileName);
+    if (!mine) return undefined;
+    try {
+      const names = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(this.uri, '..'))).map(([name]) => name);
+      const current = currentGeneration(names)?.current;
+      return current && current.version > mine.version ? current.name : undefined;
+    } catch {
+      return undefined;
     }
   }
 
@@ -310,6 +366,7 @@ export class SessionDocument implements vscode.CustomDocument {
       },
       childSessions: async () => (await this.options.lineage?.()?.childCount(uri)) ?? 0,
       openLineage: async (to) => (await this.options.lineage?.()?.open(uri, to)) ?? false,
+      openSession: async (id) => (await this.options.lineage?.()?.openById(id)) ?? false,
     });
   }
 
@@ -376,6 +433,8 @@ export class SessionDocument implements vscode.CustomDocument {
       const l = this.loaded;
       if (!l || this.disposed) return;
       const before = l.timeline.lastDiagnostics();
+      // Today's dsh's verdict follows the log as it grows (a large log's is left as it was read).
+      if (l.identity.size <= UPGRADE_BEFORE_SUMMARY_BYTES) this.readUpgrade(l);
       const now = l.timeline.diagnostics().list;
       if (now.length !== before.length || now.some((d, i) => d.message !== before[i].message || d.line !== before[i].line)) {
         this.notify(notification('summary', { summary: l.timeline.summary() }));

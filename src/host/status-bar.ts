@@ -71,6 +71,10 @@ export function registerStatusBar(context: vscode.ExtensionContext, active: Acti
       const md = new vscode.MarkdownString();
       md.appendText(s.verdict.ok ? vscode.l10n.t('dsh opens this log.') : vscode.l10n.t('dsh refuses this log: {0}', s.verdict.text));
       md.appendMarkdown('\n\n');
+      if (s.upgrade) {
+        md.appendText(s.upgrade.text);
+        md.appendMarkdown('\n\n');
+      }
       md.appendText(countsText(s.counts, true));
       md.appendMarkdown('\n\n');
       md.appendText(vscode.l10n.t('Click for the session health.'));
@@ -122,6 +126,13 @@ async function showHealth(doc: SessionDocument | undefined): Promise<void> {
     line: s.verdict.line,
     seq: s.verdict.seq,
   });
+  if (s.upgrade)
+    items.push({
+      label: `${s.upgrade.ok ? '$(history)' : '$(warning)'} ${s.upgrade.label}`,
+      detail: [s.upgrade.text, s.upgrade.dshText].filter(Boolean).join(' '),
+      line: s.upgrade.line,
+      seq: s.upgrade.line !== undefined ? doc.timeline?.seqOfLine(s.upgrade.line) : undefined,
+    });
   const live = liveText(s);
   items.push({
     label: `${liveIcon(s) || '$(check-all)'} ${live ?? s.liveText}`,

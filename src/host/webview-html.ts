@@ -34,6 +34,7 @@ export function sessionWebviewHtml(webview: vscode.Webview, extensionUri: vscode
 <meta name="csp-nonce" content="${nonce}">
 <link rel="stylesheet" href="${asset('dist', 'codicons', 'codicon.css')}">
 <link rel="stylesheet" href="${asset('media', 'session.css')}">
+<link rel="stylesheet" href="${asset('media', 'session-generations.css')}">
 <title>${escapeText(title)}</title>
 </head>
 <body>

@@ -35,6 +35,23 @@ const LOOKS = new Map<string, TypeLook>([
   ['approval/decided', { label: phrase('Approval decided'), icon: 'pass' }],
   ['agent/inbox/spliced', { label: phrase('Queued input'), icon: 'inbox' }],
   ['goal/change', { label: phrase('Goal'), icon: 'target' }],
+  // The vocabulary of dsh's later log generations (v2–v4).
+  ['system/message', { label: phrase('System prompt'), icon: 'law' }],
+  ['developer/message', { label: phrase('Developer message'), icon: 'extensions' }],
+  ['assistant/attempt', { label: phrase('Model attempt'), icon: 'circle-slash' }],
+  ['model/selection', { label: phrase('Model selection'), icon: 'chip' }],
+  ['image/offload', { label: phrase('Image offload'), icon: 'file-media' }],
+  ['subagent/catalog', { label: phrase('Subagent catalog'), icon: 'type-hierarchy-sub' }],
+  ['subagent/descriptor', { label: phrase('Subagent descriptor'), icon: 'type-hierarchy-super' }],
+  ['tool/ptc-dispatch-start', { label: phrase('PTC dispatch start'), icon: 'run-all' }],
+  ['tool/ptc-dispatch', { label: phrase('PTC dispatch'), icon: 'run-all' }],
+  ['permission/preset', { label: phrase('Permission preset'), icon: 'shield' }],
+  ['sandbox/mode', { label: phrase('Sandbox mode'), icon: 'lock' }],
+  ['approval/policy', { label: phrase('Approval policy'), icon: 'shield' }],
+  ['agent-preset/selected', { label: phrase('Agent preset'), icon: 'person' }],
+  ['plan/mode', { label: phrase('Plan mode'), icon: 'checklist' }],
+  ['session/title-llm-request', { label: phrase('Title request'), icon: 'tag' }],
+  ['session-log-deepseek/delivery-accepted', { label: phrase('Delivery accepted'), icon: 'cloud-upload' }],
 ]);
 
 /** A readable label for an event type; unknown types keep their name (bounded by the caller). */

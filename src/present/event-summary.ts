@@ -5,6 +5,7 @@
 // (block, chunk and source kinds, reasons) are shown as written; the words around them are translated.
 import { valueText } from './bounded-json';
 import type { Formatter } from './format';
+import { laterEventSummary } from './later-event-summary';
 import { oneLine } from './text';
 
 /** The widest a summary gets, in UTF-16 units. */
@@ -238,7 +239,9 @@ export function eventSummary(event: { type: string; data?: unknown }, fmt: Forma
       line = quoted(field(data, 'title'), width);
       break;
     default:
-      line = data === undefined || (isLoose(data) && Object.keys(data).length === 0) ? '' : text(data, width * 2);
+      line =
+        laterEventSummary(event, fmt, width) ??
+        (data === undefined || (isLoose(data) && Object.keys(data).length === 0) ? '' : text(data, width * 2));
   }
   return oneLine(line, width);
 }

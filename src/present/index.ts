@@ -17,7 +17,16 @@ export {
   type TokenUsage,
 } from './event-summary';
 export { fillTemplate, Formatter, phrase, type FormatOptions, type Translate } from './format';
-export { formatLabel, upgradeWords } from './generation-words';
+export {
+  advisesNewerHarness,
+  formatLabel,
+  formatValue,
+  newerHarnessNote,
+  upgradeDiagnostic,
+  upgradeLabel,
+  upgradeWords,
+} from './generation-words';
 export { field, headerFields, sessionTitle, type Field } from './header';
+export { developerToolChanges, isEmptySystemPrompt, laterEventSummary, offloadTargets, streamEnding } from './later-event-summary';
 export { boundedText, clipTo, neutraliseBidi, oneLine, terminalSafe, type Bounded } from './text';
 export { liveState, liveText, type FollowWord, quoteDsh, stillReadable, verdictWords, type LiveWord, type VerdictWords } from './verdict';

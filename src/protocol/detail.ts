@@ -19,7 +19,9 @@ export type ContentBlockView =
   | { kind: 'reasoning'; text: BoundedText }
   | { kind: 'toolCall'; name: string; callId: string; /** pretty-printed JSON when the arguments parse */ arguments: BoundedText }
   | { kind: 'toolResult'; callId: string; isError: boolean; content: BoundedText }
-  | { kind: 'image'; mediaType: string; width?: number; height?: number; bytes?: number; name?: string }
+  | { kind: 'image'; mediaType: string; width?: number; height?: number; bytes?: number; name?: string; offloadedBy?: number }
+  /** A developer message's tool addition or removal (v4). */
+  | { kind: 'toolChange'; added: boolean; toolName: string }
   | { kind: 'other'; blockType: string; json: BoundedText };
 export const isContentBlockView: Validator<ContentBlockView> = tagged<ContentBlockView, 'kind'>('kind', {
   text: shape({ kind: literal('text'), text: isBoundedText }),
@@ -33,7 +35,9 @@ export const isContentBlockView: Validator<ContentBlockView> = tagged<ContentBlo
     height: optional(num),
     bytes: optional(num),
     name: optional(str),
+    offloadedBy: optional(count),
   }),
+  toolChange: shape({ kind: literal('toolChange'), added: bool, toolName: str }),
   other: shape({ kind: literal('other'), blockType: str, json: isBoundedText }),
 });
 
@@ -63,7 +67,14 @@ export type LinkRelation =
   | 'shadowed' // a node this replacement shadowed
   | 'shadowedBy' // the replacement that shadowed this node
   | 'source' // any other recorded source
-  | 'derived'; // any other event derived from this one
+  | 'derived' // any other event derived from this one
+  | 'requestHeader' // the request header a developer message's tool changes bind to
+  | 'toolChange' // a developer message that changes this request header's tools
+  | 'step' // the step/start of the step an attempt belongs to
+  | 'settledBy' // the assistant/message that settled the step after this attempt
+  | 'attempt' // an attempt of this message's step that did not settle
+  | 'offloads' // a message whose images this image/offload offloads
+  | 'offloadedBy'; // the image/offload that offloads this message's images
 export const isLinkRelation: Validator<LinkRelation> = literal(
   'chunk',
   'message',
@@ -75,6 +86,13 @@ export const isLinkRelation: Validator<LinkRelation> = literal(
   'shadowedBy',
   'source',
   'derived',
+  'requestHeader',
+  'toolChange',
+  'step',
+  'settledBy',
+  'attempt',
+  'offloads',
+  'offloadedBy',
 );
 
 export interface ProvenanceLink {
@@ -118,6 +136,71 @@ export const isProblemView: Validator<ProblemView> = shape<ProblemView>({
   related: arrayOf(shape({ message: str, line: optional(line), seq: optional(count) })),
 });
 
+/** One record of a stream inside a message (v2 and on). */
+export interface StreamRecordView {
+  /** Position in the stream array. */
+  position: number;
+  /** Packed text, reasoning or tool-call pieces, or a single chunk (block start and end, usage, finish). */
+  kind: 'text' | 'reasoning' | 'toolCall' | 'chunk';
+  /** What it is, in a few words ("text pieces", "block-end", "finish error OVERLOADED"). */
+  what: string;
+  /** The content block it streamed (its `index`). */
+  block?: number;
+  /** Its time (a packed record's first piece), ms since the epoch. */
+  time?: number;
+  /** Its time after the stream's first record ("+12 ms"). */
+  offsetText?: string;
+  /** A packed record: how many pieces, over how long, and what they spell (bounded). */
+  pieces?: number;
+  spanText?: string;
+  text?: BoundedText;
+  /** A tool-call record's tool and call. */
+  name?: string;
+  callId?: string;
+  /** Its pieces, with the block's others, do not spell what the message holds. */
+  mismatch?: boolean;
+}
+export const isStreamRecordView: Validator<StreamRecordView> = shape<StreamRecordView>({
+  position: count,
+  kind: literal('text', 'reasoning', 'toolCall', 'chunk'),
+  what: str,
+  block: optional(count),
+  time: optional(num),
+  offsetText: optional(str),
+  pieces: optional(count),
+  spanText: optional(str),
+  text: optional(isBoundedText),
+  name: optional(str),
+  callId: optional(str),
+  mismatch: optional(bool),
+});
+
+export interface StreamView {
+  records: StreamRecordView[];
+  /** Records beyond those shown. */
+  omitted: number;
+  /** Time to first token (from the step's request) and decoding (first token to last record), worded. */
+  firstTokenText?: string;
+  decodingText?: string;
+  /** Blocks whose streamed pieces do not spell the message's content. */
+  mismatches: { block: number; message: string }[];
+}
+export const isStreamView: Validator<StreamView> = shape<StreamView>({
+  records: arrayOf(isStreamRecordView, 1000),
+  omitted: count,
+  firstTokenText: optional(str),
+  decodingText: optional(str),
+  mismatches: arrayOf(shape({ block: count, message: str }), 1000),
+});
+
+/** A child session a parent's `subagent/catalog` names. */
+export interface ChildSessionView {
+  id: string;
+  mode: string;
+  label?: string;
+}
+export const isChildSessionView: Validator<ChildSessionView> = shape<ChildSessionView>({ id: str, mode: str, label: optional(str) });
+
 export interface EventDetail extends EventHeading {
   /** The readable content of the event's message (text, reasoning, tool calls, results, images). */
   blocks: ContentBlockView[];
@@ -133,6 +216,10 @@ export interface EventDetail extends EventHeading {
   /** Seqs to mark in the list while this event is selected (its chunks, its call and result, …). */
   highlight: number[];
   problems: ProblemView[];
+  /** The stream inside an assistant/message or assistant/attempt (v2 and on). */
+  stream?: StreamView;
+  /** The child sessions a subagent/catalog entry names (each opened by `openSession`). */
+  children?: ChildSessionView[];
 }
 export const isEventDetail: Validator<EventDetail> = shape<EventDetail>({
   ...eventHeadingFields,
@@ -144,4 +231,6 @@ export const isEventDetail: Validator<EventDetail> = shape<EventDetail>({
   links: arrayOf(isProvenanceLink),
   highlight: arrayOf(count),
   problems: arrayOf(isProblemView),
+  stream: optional(isStreamView),
+  children: optional(arrayOf(isChildSessionView, 100)),
 });

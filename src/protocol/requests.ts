@@ -65,6 +65,8 @@ export interface RequestTable {
   lineage: { params: Record<string, never>; result: { children: number } };
   /** Opens the parent's log, or a child's (asking which when several), in the session editor. */
   openLineage: { params: { to: LineageTarget }; result: { opened: boolean } };
+  /** Opens a session of the sessions folder by its id (a child a subagent catalog entry names). */
+  openSession: { params: { id: string }; result: { opened: boolean } };
 }
 
 export type Method = keyof RequestTable;
@@ -96,6 +98,7 @@ export const PARAMS: { [M in Method]: Validator<Params<M>> } = {
   repairAction: shape({ action: isRepairAction }),
   lineage: none,
   openLineage: shape({ to: isLineageTarget }),
+  openSession: shape({ id: (v): v is string => str(v) && v.length > 0 && v.length <= 1000 }),
 };
 
 export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
@@ -120,6 +123,7 @@ export const RESULTS: { [M in Method]: Validator<Result<M>> } = {
   repairAction: shape({ started: bool }),
   lineage: shape({ children: count }),
   openLineage: shape({ opened: bool }),
+  openSession: shape({ opened: bool }),
 };
 
 const METHODS: ReadonlySet<string> = new Set(Object.keys(PARAMS));

@@ -78,6 +78,11 @@ export interface EventHeading {
   surface: SurfaceMark;
   /** The replacement event that shadowed this node. */
   shadowedBy?: number;
+  /**
+   * The protected system head (v3 and on): the system prompt the model reads first. No compaction or
+   * prune may shadow it; only a system/message covering exactly it replaces it.
+   */
+  systemHead?: boolean;
 }
 export const eventHeadingFields: Shape<EventHeading> = {
   seq: count,
@@ -91,6 +96,7 @@ export const eventHeadingFields: Shape<EventHeading> = {
   step: optional(count),
   surface: isSurfaceMark,
   shadowedBy: optional(count),
+  systemHead: optional(bool),
 };
 
 export interface TimelineRow extends EventHeading {
@@ -115,7 +121,7 @@ export interface TimelineRow extends EventHeading {
   severity?: SeverityMark;
   /** Written by a crash repair: one of its closers, or the seed dsh wrote on reopening after it. */
   repair?: 'closer' | 'seed';
-  /** Part of the seed a child session inherited from its parent (seq < the header's seedLength). */
+  /** Part of the seed a child session inherited from its parent (seq < the inherited event count). */
   inherited?: boolean;
 }
 export const isTimelineRow: Validator<TimelineRow> = shape<TimelineRow>({

@@ -64,6 +64,13 @@ export interface VerdictSummary {
   text: string;
   /** dsh's own message, introduced with whose numbering it uses. */
   dshText?: string;
+  /** Whose verdict it is: the dsh that writes the log's format ("format v0 (dsh 0.1.0–0.1.2)"). */
+  format?: string;
+  /**
+   * Set when dsh's message advises a newer harness although the log is older than today's dsh: what
+   * today's dsh does with it instead.
+   */
+  note?: string;
 }
 export const isVerdictSummary: Validator<VerdictSummary> = shape<VerdictSummary>({
   ok: bool,
@@ -74,6 +81,34 @@ export const isVerdictSummary: Validator<VerdictSummary> = shape<VerdictSummary>
   errorName: optional(str),
   text: str,
   dshText: optional(str),
+  format: optional(str),
+  note: optional(str),
+});
+
+/**
+ * What today's dsh does when it opens the file: it opens it as it is, migrates it to today's format,
+ * or refuses — at which edge, on which line (1-based file line), in dsh's own words.
+ */
+export interface UpgradeSummary {
+  ok: boolean;
+  /** A few words for the pill: "Today's dsh opens this log", "… migrates it", "… would refuse it". */
+  label: string;
+  /** One sentence, with the edge and the line when it refuses. */
+  text: string;
+  /** dsh's own message, introduced with whose numbering it uses. */
+  dshText?: string;
+  stage: string;
+  edge?: string;
+  line?: number;
+}
+export const isUpgradeSummary: Validator<UpgradeSummary> = shape<UpgradeSummary>({
+  ok: bool,
+  label: str,
+  text: str,
+  dshText: optional(str),
+  stage: str,
+  edge: optional(str),
+  line: optional(line),
 });
 
 export interface SummaryCounts {
@@ -126,6 +161,13 @@ export interface SessionSummary {
   /** Absent when the first line is no session header at all. */
   headerFields?: FieldView[];
   verdict: VerdictSummary;
+  /** Today's dsh's verdict (absent until it was read: a large log's comes after the load). */
+  upgrade?: UpgradeSummary;
+  /**
+   * Set when the file is an older generation of its session (its folder holds a newer one dsh reads
+   * and appends to): history the editor never appends to.
+   */
+  olderGeneration?: { current: string; text: string };
   live: LiveState;
   /** One sentence saying `live` (and whether appends are followed). */
   liveText: string;
@@ -155,6 +197,8 @@ export const isSessionSummary: Validator<SessionSummary> = shape<SessionSummary>
   headerAccepted: bool,
   headerFields: optional(arrayOf(isFieldView, 50)),
   verdict: isVerdictSummary,
+  upgrade: optional(isUpgradeSummary),
+  olderGeneration: optional(shape({ current: str, text: str })),
   live: literal('live', 'closed', 'noTurns', 'refused', 'unknown'),
   liveText: str,
   stillReadable: optional(str),

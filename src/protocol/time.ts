@@ -44,12 +44,20 @@ export interface TimeSpans {
   spans: TimeSpan[];
   /** Spans in the asked range beyond `maxSpans` were left out (the longest are kept). */
   truncated: boolean;
+  /** Events whose time cannot be real (0, or before the session was created), left out; and a sentence saying so. */
+  ignoredTimes?: number;
+  ignoredNote?: string;
+  /** The whole log's time range, worded ("2 h 04 min"). */
+  rangeText?: string;
 }
 export const isTimeSpans: Validator<TimeSpans> = shape<TimeSpans>({
   first: optional(num),
   last: optional(num),
   spans: arrayOf(isTimeSpan),
   truncated: bool,
+  ignoredTimes: optional(count),
+  ignoredNote: optional(str),
+  rangeText: optional(str),
 });
 
 export interface UsageRow {

@@ -10,6 +10,7 @@ import { loadSession } from '../../src/core';
 import {
   buildLineage,
   cwdSlug,
+  listFolderLogs,
   listSessions,
   projectDirName,
   readSessionEnds,
@@ -103,6 +104,17 @@ describe('sessions catalogue', () => {
     assert.equal(ends.lastTurnOpen, true);
     assert.equal(full.closers.length > 0, true, 'the core agrees the final turn is open');
     assert.equal(ends.refusal, undefined);
+  });
+
+  it('says nothing of turns, events or state when only the start of a large log could be read', () => {
+    const bytes = session('head-only', { turns: 30 }).bytes();
+    const ends = readSessionEnds({ head: bytes.subarray(0, Math.floor(bytes.length / 2)), headIsWhole: false });
+    assert.equal(ends.header?.id, 'head-only');
+    assert.equal(ends.title, 'first prompt of head-only');
+    assert.equal(ends.turns, undefined, 'the turns of its start are not the log’s');
+    assert.equal(ends.events, undefined);
+    assert.equal(ends.lastTurnOpen, undefined);
+    assert.equal(sessionState(ends, 0, 0), 'unknown');
   });
 
   it('says closed, live or crashed from the final turn and the file time', () => {
@@ -229,6 +241,55 @@ describe('sessions catalogue', () => {
         assert.notEqual(live.state, 'closed');
       } finally {
         rmSync(big, { recursive: true, force: true });
+      }
+    });
+
+    it('reads the state of a log dsh migrated (all its events in one frame, larger than the tail window) from that frame’s end', async () => {
+      const big = mkdtempSync(join(tmpdir(), 'catalog-one-frame-'));
+      try {
+        const dir = join(big, projectDirName('/home/dev/project'), 'migrated');
+        mkdirSync(dir, { recursive: true });
+        // A header frame, then one stored frame of ~20 MB: the tail search finds no whole frame in its window.
+        const lines = session('migrated', { turns: 200, padding: 100_000 }).lines;
+        writeFileSync(join(dir, 'session.jsonl.zstd'), encodeDshZstdLog(lines, { linesPerFrame: 1_000_000, encoder: 'raw' }));
+        const [entry] = await listSessions(nodeFs, big);
+        assert.ok(entry.size > 17 * 1024 * 1024, `the log is ${entry.size} bytes`);
+        assert.equal(entry.turns, 200, 'the turns of the whole log, not of its first frames');
+        assert.equal(entry.events, loadSession(new TextEncoder().encode(lines.join('\n') + '\n')).eventCount);
+        assert.equal(entry.state, 'closed');
+        assert.equal(entry.title, 'first prompt of migrated');
+      } finally {
+        rmSync(big, { recursive: true, force: true });
+      }
+    });
+
+    it('lists the session logs of a workspace folder: loose logs by their header, session folders by their current generation', async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'catalog-folder-'));
+      try {
+        writeFileSync(join(folder, 'session-small.jsonl'), session('small').bytes());
+        writeFileSync(join(folder, 'session-small.jsonl.zstd'), encodeDshZstdLog(session('small-z').lines));
+        writeFileSync(
+          join(folder, 'session-legacy-header.jsonl'),
+          '{"type":"session","version":0,"id":"legacy","createdAt":1786348800000,"cwd":"/home/dev/project"}\n',
+        );
+        writeFileSync(join(folder, 'data.jsonl'), '{"type":"row","id":1}\n');
+        writeFileSync(join(folder, 'notes.txt'), 'not a log');
+        mkdirSync(join(folder, 'abc'));
+        writeFileSync(join(folder, 'abc', 'session.jsonl'), session('in-folder', { open: true }).bytes());
+        mkdirSync(join(folder, 'other'));
+        writeFileSync(join(folder, 'other', 'readme.md'), '#');
+        const entries = await listFolderLogs(nodeFs, folder);
+        // A header dsh refuses names no session it accepts: the file is listed under its own name.
+        assert.deepEqual(entries.map((e) => e.id).sort(), ['in-folder', 'session-legacy-header.jsonl', 'small', 'small-z']);
+        const byId = Object.fromEntries(entries.map((e) => [e.id, e]));
+        assert.equal(byId.small.state, 'closed');
+        assert.equal(byId['small-z'].compressed, true);
+        assert.equal(byId['session-legacy-header.jsonl'].state, 'refused', 'listed although dsh refuses its header');
+        assert.equal(byId['in-folder'].fileName, 'session.jsonl');
+        assert.equal(byId['in-folder'].generation, 0);
+        assert.deepEqual(await listFolderLogs(nodeFs, join(folder, 'missing')), []);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
       }
     });
 

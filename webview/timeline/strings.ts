@@ -52,3 +52,14 @@ export function t(english: WebviewString, ...args: (string | number)[]): string 
 export function counted(n: number, one: WebviewString, many: WebviewString, ...rest: (string | number)[]): string {
   return n === 1 ? t(one, n, ...rest) : t(many, n, ...rest);
 }
+
+/** A span of milliseconds as the host words one ("340 ms", "1.2 s", "3 min 05 s", "2 h 04 min"). */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms < 0) return `-${formatDuration(-ms)}`;
+  if (ms < 1000) return t('{0} ms', formatNumber(Math.round(ms)));
+  if (ms < 60_000) return t('{0} s', formatNumber(Math.round(ms / 100) / 10));
+  const s = Math.round(ms / 1000);
+  if (s < 3600) return t('{0} min {1} s', Math.floor(s / 60), String(s % 60).padStart(2, '0'));
+  return t('{0} h {1} min', formatNumber(Math.floor(s / 3600)), String(Math.floor((s % 3600) / 60)).padStart(2, '0'));
+}

@@ -238,7 +238,12 @@ export class TimelineApp extends LitElement implements TimelineHost {
         <div id="overview-host" class="overview-column">${this.strip.element}</div>
         ${
           view.inspectorOpen
-            ? renderInspector(navigation.detail, navigation.detailLoading, { jump, reveal, close: () => this.setInspector(false) })
+            ? renderInspector(navigation.detail, navigation.detailLoading, {
+                jump,
+                reveal,
+                close: () => this.setInspector(false),
+                openSession: (id) => void this.request('openSession', { id }),
+              })
             : nothing
         }
       </div>

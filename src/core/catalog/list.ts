@@ -4,7 +4,7 @@
 // system is handed in (Node's fs for the CLI and benchmarks, vscode.workspace.fs in the editor).
 import type { SessionHeader } from '../types';
 import { decodeZstdLog, isZstd } from '../zstd';
-import { tailFrameStarts } from '../zstd/tail-frames';
+import { lastFrameStart, streamedTail, tailFrameStarts } from '../zstd/tail-frames';
 import { listGenerations } from '../format/filename';
 import { say } from '../words';
 import {
@@ -24,6 +24,8 @@ const ZSTD_HEAD_BYTES = 256 * 1024;
 /** The first window of a larger zstd log's end searched for its last frames (grown while no frame fits). */
 const ZSTD_TAIL_BYTES = 1024 * 1024;
 const ZSTD_TAIL_MAX_BYTES = 16 * 1024 * 1024;
+/** A zstd log whose last frame is longer than the tail window is streamed through up to this size. */
+const ZSTD_STREAM_MAX_BYTES = 512 * 1024 * 1024;
 
 export interface CatalogFs<P> {
   /** Entries of a folder; [] when it does not exist. */
@@ -51,8 +53,10 @@ export interface SessionEntry<P> {
   compressed: boolean;
   state: SessionState;
   refusal?: EndsRefusal;
-  /** Other transcript generations in the same folder (`session.jsonl` next to `session.v4.jsonl.zstd`). */
+  /** Other transcript generations in the same folder (`session.jsonl` next to `session.v4.jsonl.zstd`), newest first. */
   otherGenerations: string[];
+  /** The generation the current file's name says (0 for `session.jsonl`); undefined for another name. */
+  generation?: number;
 }
 
 export interface ListOptions<P> {
@@ -79,18 +83,26 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
 /**
  * The text of a large zstd log's last frames: the end of the file is read and searched for the frame
  * starts from which whole frames run to the end (frames start at line starts in dsh's logs), so the
- * listing's turns and state come from the log's real end without decompressing all of it.
+ * listing's turns and state come from the log's real end without decompressing all of it. A last frame
+ * longer than the window (a log dsh migrated holds all its events in one frame) is decoded as a
+ * stream and only its end kept: slower, but the state it gives is the log's, not its first frame's.
  */
-async function zstdTailText<P>(fs: CatalogFs<P>, file: P, size: number): Promise<Uint8Array | undefined> {
+async function zstdTailText<P>(fs: CatalogFs<P>, file: P, size: number): Promise<{ text: Uint8Array; startsAtLine: boolean } | undefined> {
   for (let windowBytes = ZSTD_TAIL_BYTES; ; windowBytes *= 4) {
     const from = Math.max(ZSTD_HEAD_BYTES, size - windowBytes);
     const window = await fs.read(file, from, size);
     for (const start of tailFrameStarts(window)) {
       const decoded = decodeZstdLog(window.subarray(start), { expectHeaderFrame: false, limits: { maxTextBytes: 64 * 1024 * 1024 } });
-      if (!decoded.error && decoded.text.length > 0) return decoded.text;
+      if (!decoded.error && decoded.text.length > 0) return { text: decoded.text, startsAtLine: true };
     }
-    if (from === ZSTD_HEAD_BYTES || windowBytes >= ZSTD_TAIL_MAX_BYTES) return undefined;
+    if (from === ZSTD_HEAD_BYTES || windowBytes >= ZSTD_TAIL_MAX_BYTES) break;
   }
+  if (size > ZSTD_STREAM_MAX_BYTES) return undefined;
+  const whole = await fs.read(file, 0, size);
+  const start = lastFrameStart(whole);
+  if (start <= 0) return undefined;
+  const tail = await streamedTail(whole, start, TAIL_BYTES, () => new Promise((resolve) => setTimeout(resolve, 0)));
+  return tail.text.length > 0 ? tail : undefined;
 }
 
 /** Reads the ends of one log (plain or zstd, told apart by content). */
@@ -128,7 +140,12 @@ export async function readEnds<P>(
     const tail = await zstdTailText(fs, file, size);
     return {
       compressed: true,
-      ends: readSessionEnds({ nameVersion, head: text, headIsWhole: false, ...(tail ? { tail, tailStartsAtLine: true } : {}) }),
+      ends: readSessionEnds({
+        nameVersion,
+        head: text,
+        headIsWhole: false,
+        ...(tail ? { tail: tail.text, tailStartsAtLine: tail.startsAtLine } : {}),
+      }),
     };
   }
   if (size <= head.length) return { compressed: false, ends: readSessionEnds({ nameVersion, head, headIsWhole: true }) };
@@ -181,7 +198,89 @@ async function readEntry<P>(
     state: sessionState(ends, stat.mtimeMs, nowMs),
     refusal: ends.refusal,
     otherGenerations: names.slice(1),
+    generation: generations[0].version,
   };
+}
+
+/** One log under a name of its own (a copy, a sample): listed when its first line is a session header. */
+async function readLooseEntry<P>(fs: CatalogFs<P>, file: P, fileName: string, nowMs: number): Promise<SessionEntry<P> | undefined> {
+  const stat = await fs.stat(file);
+  if (!stat || stat.size === 0) return undefined;
+  let read: { ends: SessionEnds; compressed: boolean };
+  try {
+    read = await readEnds(fs, file, stat.size);
+  } catch {
+    return undefined;
+  }
+  const { ends, compressed } = read;
+  if (!ends.headerLine) return undefined;
+  const version = ends.header?.version;
+  return {
+    file,
+    projectDir: '',
+    sessionDir: '',
+    fileName,
+    id: ends.header?.id ?? fileName,
+    header: ends.header,
+    title: ends.title,
+    turns: ends.turns,
+    events: ends.events,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    compressed,
+    state: sessionState(ends, stat.mtimeMs, nowMs),
+    refusal: ends.refusal,
+    otherGenerations: [],
+    ...(typeof version === 'number' ? { generation: version } : {}),
+  };
+}
+
+const LOG_NAME = /\.jsonl(\.zstd)?$/;
+
+/**
+ * The session logs in a folder that is not a sessions root (an open workspace folder): the folder as a
+ * session folder (dsh's canonical names, its current generation), every other `*.jsonl` or
+ * `*.jsonl.zstd` file whose first line is a session header, and the session folders just under it.
+ */
+export async function listFolderLogs<P>(
+  fs: CatalogFs<P>,
+  dir: P,
+  options: Pick<ListOptions<P>, 'nowMs' | 'isCancelled'> = {},
+): Promise<SessionEntry<P>[]> {
+  const nowMs = options.nowMs ?? Date.now();
+  const isCancelled = options.isCancelled ?? (() => false);
+  const listed = await fs.list(dir);
+  const out: SessionEntry<P>[] = [];
+  const names = listed.filter((e) => !e.isDirectory).map((e) => e.name);
+  const canonical = new Set(listGenerations(names).map((g) => g.name));
+  if (canonical.size > 0) {
+    const entry = await readEntry(fs, '', '', dir, nowMs);
+    if (entry) out.push(entry);
+  }
+  const loose = names.filter((name) => LOG_NAME.test(name) && !canonical.has(name));
+  const folders = listed.filter((e) => e.isDirectory && !e.name.startsWith('.') && e.name !== 'node_modules').map((e) => e.name);
+  await pool(
+    loose,
+    8,
+    async (name) => {
+      const entry = await readLooseEntry(fs, fs.child(dir, name), name, nowMs);
+      if (entry) out.push(entry);
+    },
+    isCancelled,
+  );
+  await pool(
+    folders,
+    8,
+    async (name) => {
+      const folder = fs.child(dir, name);
+      const inside = (await fs.list(folder)).filter((e) => !e.isDirectory).map((e) => e.name);
+      if (listGenerations(inside).length === 0) return;
+      const entry = await readEntry(fs, '', name, folder, nowMs);
+      if (entry) out.push(entry);
+    },
+    isCancelled,
+  );
+  return sortNewestFirst(out);
 }
 
 /** Every session under `root`, newest (last written) first. */

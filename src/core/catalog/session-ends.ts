@@ -31,6 +31,8 @@ export interface EndsRefusal {
 
 export interface SessionEnds {
   header?: SessionHeader;
+  /** The first line is a session header line (`"type": "session"`), whether or not dsh accepts it. */
+  headerLine?: boolean;
   /** Set when dsh would refuse the log for something visible at its ends. */
   refusal?: EndsRefusal;
   /** The first human prompt, on one line (or the session/title dsh generated when no prompt is near the start). */
@@ -174,6 +176,7 @@ export function readSessionEnds(input: EndsInput): SessionEnds {
   const later = laterGenerationHeader(headerText, input.nameVersion);
   const header = later ?? readHeaderLine(headerText);
   out.header = header.header;
+  if (asRecord(header.raw)?.type === 'session') out.headerLine = true;
   if (header.problem) out.refusal = { rule: header.problem.rule, message: header.problem.message };
   const id = header.header?.id ?? '';
   // A later generation's vocabulary is checked when the log is opened (its verdict needs the whole log).
@@ -200,8 +203,15 @@ export function readSessionEnds(input: EndsInput): SessionEnds {
     if (out.title === undefined) out.title = humanPrompt(event);
     consider(event);
   }
+  // Without the end of a log its turns, events and state are unknown: the head's would be its start's.
+  if (!input.headIsWhole && !input.tail) {
+    delete out.turns;
+    delete out.events;
+    out.title ??= generatedTitle;
+    return out;
+  }
   // The turn state comes from the last window that holds the end of the log.
-  const endLines = input.headIsWhole || !input.tail ? headLines : tailLines;
+  const endLines = input.headIsWhole ? headLines : tailLines;
   let bracket: boolean | undefined;
   let sawTurnEvent = false;
   for (const line of tailLines) {

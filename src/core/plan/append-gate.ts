@@ -20,7 +20,8 @@ export interface AppendTarget {
   readonly fold: SurfaceFold;
   /**
    * True for a v0 log: each event meets dsh 0.1.1's envelope and message-shape checks. A later
-   * generation's events are checked by its own format layer instead (the log reads the batch back).
+   * generation's events meet the envelope checks every generation shares; their message shapes are
+   * checked by its own format layer (the log reads the batch back on a fork).
    */
   readonly v0Shapes: boolean;
   event(seq: number): SessionEvent | undefined;
@@ -63,7 +64,8 @@ export function planAppend(target: AppendTarget, events: readonly (NewEvent | Wi
         seq: index,
       });
     if (!isLosslessJson(event)) fail('json.lossless-values', say('is not losslessly JSON-serializable (-0 or a non-finite number)'));
-    const envelope = target.v0Shapes ? checkSeedEnvelope(event as unknown as Record<string, unknown>, index) : undefined;
+    // A later generation's message shapes are its own: its format layer checks them on a fork.
+    const envelope = checkSeedEnvelope(event as unknown as Record<string, unknown>, index, !target.v0Shapes);
     if (envelope) fail(envelope.rule, envelope.message);
     else if (event.type === 'request/header' && (event.data as { reason?: unknown })?.reason === 'fallback')
       fail('legacy.refused', say('request/header reason "fallback" is retired'));

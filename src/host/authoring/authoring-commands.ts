@@ -176,6 +176,12 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       );
       return undefined;
     }
+    // dsh reads and appends to a session's newest generation only: an older one is history.
+    const older = document.summary()?.olderGeneration;
+    if (older) {
+      void vscode.window.showWarningMessage(older.text);
+      return undefined;
+    }
     return { document, edits: document.edits };
   };
 
@@ -200,13 +206,22 @@ export function registerAuthoringCommands(context: vscode.ExtensionContext, prov
       const balance = log.balancedCuts();
       const cuts = 'error' in balance ? new Set<number>() : new Set(balance.cuts);
       const startArg = isSeq(args.start) ? args.start : isSeq(args.seq) ? args.seq : undefined;
+      // The protected system head (v3 and on) is never offered: no compaction may hide it.
+      const head = log.protectedHead();
       const start =
         startArg ??
         (await pickSeq(
-          nodes.map((s, i) =>
-            nodeItem(log, s, cuts.has(i) ? '' : ` — ${vscode.l10n.t('cutting before it splits a tool call from its result')}`),
-          ),
-          vscode.l10n.t('Compact Range (1/3): the first surface node to hide'),
+          nodes
+            .map((s, i) =>
+              nodeItem(log, s, cuts.has(i) ? '' : ` — ${vscode.l10n.t('cutting before it splits a tool call from its result')}`),
+            )
+            .filter((item) => item.seq !== head),
+          head === undefined
+            ? vscode.l10n.t('Compact Range (1/3): the first surface node to hide')
+            : vscode.l10n.t(
+                'Compact Range (1/3): the first surface node to hide (seq {0}, the protected system head, cannot be hidden)',
+                head,
+              ),
           vscode.l10n.t('Type a seq or words of the message'),
         ));
       if (start === undefined) return;

@@ -54,6 +54,22 @@ export function stateLabel(state: SessionState): string {
   }
 }
 
+/** The state in one short word, for a row of the Sessions view (the tooltip says it in full). */
+export function stateWord(state: SessionState): string {
+  switch (state) {
+    case 'live':
+      return vscode.l10n.t('live');
+    case 'closed':
+      return vscode.l10n.t('closed');
+    case 'crashed':
+      return vscode.l10n.t('crashed');
+    case 'refused':
+      return vscode.l10n.t('refused');
+    default:
+      return vscode.l10n.t('unknown');
+  }
+}
+
 export function stateIcon(state: SessionState): vscode.ThemeIcon {
   switch (state) {
     case 'live':

@@ -92,6 +92,16 @@ export function registerLineageCommands(
       const s = subject(uri, catalog, provider);
       return s?.id ? (catalog.lineage.children.get(s.id)?.length ?? 0) : 0;
     },
+    openById: async (id) => {
+      await catalog.whenListed;
+      const entry = catalog.byId(id);
+      if (!entry) {
+        void vscode.window.showWarningMessage(vscode.l10n.t('The session {0} is not in the sessions folder.', id));
+        return false;
+      }
+      await openInSessionEditor(entry.file);
+      return true;
+    },
     open: async (uri, to) => {
       const s = subject(uri, catalog, provider);
       if (to === 'parent' ? !s?.parentSession : !s?.id) return false;

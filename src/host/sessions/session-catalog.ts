@@ -1,11 +1,16 @@
-// The sessions found under the sessions folder, kept for the Sessions view and the lineage commands.
-// Listing runs in the background and fills the catalogue batch by batch; a new refresh cancels the old.
+// The sessions found under the sessions folder and in the open workspace folders (a folder of logs, or
+// of session folders), kept for the Sessions view and the lineage commands. Listing runs in the
+// background and fills the catalogue batch by batch; a new refresh cancels the old.
 import * as vscode from 'vscode';
-import { buildLineage, listSessions, type Lineage, type SessionEntry } from '../../core/catalog';
+import { buildLineage, listFolderLogs, listSessions, type Lineage, type SessionEntry } from '../../core/catalog';
 import type { SessionLog } from '../output';
 import { folderExists, sessionsRoot, workspaceCatalogFs, type SessionsRoot } from './sessions-root';
 
-export type CatalogEntry = SessionEntry<vscode.Uri> & { parentSession?: string };
+export type CatalogEntry = SessionEntry<vscode.Uri> & {
+  parentSession?: string;
+  /** Set for a log found in an open workspace folder (not under the sessions folder): the folder's name. */
+  workspaceFolder?: string;
+};
 
 export type FolderState = 'unknown' | 'missing' | 'empty' | 'listed';
 
@@ -16,6 +21,8 @@ export class SessionCatalog implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   root: SessionsRoot = { uri: undefined, source: 'none' };
+  /** Whether the sessions folder exists (the workspace folders may hold sessions without it). */
+  rootFound = false;
   state: FolderState = 'unknown';
   loading = false;
   /** Resolves when the current listing has finished. */
@@ -51,42 +58,55 @@ export class SessionCatalog implements vscode.Disposable {
     this.entries = [];
     this.lineageCache = undefined;
     const root = this.root.uri;
-    if (!root || !(await folderExists(root))) {
-      if (stale()) return;
-      this.state = 'missing';
-      this.loading = false;
-      this.changed.fire();
-      return;
-    }
-    this.loading = true;
-    this.state = 'listed';
-    this.changed.fire();
     const started = Date.now();
+    this.loading = true;
+    const folderLogs = this.listWorkspaceFolders(stale);
+    this.rootFound = !!root && (await folderExists(root));
+    if (stale()) return;
     let pendingFire: ReturnType<typeof setTimeout> | undefined;
-    const all = await listSessions(workspaceCatalogFs, root, {
-      isCancelled: stale,
-      onBatch: (batch) => {
-        if (stale()) return;
-        this.entries.push(...batch.map(withParent));
-        this.lineageCache = undefined;
-        // Draw the first sessions at once, then at most a few times a second.
-        pendingFire ??= setTimeout(
-          () => {
-            pendingFire = undefined;
-            if (!stale()) this.changed.fire();
-          },
-          this.entries.length <= batch.length ? 0 : 250,
-        );
-      },
-    });
+    let fromRoot: SessionEntry<vscode.Uri>[] = [];
+    if (root && this.rootFound) {
+      this.state = 'listed';
+      this.changed.fire();
+      fromRoot = await listSessions(workspaceCatalogFs, root, {
+        isCancelled: stale,
+        onBatch: (batch) => {
+          if (stale()) return;
+          this.entries.push(...batch.map((e) => withParent(e)));
+          this.lineageCache = undefined;
+          // Draw the first sessions at once, then at most a few times a second.
+          pendingFire ??= setTimeout(
+            () => {
+              pendingFire = undefined;
+              if (!stale()) this.changed.fire();
+            },
+            this.entries.length <= batch.length ? 0 : 250,
+          );
+        },
+      });
+    }
+    const inFolders = await folderLogs;
     if (stale()) return;
     clearTimeout(pendingFire);
-    this.entries = all.map(withParent);
+    const seen = new Set(fromRoot.map((e) => e.file.toString()));
+    this.entries = [...fromRoot.map((e) => withParent(e)), ...inFolders.filter((e) => !seen.has(e.file.toString()))];
     this.lineageCache = undefined;
     this.loading = false;
-    this.state = this.entries.length ? 'listed' : 'empty';
-    this.log?.info(`listed ${this.entries.length} sessions under ${root.toString(true)} in ${Date.now() - started} ms`);
+    this.state = this.entries.length ? 'listed' : this.rootFound ? 'empty' : 'missing';
+    this.log?.info(
+      `listed ${this.entries.length} sessions (${inFolders.length} in the workspace folders) under ${root?.toString(true) ?? 'no sessions folder'} in ${Date.now() - started} ms`,
+    );
     this.changed.fire();
+  }
+
+  /** The session logs in the open workspace folders themselves (loose logs and session folders). */
+  private async listWorkspaceFolders(stale: () => boolean): Promise<CatalogEntry[]> {
+    const lists = await Promise.all(
+      (vscode.workspace.workspaceFolders ?? []).map(async (folder) =>
+        (await listFolderLogs(workspaceCatalogFs, folder.uri, { isCancelled: stale })).map((e) => withParent(e, folder.name)),
+      ),
+    );
+    return lists.flat();
   }
 
   dispose(): void {
@@ -95,6 +115,6 @@ export class SessionCatalog implements vscode.Disposable {
   }
 }
 
-function withParent(e: SessionEntry<vscode.Uri>): CatalogEntry {
-  return { ...e, parentSession: e.header?.parentSession };
+function withParent(e: SessionEntry<vscode.Uri>, workspaceFolder?: string): CatalogEntry {
+  return { ...e, parentSession: e.header?.parentSession, ...(workspaceFolder !== undefined ? { workspaceFolder } : {}) };
 }

@@ -1,6 +1,8 @@
 // The inspector's view of one event: its content, its provenance links both directions (and the seqs
-// they mark in the list), its problems and its raw line.
+// they mark in the list), its problems and its raw line; for a message of a later generation also the
+// stream inside it, and for a subagent catalog entry the child session it names.
 import { provenanceIndex, type Diagnostic, type Edge, type SessionLog } from '../../core';
+import { messageOf as carriedMessage } from '../../core/vocabulary/messages';
 import {
   boundedJson,
   boundedText,
@@ -14,7 +16,9 @@ import {
   type Formatter,
 } from '../../present';
 import type { ContentBlockView, EventDetail, LinkRelation, ProblemView, ProvenanceLink } from '../../protocol';
-import { eventTime } from './rows';
+import { eventTime, isRealTime, timeBounds } from './rows';
+import type { LaterLinks } from './later-links';
+import { streamView } from './stream-view';
 import type { TimelineIndex } from './timeline-index';
 
 /** Bounds: the inspector shows a lot, but never megabytes. */
@@ -74,7 +78,9 @@ function blockView(block: unknown, depth = 0): ContentBlockView {
                     ? v.content.text
                     : v.kind === 'toolCall'
                       ? v.arguments.text
-                      : v.json.text;
+                      : v.kind === 'toolChange'
+                        ? v.toolName
+                        : v.json.text;
             })
           : [];
       return {
@@ -84,6 +90,9 @@ function blockView(block: unknown, depth = 0): ContentBlockView {
         content: boundedText(parts.join('\n'), TEXT_MAX),
       };
     }
+    case 'tool-addition':
+    case 'tool-removal':
+      return { kind: 'toolChange', added: block.type === 'tool-addition', toolName: oneLine(str(block.toolName), 200) };
     case 'image': {
       const a = isLoose(block.attachment) ? block.attachment : {};
       const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -106,16 +115,26 @@ function blockView(block: unknown, depth = 0): ContentBlockView {
   }
 }
 
-/** The message an event carries (user/message is the message itself). */
+/** The message an event carries (user/message is the message itself; system, developer, assistant and tool messages hold one). */
 function messageOf(type: string, data: unknown): unknown {
-  if (type === 'user/message') return data;
-  if (type === 'assistant/message' || type === 'tool/result') return isLoose(data) ? data.message : undefined;
-  return undefined;
+  return carriedMessage({ type, data });
 }
 
-function contentBlocks(type: string, data: unknown): ContentBlockView[] {
+function contentBlocks(type: string, data: unknown, offloaded: ReadonlyMap<number, number>): ContentBlockView[] {
   const message = messageOf(type, data);
-  if (isLoose(message)) return Array.isArray(message.content) ? message.content.slice(0, MAX_BLOCKS).map((b) => blockView(b)) : [];
+  if (isLoose(message)) {
+    if (!Array.isArray(message.content)) return [];
+    let image = 0;
+    return message.content.slice(0, MAX_BLOCKS).map((b) => {
+      const view = blockView(b);
+      // An image/offload names a message's images by their order among its image blocks.
+      if (view.kind === 'image') {
+        const by = offloaded.get(image++);
+        if (by !== undefined) view.offloadedBy = by;
+      }
+      return view;
+    });
+  }
   if (!isLoose(data)) return [];
   if (type === 'tool/call')
     return [
@@ -136,7 +155,7 @@ function contentBlocks(type: string, data: unknown): ContentBlockView[] {
   return [];
 }
 
-const SHOWN_AS_CONTENT = new Set(['message', 'summary', 'usage']);
+const SHOWN_AS_CONTENT = new Set(['message', 'summary', 'usage', 'stream']);
 
 function otherFields(type: string, data: unknown): { name: string; value: string }[] {
   if (!isLoose(data) || type === 'user/message') return [];
@@ -166,10 +185,10 @@ const DERIVED_RELATION: Record<Edge['kind'], LinkRelation> = {
   price: 'derived',
 };
 
-export function provenanceLinks(log: SessionLog, seq: number, fmt: Formatter): ProvenanceLink[] {
+export function provenanceLinks(log: SessionLog, seq: number, fmt: Formatter, later?: LaterLinks): ProvenanceLink[] {
   if (seq >= log.eventCount) return [];
   const index = provenanceIndex(log);
-  const link = (edge: Edge, relation: LinkRelation): ProvenanceLink => {
+  const link = (edge: Pick<Edge, 'seq' | 'how'>, relation: LinkRelation): ProvenanceLink => {
     const type = log.eventType(edge.seq) ?? '';
     const event = log.event(edge.seq);
     return {
@@ -184,6 +203,8 @@ export function provenanceLinks(log: SessionLog, seq: number, fmt: Formatter): P
   const out: ProvenanceLink[] = [];
   for (const e of index.sourcesOf(seq)) if (out.length < MAX_LINKS) out.push(link(e, SOURCE_RELATION[e.kind]));
   for (const e of index.derivativesOf(seq)) if (out.length < MAX_LINKS) out.push(link(e, DERIVED_RELATION[e.kind]));
+  for (const l of later?.linksOf(seq) ?? [])
+    if (out.length < MAX_LINKS && l.target < log.eventCount) out.push(link({ seq: l.target, how: 'recorded' }, l.relation));
   return out;
 }
 
@@ -211,19 +232,21 @@ export function eventDetail(
   fmt: Formatter,
   seq: number,
   problems: readonly Diagnostic[],
+  later?: LaterLinks,
 ): EventDetail {
   const type = log.eventType(seq) ?? '';
   const event = log.event(seq);
   const data = event?.data;
   const time = eventTime(event);
   const message = messageOf(type, data);
+  const offloaded = later?.offloadedImages(seq) ?? new Map<number, number>();
   const usage =
     readUsage(isLoose(data) ? data.usage : undefined) ??
     (type === 'assistant/chunk' && isLoose(data) && isLoose(data.chunk) && data.chunk.type === 'usage'
       ? readUsage(data.chunk.usage)
       : undefined);
   const raw = log.lineText(seq) ?? boundedJson(event, { maxChars: RAW_MAX }).text;
-  const links = provenanceLinks(log, seq, fmt);
+  const links = provenanceLinks(log, seq, fmt, later);
   const detail: EventDetail = {
     seq,
     type: oneLine(type, 200),
@@ -231,7 +254,7 @@ export function eventDetail(
     icon: typeIcon(type),
     line: log.place(seq)?.line ?? 1,
     surface: index.surfaceMark(seq),
-    blocks: contentBlocks(type, data),
+    blocks: contentBlocks(type, data, offloaded),
     fields: otherFields(type, data),
     raw: boundedText(raw, RAW_MAX),
     links,
@@ -240,7 +263,24 @@ export function eventDetail(
   };
   if (time !== undefined) {
     detail.time = time;
-    detail.timeText = fmt.date(time);
+    detail.timeText = isRealTime(time, seq, timeBounds(log))
+      ? fmt.date(time)
+      : fmt.t('{0} — not a real time (0, or before the session was created): left out of the Time view', fmt.count(time));
+  }
+  if (seq === log.protectedHead()) detail.systemHead = true;
+  const stream = isLoose(data) && (type === 'assistant/message' || type === 'assistant/attempt') ? data.stream : undefined;
+  if (Array.isArray(stream)) {
+    const content = isLoose(message) && Array.isArray(message.content) ? message.content : undefined;
+    const step = later?.stepStartOf(seq);
+    const stepTime = step !== undefined ? eventTime(log.event(step)) : undefined;
+    const requestAt = stepTime !== undefined && isRealTime(stepTime, step!, timeBounds(log)) ? stepTime : undefined;
+    const view = streamView(stream, type === 'assistant/message' ? content : undefined, fmt, requestAt);
+    if (view) detail.stream = view;
+  }
+  if (type === 'subagent/catalog' && isLoose(data) && typeof data.childId === 'string') {
+    const child: NonNullable<EventDetail['children']>[number] = { id: oneLine(data.childId, 200), mode: oneLine(str(data.mode ?? ''), 40) };
+    if (typeof data.label === 'string') child.label = oneLine(data.label, 200);
+    detail.children = [child];
   }
   const turn = index.turnAt(seq);
   const step = index.stepAt(seq);

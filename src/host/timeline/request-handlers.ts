@@ -31,7 +31,7 @@ export function requestHandlers(t: SessionTimeline, progress: (p: SearchProgress
     },
     eventDetail: ({ seq }) => {
       t.checkSeq(seq);
-      return eventDetail(t.log, t.index, t.fmt, seq, detailsOf(seq));
+      return eventDetail(t.log, t.index, t.fmt, seq, detailsOf(seq), t.laterLinks());
     },
     search: (query) => t.search.run(t.log, t.lists.list(query.order, query.filter), query, progress),
     cancelSearch: ({ searchId }) => ({ cancelled: t.search.cancel(searchId) }),
@@ -65,6 +65,7 @@ export function requestHandlers(t: SessionTimeline, progress: (p: SearchProgress
     repairAction: async ({ action }) => ({ started: t.host.runRepairAction ? await t.host.runRepairAction(action) : false }),
     lineage: async () => ({ children: t.host.childSessions ? await t.host.childSessions() : 0 }),
     openLineage: async ({ to }) => ({ opened: t.host.openLineage ? await t.host.openLineage(to) : false }),
+    openSession: async ({ id }) => ({ opened: t.host.openSession ? await t.host.openSession(id) : false }),
   };
 }
 

@@ -17,12 +17,41 @@ export interface RowContext {
   repairOf(seq: number): 'closer' | 'seed' | undefined;
   /** A child session's seed: seqs below it were inherited from the parent session (0 when none). */
   seedLength: number;
+  /** The protected system head's seq (v3 and on), when the surface has one. */
+  systemHead?: number;
+  times: TimeBounds;
 }
 
 /** The time an event records, when it is a number. */
 export function eventTime(event: SessionEvent | undefined): number | undefined {
   const t = event?.time;
   return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+/** What tells a real time from one that cannot be: the session's creation and its inherited seed. */
+export interface TimeBounds {
+  /** The header's `createdAt`, when it is a positive number. */
+  createdAt?: number;
+  /** Events below this seq were inherited from the parent session and may predate the child's creation. */
+  seedLength: number;
+}
+
+export function timeBounds(log: Pick<SessionLog, 'header' | 'inheritedEventCount'>): TimeBounds {
+  const createdAt = log.header?.createdAt;
+  return {
+    ...(typeof createdAt === 'number' && createdAt > 0 ? { createdAt } : {}),
+    seedLength: log.inheritedEventCount ?? 0,
+  };
+}
+
+/**
+ * Whether a recorded time can be real. dsh's test snapshots (and some writers) record 0, and an
+ * event the session wrote itself cannot be older than the session: such times are shown as not
+ * real and left out of the Time view, where they would stretch the span back to 1970.
+ */
+export function isRealTime(time: number, seq: number, bounds: TimeBounds): boolean {
+  if (!(time > 0)) return false;
+  return bounds.createdAt === undefined || seq < bounds.seedLength || time >= bounds.createdAt;
 }
 
 /** Tokens an event records, as one short phrase ("812 tokens out"). */
@@ -66,7 +95,8 @@ export function buildRow(ctx: RowContext, index: number, seq: number, runEnd: nu
   }
   if (time !== undefined) {
     row.time = time;
-    row.timeText = fmt.timeOfDay(time);
+    // A time that cannot be real (0, before the session was created) is left out of the time column.
+    if (isRealTime(time, seq, ctx.times)) row.timeText = fmt.timeOfDay(time);
   }
   const turn = ctx.index.turnAt(seq);
   const step = ctx.index.stepAt(seq);
@@ -77,6 +107,7 @@ export function buildRow(ctx: RowContext, index: number, seq: number, runEnd: nu
   if (messageIndex !== undefined) row.messageIndex = messageIndex;
   const shadowedBy = ctx.index.shadowingReplacement(seq);
   if (shadowedBy !== undefined) row.shadowedBy = shadowedBy;
+  if (seq === ctx.systemHead) row.systemHead = true;
   const replaces = replacesCount(log, seq);
   if (replaces !== undefined) row.replacesCount = replaces;
   const tokens = tokensText(fmt, type, event?.data);

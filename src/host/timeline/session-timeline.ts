@@ -3,8 +3,8 @@
 // instance per load; a reload makes a new one (a new `load` in the generation stamp). No vscode here:
 // the host hands in what needs the editor (reveal, reload, the repair commands). The protocol's
 // requests are answered over this by ./request-handlers.ts, one function per method.
-import type { Diagnostic, LoadedFile, SessionLog } from '../../core';
-import { logDiagnostics, type Formatter } from '../../present';
+import type { Diagnostic, FormatVerdict, LoadedFile, SessionLog } from '../../core';
+import { logDiagnostics, upgradeDiagnostic, type Formatter } from '../../present';
 import {
   RequestError,
   type AppendedNote,
@@ -17,15 +17,16 @@ import { findRepairsMade } from '../../core/surface/repairs-made';
 import { liveState, liveText } from '../../present';
 import { crashReviewView, hasTornTail } from './crash-view';
 import { RowLists } from './row-lists';
-import { type RowContext } from './rows';
+import { timeBounds, type RowContext } from './rows';
 import { SearchService } from './search';
 import { SpanIndex } from './spans';
+import { LaterLinks } from './later-links';
 import { buildSummary, followWord, summaryCounts, summaryFacts, type SummaryContext } from './summary';
 import { TimelineIndex } from './timeline-index';
 
 /** What the editor side provides. */
 export interface TimelineHost {
-  summaryContext(): Omit<SummaryContext, 'generation' | 'diagnostics'>;
+  summaryContext(): Omit<SummaryContext, 'generation' | 'diagnostics' | 'upgrade'>;
   /** Opens the log as text at a 1-based file line. */
   reveal(line: number): Promise<boolean>;
   reload(): void;
@@ -37,6 +38,8 @@ export interface TimelineHost {
   childSessions?(): Promise<number>;
   /** Opens the parent's log or a child's in the session editor. */
   openLineage?(to: LineageTarget): Promise<boolean>;
+  /** Opens a session of the sessions folder by its id; false when the folder does not hold it. */
+  openSession?(id: string): Promise<boolean>;
 }
 
 interface DiagnosticState {
@@ -53,8 +56,10 @@ export class SessionTimeline {
   readonly lists: RowLists;
   readonly search = new SearchService();
   private spans: SpanIndex | undefined;
+  private later: LaterLinks | undefined;
   private diagnosticState: DiagnosticState | undefined;
   private repairState: { events: number; marks: Map<number, 'closer' | 'seed'> } | undefined;
+  private upgradeState: { events: number; verdict: FormatVerdict } | undefined;
 
   constructor(
     readonly source: LoadedFile,
@@ -82,11 +87,33 @@ export class SessionTimeline {
     return { surfaceChanged: this.index.extend() };
   }
 
+  /**
+   * Today's dsh's verdict on the log (it migrates an older generation, or refuses), read now when the
+   * log grew since it was last read. Migrating a large older log takes a while: the document asks for
+   * it after the load, and the summary and diagnostics carry it from then on.
+   */
+  readUpgrade(): FormatVerdict {
+    const log = this.log;
+    if (this.upgradeState?.events === log.eventCount) return this.upgradeState.verdict;
+    const verdict = log.upgradeRead({ digest: false }).verdict;
+    this.upgradeState = { events: log.eventCount, verdict };
+    this.diagnosticState = undefined; // its refusal joins the diagnostics
+    return verdict;
+  }
+
+  /** Today's dsh's verdict as last read (undefined until read; it may lag behind appends). */
+  get knownUpgrade(): FormatVerdict | undefined {
+    return this.upgradeState?.verdict;
+  }
+
   /** The one list of the log's diagnostics (computed when first asked after the log grew). */
   diagnostics(): DiagnosticState {
     const log = this.log;
     if (this.diagnosticState?.events === log.eventCount) return this.diagnosticState;
     const list = logDiagnostics(log, this.fmt);
+    const upgrade = this.upgradeState ? upgradeDiagnostic(this.upgradeState.verdict, log.format.version, this.fmt) : undefined;
+    // In file-line order, as the rest of the list (after the problems of its own line).
+    if (upgrade) list.splice(upgrade.line === undefined ? 0 : list.filter((d) => (d.line ?? 0) <= upgrade.line!).length, 0, upgrade);
     const bySeq = new Map<number, Diagnostic[]>();
     const worstBySeq = new Map<number, SeverityMark>();
     for (const d of list) {
@@ -186,7 +213,12 @@ export class SessionTimeline {
   summary(): SessionSummary {
     return buildSummary(
       this.log,
-      { ...this.host.summaryContext(), generation: this.generation, diagnostics: this.diagnostics().list },
+      {
+        ...this.host.summaryContext(),
+        generation: this.generation,
+        diagnostics: this.diagnostics().list,
+        ...(this.upgradeState ? { upgrade: this.upgradeState.verdict } : {}),
+      },
       this.fmt,
     );
   }
@@ -201,7 +233,9 @@ export class SessionTimeline {
       fmt: this.fmt,
       severityOf: (seq) => worst.get(seq),
       repairOf: (seq) => repairs.get(seq),
-      seedLength: this.log.header?.seedLength ?? 0,
+      seedLength: this.log.inheritedEventCount ?? 0,
+      systemHead: this.log.protectedHead(),
+      times: timeBounds(this.log),
     };
   }
 
@@ -210,8 +244,14 @@ export class SessionTimeline {
     if (seq >= this.log.eventCount) throw new RequestError('outOfRange', `seq ${seq} is beyond the log's ${this.log.eventCount} events`);
   }
 
+  /** The links of the later generations' events (developer headers, attempts, image offloads), extended as the log grows. */
+  laterLinks(): LaterLinks {
+    this.later ??= new LaterLinks(this.log, this.index);
+    return this.later.extend();
+  }
+
   spanIndex(): SpanIndex {
-    this.spans ??= new SpanIndex(this.log);
+    this.spans ??= new SpanIndex(this.log, this.fmt);
     return this.spans.extend();
   }
 

@@ -1,10 +1,14 @@
 // Time: each record's real start and duration (turns, steps, assistant spans split at the first
-// chunk into time to first token and decoding, tool spans from call to result) and token usage per
+// token into time to first token and decoding, tool spans from call to result) and token usage per
 // step and per turn. Built on first request in one pass that parses only the events it needs, then
-// extended as the log grows.
+// extended as the log grows. The first token is the first chunk event of the step (v0, v1) or the
+// first piece of the stream inside the message (v2 and on: its records' time0). Times that cannot be
+// real (0, or before the session was created) are left out and counted, so the view can say so.
 import type { SessionLog } from '../../core';
-import { readUsage, type TokenUsage } from '../../present';
+import { readUsage, type Formatter, type TokenUsage } from '../../present';
 import type { TimeSpan, TimeSpans, UsageRow, UsageTable, UsageView } from '../../protocol';
+import { isRealTime, timeBounds, type TimeBounds } from './rows';
+import { streamTimes } from './stream-view';
 
 interface OpenStep {
   span: TimeSpan;
@@ -32,8 +36,17 @@ export class SpanIndex {
   private openTurn: { span: TimeSpan; usage: UsageRow } | undefined;
   private openStep: (OpenStep & { usageRow: UsageRow }) | undefined;
   private readonly openCalls = new Map<string, TimeSpan>();
+  /** Events whose time could not be real, and the first of them. */
+  ignored = 0;
+  firstIgnored: number | undefined;
+  private readonly bounds: TimeBounds;
 
-  constructor(private readonly log: SessionLog) {}
+  constructor(
+    private readonly log: SessionLog,
+    private readonly fmt: Formatter,
+  ) {
+    this.bounds = timeBounds(log);
+  }
 
   /** Takes in events added since the last call. */
   extend(): this {
@@ -46,6 +59,11 @@ export class SpanIndex {
   private time(seq: number): number | undefined {
     const t = this.log.event(seq)?.time;
     if (typeof t !== 'number' || !Number.isFinite(t)) return undefined;
+    if (!isRealTime(t, seq, this.bounds)) {
+      this.ignored += 1;
+      this.firstIgnored ??= seq;
+      return undefined;
+    }
     this.first = this.first === undefined ? t : Math.min(this.first, t);
     this.last = this.last === undefined ? t : Math.max(this.last, t);
     return t;
@@ -57,7 +75,7 @@ export class SpanIndex {
         const t = this.time(seq);
         if (t === undefined) return;
         const turn = this.log.turn(seq) ?? 0;
-        const span: TimeSpan = { kind: 'turn', seq, start: t, label: `Turn ${turn}`, turn };
+        const span: TimeSpan = { kind: 'turn', seq, start: t, label: this.fmt.t('Turn {0}', turn), turn };
         const usage: UsageRow = { level: 'turn', seq, turn, usage: {} };
         this.spans.push(span);
         this.turnUsage.push(usage);
@@ -73,7 +91,7 @@ export class SpanIndex {
         if (t === undefined) return;
         const turn = this.log.turn(seq) ?? 0;
         const step = this.log.step(seq) ?? 0;
-        const span: TimeSpan = { kind: 'step', seq, start: t, label: `Turn ${turn} step ${step}`, turn, step };
+        const span: TimeSpan = { kind: 'step', seq, start: t, label: this.fmt.t('Turn {0} step {1}', turn, step), turn, step };
         const usageRow: UsageRow = { level: 'step', seq, turn, step, usage: {} };
         this.spans.push(span);
         this.stepUsage.push(usageRow);
@@ -93,7 +111,12 @@ export class SpanIndex {
         const t = this.time(seq);
         const s = this.openStep;
         const event = this.log.event(seq);
-        const usage = readUsage((event?.data as { usage?: unknown } | undefined)?.usage);
+        const data = event?.data as { usage?: unknown; stream?: unknown } | undefined;
+        const usage = readUsage(data?.usage);
+        // v2 and on: the stream inside the message says when the first token came.
+        const firstToken = streamTimes(data?.stream).firstToken;
+        if (s && s.firstChunkAt === undefined && firstToken !== undefined && isRealTime(firstToken, seq, this.bounds))
+          s.firstChunkAt = firstToken;
         if (s) add(s.usage, usage);
         if (this.openTurn) add(this.openTurn.usage.usage, usage);
         add(this.sum, usage);
@@ -104,11 +127,12 @@ export class SpanIndex {
           endSeq: seq,
           start: s.span.start,
           duration: t - s.span.start,
-          label: `Model ${s.span.label.toLowerCase()}`,
+          label: this.fmt.t('Model, turn {0} step {1}', s.span.turn ?? 0, s.span.step ?? 0),
           turn: s.span.turn,
           step: s.span.step,
         };
-        if (s.firstChunkAt !== undefined) span.firstTokenMs = s.firstChunkAt - s.span.start;
+        if (s.firstChunkAt !== undefined && s.firstChunkAt >= s.span.start)
+          span.firstTokenMs = Math.min(s.firstChunkAt - s.span.start, t - s.span.start);
         this.spans.push(span);
         return;
       }
@@ -116,7 +140,12 @@ export class SpanIndex {
         const t = this.time(seq);
         const data = this.log.event(seq)?.data as { callId?: unknown; name?: unknown } | undefined;
         if (t === undefined || typeof data?.callId !== 'string') return;
-        const span: TimeSpan = { kind: 'tool', seq, start: t, label: typeof data.name === 'string' ? data.name.slice(0, 80) : 'tool' };
+        const span: TimeSpan = {
+          kind: 'tool',
+          seq,
+          start: t,
+          label: typeof data.name === 'string' ? data.name.slice(0, 80) : this.fmt.t('tool'),
+        };
         const turn = this.log.turn(seq);
         const step = this.log.step(seq);
         if (turn !== undefined) span.turn = turn;
@@ -128,6 +157,7 @@ export class SpanIndex {
       case 'tool/result': {
         if (this.log.surfaceRole(seq) === 2) return; // a rewrite of an older result, not an answer
         const t = this.time(seq);
+        // The source names the call in every generation (a v4 tool-role result's toolCallId equals it).
         const callId = (this.log.event(seq)?.data as { message?: { source?: { callId?: unknown } } } | undefined)?.message?.source?.callId;
         const span = typeof callId === 'string' ? this.openCalls.get(callId) : undefined;
         if (!span || t === undefined) return;
@@ -166,6 +196,17 @@ export class SpanIndex {
     const out: TimeSpans = { spans: hits, truncated };
     if (this.first !== undefined) out.first = this.first;
     if (this.last !== undefined) out.last = this.last;
+    if (this.ignored > 0) {
+      out.ignoredTimes = this.ignored;
+      out.ignoredNote = this.fmt.counted(
+        this.ignored,
+        '{0} event records a time that cannot be real (0, or before the session was created; the first at seq {1}): left out.',
+        '{0} events record a time that cannot be real (0, or before the session was created; the first at seq {1}): left out.',
+        this.firstIgnored ?? 0,
+      );
+    }
+    out.rangeText = this.first !== undefined && this.last !== undefined ? this.fmt.duration(this.last - this.first) : undefined;
+    if (out.rangeText === undefined) delete out.rangeText;
     return out;
   }
 

@@ -1,7 +1,13 @@
 // The "Session health" summary of a loaded log, worded by the presentation layer.
-import type { Diagnostic, SessionLog, ZstdSummary } from '../../core';
+import type { Diagnostic, FormatVerdict, SessionLog, ZstdSummary } from '../../core';
 import {
+  advisesNewerHarness,
   countDiagnostics,
+  formatLabel,
+  formatValue,
+  newerHarnessNote,
+  upgradeLabel,
+  upgradeWords,
   field,
   type FollowWord,
   Formatter,
@@ -12,7 +18,16 @@ import {
   stillReadable,
   verdictWords,
 } from '../../present';
-import type { FieldView, FileStatus, Generation, LineageSummary, SessionSummary, SeverityMark, SummaryCounts } from '../../protocol';
+import type {
+  FieldView,
+  FileStatus,
+  Generation,
+  LineageSummary,
+  SessionSummary,
+  SeverityMark,
+  SummaryCounts,
+  UpgradeSummary,
+} from '../../protocol';
 
 export interface SummaryContext {
   fileName: string;
@@ -28,6 +43,20 @@ export interface SummaryContext {
   loadMs: number;
   generation: Generation;
   diagnostics: readonly Diagnostic[];
+  /** Today's dsh's verdict, once it was read. */
+  upgrade?: FormatVerdict;
+  /** The newer generation beside this file that dsh reads (when this file is an older one). */
+  newerGeneration?: string;
+}
+
+/** Today's dsh's verdict as the health header shows it. */
+export function upgradeSummary(verdict: FormatVerdict, storedVersion: number | null, fmt: Formatter): UpgradeSummary {
+  const words = upgradeWords(verdict, storedVersion, fmt);
+  const out: UpgradeSummary = { ok: verdict.ok, label: upgradeLabel(verdict, storedVersion, fmt), text: words.text, stage: verdict.stage };
+  if (words.dshText) out.dshText = words.dshText;
+  if (verdict.edge) out.edge = verdict.edge;
+  if (!verdict.ok && verdict.line !== undefined && verdict.line >= 1) out.line = verdict.line;
+  return out;
 }
 
 export function worstSeverity(diagnostics: readonly Diagnostic[]): SeverityMark | undefined {
@@ -53,11 +82,16 @@ export function summaryCounts(log: SessionLog, turns: number, diagnostics: reado
   return counts;
 }
 
-/** A child session's place in its family, from its header (undefined for a session of its own). */
-export function lineageOf(log: Pick<SessionLog, 'header'>): LineageSummary | undefined {
+/**
+ * A child session's place in its family, from its header and its seed (undefined for a session of its
+ * own). A v0 header counts the seed (`seedLength`); a later one says `isSeeded` and the log's
+ * inherited end-seed marker closes the seed.
+ */
+export function lineageOf(log: Pick<SessionLog, 'header' | 'inheritedEventCount'>): LineageSummary | undefined {
   const h = log.header;
-  if (!h || (h.parentSession === undefined && !h.seedLength)) return undefined;
-  const lineage: LineageSummary = { seedLength: h.seedLength ?? 0 };
+  const seed = log.inheritedEventCount ?? 0;
+  if (!h || (h.parentSession === undefined && !seed)) return undefined;
+  const lineage: LineageSummary = { seedLength: seed };
   if (h.parentSession !== undefined) lineage.parentSession = field('parentSession', 'Parent session', h.parentSession).value;
   if (h.origin !== undefined) lineage.origin = field('origin', 'Origin', h.origin, 40).value;
   return lineage;
@@ -81,6 +115,7 @@ export function summaryFacts(
 ): FieldView[] {
   const textBytes = log.scan.fileBytes;
   const facts: FieldView[] = [
+    field('format', fmt.t('Format'), formatValue(log.format.version, fmt)),
     field('events', fmt.t('Events'), fmt.count(counts.events)),
     field('turns', fmt.t('Turns'), fmt.count(counts.turns)),
     field('packedRows', fmt.t('Packed chunk rows'), fmt.count(counts.packedRows)),
@@ -131,6 +166,20 @@ export function buildSummary(log: SessionLog, ctx: SummaryContext, fmt: Formatte
   if (lineage) summary.lineage = lineage;
   const header = headerFields(log.headerLine, fmt);
   if (header) summary.headerFields = header;
+  summary.verdict.format = formatLabel(log.format.version, fmt);
+  if (ctx.upgrade) {
+    summary.upgrade = upgradeSummary(ctx.upgrade, log.format.version, fmt);
+    const note = !verdict.ok && advisesNewerHarness(verdict.dshError) ? newerHarnessNote(ctx.upgrade, log.format.version, fmt) : undefined;
+    if (note) summary.verdict.note = note;
+  }
+  if (ctx.newerGeneration !== undefined)
+    summary.olderGeneration = {
+      current: field('current', 'Current generation', ctx.newerGeneration, 200).value,
+      text: fmt.t(
+        'This file is an older generation of its session: dsh reads and appends to {0} beside it and leaves this one as it is. The editor shows it read-only; open {0} to see the session as dsh does.',
+        ctx.newerGeneration,
+      ),
+    };
   if (verdict.rule) summary.verdict.rule = verdict.rule;
   if (verdict.line !== undefined && verdict.line >= 1) summary.verdict.line = verdict.line;
   if (verdict.seq !== undefined) summary.verdict.seq = verdict.seq;

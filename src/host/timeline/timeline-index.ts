@@ -204,7 +204,9 @@ export class TimelineIndex {
     if (known >= 0) return known === 1;
     const type = this.log.eventType(seq);
     let gives = type === 'user/message' || type === 'tool/result';
-    if (type === 'assistant/message') {
+    // An assistant message or a system prompt with no content projects no message (an empty system
+    // head means "no system prompt"); a developer message always gives one.
+    if (type === 'assistant/message' || type === 'system/message' || type === 'developer/message') {
       const event = this.log.event(seq);
       gives = event !== undefined && deriveEventMessage(event) !== null;
     }

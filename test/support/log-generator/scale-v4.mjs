@@ -83,7 +83,10 @@ export class V4ScaleLogGenerator {
   /** Replaces surface nodes [i, j] by the event about to be written. */
   replace(type, data, i, j, sources) {
     const seq = this.writer.replace(type, data, this.surface[i].seq, this.surface[j].seq, sources);
-    this.surface.splice(i, j - i + 1, this.node({ type, seq, data }));
+    // A rewritten result keeps its turn: a later compaction cuts by turn and must not part it from its call.
+    const node = this.node({ type, seq, data });
+    if (type === 'tool/result') node.turn = this.surface[i].turn;
+    this.surface.splice(i, j - i + 1, node);
     return seq;
   }
 

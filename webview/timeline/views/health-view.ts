@@ -30,10 +30,22 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
   return html`<header id="health" aria-label=${t('Session health')}>
     <div class="health-line">
       <h1 id="session-title" title=${s.filePath}><span id="session-id">${oneLine(s.title, 120)}</span></h1>
-      <span id="verdict" class="pill ${v.ok ? 'ok' : 'error'}" data-ok=${v.ok ? 'true' : 'false'}>
+      <span id="verdict" class="pill ${v.ok ? 'ok' : 'error'}" data-ok=${v.ok ? 'true' : 'false'} title=${v.format ?? nothing}>
         <span class="codicon codicon-${v.ok ? 'pass' : 'error'}" aria-hidden="true"></span
         >${v.ok ? t('dsh opens this log') : t('dsh refuses this log')}</span
       >
+      ${
+        s.upgrade
+          ? html`<span
+              id="upgrade-verdict"
+              class="pill ${s.upgrade.ok ? 'ok' : 'warning'}"
+              data-ok=${s.upgrade.ok ? 'true' : 'false'}
+              title=${s.upgrade.text}
+              ><span class="codicon codicon-${s.upgrade.ok ? 'history' : 'warning'}" aria-hidden="true"></span
+              >${oneLine(s.upgrade.label, 120)}</span
+            >`
+          : nothing
+      }
       ${
         s.live === 'live' && openTurn === 'still'
           ? html`<span id="live-status" class="pill warning" data-activity="still"
@@ -78,12 +90,14 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
           </div>`,
       )}
     </dl>
+    ${s.olderGeneration ? renderOlderGeneration(s.olderGeneration) : nothing} ${renderUpgrade(s, on)}
     ${
       v.ok
         ? nothing
         : html`<div id="refusal-box" class="refusal">
             <p id="refusal-message">
               ${oneLine(v.text, 400)}${v.dshText ? html` <span class="muted">${oneLine(v.dshText, 400)}</span>` : nothing}
+              ${v.note ? html`<span id="verdict-note">${oneLine(v.note, 400)}</span>` : nothing}
               ${
                 v.line
                   ? html` <a
@@ -132,6 +146,43 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
         : nothing
     }
   </header>`;
+}
+
+/** The file is an older generation of its session: history, read-only, and which file dsh reads instead. */
+function renderOlderGeneration(g: NonNullable<SessionSummary['olderGeneration']>): TemplateResult {
+  return html`<p id="older-generation" class="notice" data-current=${g.current}>
+    <span class="codicon codicon-history" aria-hidden="true"></span> ${oneLine(g.text, 400)}
+  </p>`;
+}
+
+/**
+ * Today's dsh's verdict, when it says more than the pill: a log it migrates (from which format) or
+ * refuses (the edge, dsh's words, the line to jump to).
+ */
+function renderUpgrade(s: SessionSummary, on: HealthHandlers): TemplateResult | typeof nothing {
+  const u = s.upgrade;
+  if (!u) return nothing;
+  return html`<p
+    id="upgrade-detail"
+    class=${u.ok ? 'muted' : 'upgrade-refusal'}
+    data-ok=${u.ok ? 'true' : 'false'}
+    data-edge=${u.edge ?? nothing}
+  >
+    ${oneLine(u.text, 400)}${u.dshText ? html` <span class="muted">${oneLine(u.dshText, 400)}</span>` : nothing}
+    ${
+      u.line
+        ? html` <a
+            href="#"
+            id="upgrade-reveal"
+            @click=${(e: Event) => {
+              e.preventDefault();
+              on.reveal(u.line!);
+            }}
+            >${t('Show line {0}', u.line)}</a
+          >`
+        : nothing
+    }
+  </p>`;
 }
 
 /** A child session's seed and parent, and a parent's children, each a link to follow. */

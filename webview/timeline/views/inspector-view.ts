@@ -10,6 +10,7 @@ import type {
   UsageView,
   WebviewString,
 } from '../../../src/protocol';
+import { renderChildren, renderStream } from './stream-section';
 import { clampBlock, oneLine } from '../safe-text';
 import { safeIcon } from './row-view';
 import { formatNumber, t } from '../strings';
@@ -18,6 +19,8 @@ export interface InspectorHandlers {
   jump(seq: number): void;
   reveal(line: number): void;
   close(): void;
+  /** Opens a child session a subagent catalog entry names. */
+  openSession(id: string): void;
 }
 
 const RELATION_LABEL: Record<LinkRelation, WebviewString> = {
@@ -31,6 +34,13 @@ const RELATION_LABEL: Record<LinkRelation, WebviewString> = {
   shadowedBy: 'Shadowed by',
   source: 'Source',
   derived: 'Derived event',
+  requestHeader: 'Binds to request header',
+  toolChange: 'Tools changed by',
+  step: 'Step',
+  settledBy: 'Settled by',
+  attempt: 'Attempt that did not settle',
+  offloads: 'Offloads images of',
+  offloadedBy: 'Images offloaded by',
 };
 
 export function renderInspector(detail: EventDetail | undefined, loading: boolean, on: InspectorHandlers): TemplateResult {
@@ -97,6 +107,14 @@ function renderDetail(d: EventDetail, on: InspectorHandlers): TemplateResult {
       <dt>${t('Surface')}</dt>
       <dd data-field="surface">${surfaceText(d)}</dd>
       ${
+        d.systemHead
+          ? html`<dt>${t('System head')}</dt>
+              <dd data-field="system-head">
+                ${t('The protected system head: the system prompt the model reads first. No compaction or prune can hide it.')}
+              </dd>`
+          : nothing
+      }
+      ${
         d.sourceText
           ? html`<dt>${t('Source')}</dt>
               <dd>${oneLine(d.sourceText, 200)}</dd>`
@@ -120,9 +138,10 @@ function renderDetail(d: EventDetail, on: InspectorHandlers): TemplateResult {
     ${
       d.blocks.length
         ? html`<h3>${t('Content')}</h3>
-            <div class="blocks">${d.blocks.map(renderBlock)}</div>`
+            <div class="blocks">${d.blocks.map((b, i) => renderBlock(b, i, on, streamedBy(d, i)))}</div>`
         : nothing
     }
+    ${d.stream ? renderStream(d.stream, on) : nothing} ${d.children ? renderChildren(d.children, on) : nothing}
     ${
       d.usage
         ? html`<h3>${t('Usage')}</h3>
@@ -159,7 +178,35 @@ function surfaceText(d: EventDetail): string {
   return t('Log only');
 }
 
-function renderBlock(b: ContentBlockView): TemplateResult {
+/** The positions of the stream records that streamed content block `index` (v2 and on). */
+function streamedBy(d: EventDetail, index: number): number[] {
+  return d.stream?.records.filter((r) => r.block === index && r.kind !== 'chunk').map((r) => r.position) ?? [];
+}
+
+function renderBlock(b: ContentBlockView, index: number, on: InspectorHandlers, records: number[]): TemplateResult {
+  return html`<div class="block-wrap" id="content-block-${index}" tabindex="-1" data-block=${index}>
+    ${renderBlockBody(b, on)}
+    ${
+      records.length
+        ? html`<a
+            href="#"
+            class="block-to-stream"
+            data-record=${records[0]}
+            @click=${(e: Event) => {
+              e.preventDefault();
+              const root = (e.currentTarget as Element | null)?.closest('#inspector');
+              const target = root?.querySelector<HTMLElement>(`#stream-record-${records[0]}`);
+              target?.scrollIntoView({ block: 'nearest' });
+              target?.focus({ preventScroll: true });
+            }}
+            >${records.length === 1 ? t('streamed by record {0}', records[0]) : t('streamed by records {0}–{1}', records[0], records[records.length - 1])}</a
+          >`
+        : nothing
+    }
+  </div>`;
+}
+
+function renderBlockBody(b: ContentBlockView, on: InspectorHandlers): TemplateResult {
   switch (b.kind) {
     case 'text':
       return html`<div class="block text">
@@ -208,7 +255,28 @@ function renderBlock(b: ContentBlockView): TemplateResult {
                   <dd>${b.bytes}</dd>`
               : nothing
           }
+          ${
+            b.offloadedBy !== undefined
+              ? html`<dt>${t('Offloaded')}</dt>
+                  <dd>
+                    <a
+                      href="#"
+                      class="offloaded-by"
+                      data-target=${b.offloadedBy}
+                      @click=${(e: Event) => {
+                        e.preventDefault();
+                        on.jump(b.offloadedBy!);
+                      }}
+                      >${t('by the image offload at seq {0}', b.offloadedBy)}</a
+                    >
+                  </dd>`
+              : nothing
+          }
         </dl>
+      </div>`;
+    case 'toolChange':
+      return html`<div class="block tool-change" data-change=${b.added ? 'addition' : 'removal'}>
+        <h4>${b.added ? t('Tool added') : t('Tool removed')} <code>${oneLine(b.toolName, 120)}</code></h4>
       </div>`;
     case 'other':
       return html`<div class="block other">

@@ -71,6 +71,7 @@ function wordRow(row: TimelineRow): RowWords {
     row.kind === 'chunkRun' ? 'chunk-run' : '',
     row.repair ? 'repair' : '',
     row.inherited ? 'inherited' : '',
+    row.systemHead ? 'system-head' : '',
   ];
   return {
     strings: stringsVersion(),
@@ -96,6 +97,7 @@ function wordName(row: TimelineRow): string {
   if (row.severity) parts.push(t(row.severity));
   if (row.repair) parts.push(repairWords(row.repair));
   if (row.inherited) parts.push(t('inherited from the parent session'));
+  if (row.systemHead) parts.push(t('the protected system head'));
   parts.push(oneLine(row.summary, 160));
   return parts.join(', ');
 }
@@ -110,7 +112,8 @@ function wordContext(row: TimelineRow, range: RowContext['range']): string {
     seq: row.seq,
     ...(inRange ? { start: range!.start, end: range!.end } : {}),
     sessionSurfaceRowType: row.type,
-    sessionSurfaceSurfaceNode: row.surface === 'node',
+    // The protected system head is on the surface but no compaction may start or end at it.
+    sessionSurfaceSurfaceNode: row.surface === 'node' && !row.systemHead,
   });
 }
 
@@ -166,6 +169,7 @@ function rowTemplate(
     data-shadowed-by=${row?.shadowedBy ?? nothing}
     data-repair=${row?.repair ?? nothing}
     data-inherited=${row?.inherited ? 'true' : nothing}
+    data-system-head=${row?.systemHead ? 'true' : nothing}
     data-vscode-context=${context ?? nothing}
   >
     <span class="surface-mark" aria-hidden="true" title=${w?.surfaceTitle ?? nothing}></span>
@@ -184,6 +188,15 @@ function rowTemplate(
         : nothing
     }
     ${row?.inherited ? html`<span class="cell inherited-mark" title=${t('Inherited from the parent session (seed)')}><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
+    ${
+      row?.systemHead
+        ? html`<span
+            class="cell head-mark"
+            title=${t('The protected system head: the system prompt the model reads first. No compaction or prune can hide it.')}
+            ><span class="codicon codicon-lock" aria-hidden="true"></span
+          ></span>`
+        : nothing
+    }
     ${row?.shadowedBy !== undefined ? html`<span class="cell shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
     ${row?.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
     ${row?.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}

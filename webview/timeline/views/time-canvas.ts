@@ -2,7 +2,17 @@
 // and turns the pointer and the keys into the controller's terms — the wheel zooms around the pointer,
 // a click picks the span under it, a drag chooses an interval (drawn while it is dragged).
 import { LANES, type TimeController } from '../controllers/time-controller';
-import { formatNumber, t } from '../strings';
+import { formatDuration, t } from '../strings';
+import type { WebviewString } from '../../../src/protocol';
+
+/** Each lane's name, in the display language. */
+const LANE_NAMES: Record<(typeof LANES)[number], WebviewString> = {
+  turn: 'turns',
+  step: 'steps',
+  assistant: 'model',
+  tool: 'tools',
+  event: 'Events',
+};
 
 const LANE_H = 18;
 /** A pointer that moves less than this between down and up clicks rather than drags. */
@@ -90,6 +100,7 @@ export class TimeCanvas {
     const ttft = color('--vscode-charts-yellow', '#cc4');
     const chosen = new Set(time.chosen.map((s) => s.seq));
     const x = (at: number) => time.fractionOf(at) * width;
+    let drawn = 0;
     for (const s of spans.spans) {
       const lane = LANES.indexOf(s.kind);
       if (lane < 0) continue;
@@ -97,6 +108,7 @@ export class TimeCanvas {
       const x0 = x(s.start);
       const x1 = x(end);
       if (x1 < 0 || x0 > width) continue;
+      if (x1 - x0 >= 1) drawn += 1;
       const y = lane * LANE_H + 2;
       g.globalAlpha = chosen.size && !chosen.has(s.seq) ? 0.35 : 1;
       g.fillStyle = fills[s.kind];
@@ -109,8 +121,15 @@ export class TimeCanvas {
     g.globalAlpha = 1;
     g.fillStyle = color('--vscode-foreground', '#888');
     g.font = `11px ${color('--vscode-font-family', 'sans-serif')}`;
-    LANES.forEach((l, i) => g.fillText(l, 2, i * LANE_H + 13));
-    g.fillText(t('{0} ms shown', formatNumber(Math.round(time.range.to - time.range.from))), 2, height - 4);
+    const lanes = LANES.map((l) => t(LANE_NAMES[l]));
+    lanes.forEach((name, i) => g.fillText(name, 2, i * LANE_H + 13));
+    const shown = t('{0} shown', formatDuration(time.range.to - time.range.from));
+    g.fillText(shown, 2, height - 4);
+    // What was drawn, for assistive checks and tests (a canvas has no text of its own).
+    c.dataset.lanes = lanes.join('|');
+    c.dataset.rangeText = shown;
+    c.dataset.rangeMs = String(Math.round(time.range.to - time.range.from));
+    c.dataset.drawnSpans = String(drawn);
     if (this.drag) {
       g.fillStyle = color('--vscode-editor-selectionBackground', '#39f');
       g.globalAlpha = 0.35;

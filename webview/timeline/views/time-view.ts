@@ -32,6 +32,7 @@ export function renderTime(time: TimeController, canvas: TimeCanvas, on: TimeHan
       <span class="swatch tool"></span> ${t('tool call → result.')}
       ${t('Wheel or +/− zooms; drag an interval to go to what was active in it.')}
     </p>
+    ${time.spans?.ignoredNote ? html`<p id="time-ignored" class="muted" data-count=${time.spans.ignoredTimes ?? 0}>${time.spans.ignoredNote}</p>` : nothing}
     ${canvas.element}
     ${time.chosen.length ? html`<p id="time-selection">${counted(time.chosen.length, '1 span active in the interval.', '{0} spans active in the interval.')}</p>` : nothing}
     ${
