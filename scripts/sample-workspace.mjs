@@ -4,7 +4,9 @@
 //   - a click on a sample opens it in the session editor (VS Code's own editor association, so it holds
 //     before activation, and the extension's setting that keeps that association);
 //   - session logs are saved only when the user saves: VS Code in a browser auto-saves a changed editor
-//     by default, and a pending edit of a session log is an append to an append-only file.
+//     by default, and a pending edit of a session log is an append to an append-only file. VS Code's
+//     auto-save reaches a session editor through a resource outside every workspace folder, so
+//     `files.autoSaveWorkspaceFilesOnly` keeps it for Save (see src/host/authoring/auto-save.ts).
 // The end-to-end tests build their sample workspace with the same function.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,15 +16,14 @@ export function sampleWorkspaceSettings() {
   return {
     'sessionSurface.openLogsInSessionEditor': true,
     'workbench.editorAssociations': { '**/session*.jsonl': 'sessionSurface.sessionEditor' },
-    '[jsonl]': { 'files.autoSave': 'off' },
-    '[dsh-session-zstd]': { 'files.autoSave': 'off' },
+    'files.autoSaveWorkspaceFilesOnly': true,
   };
 }
 
 /**
  * Copies the sample sessions of `samples` into `folder` and writes its settings. Settings already
- * there are kept as the user left them; only the keys that keep session logs from being auto-saved
- * are added when they are missing.
+ * there are kept as the user left them; only the key that keeps session logs from being auto-saved is
+ * added when it is missing.
  */
 export function writeSampleWorkspace(folder, samples) {
   mkdirSync(folder, { recursive: true });
@@ -36,9 +37,8 @@ export function writeSampleWorkspace(folder, samples) {
     } catch {
       return; // a settings file with comments or an edit in progress is the user's: leave it
     }
-    const missing = ['[jsonl]', '[dsh-session-zstd]'].filter((key) => settings[key]?.['files.autoSave'] === undefined);
-    if (!missing.length) return;
-    for (const key of missing) settings[key] = { ...settings[key], ...wanted[key] };
+    if (settings['files.autoSaveWorkspaceFilesOnly'] !== undefined) return;
+    settings['files.autoSaveWorkspaceFilesOnly'] = wanted['files.autoSaveWorkspaceFilesOnly'];
   } else settings = wanted;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(settings, null, 2) + '\n');

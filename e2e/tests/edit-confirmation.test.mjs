@@ -2,7 +2,7 @@
 // browser default `files.autoSave: afterDelay` in the user settings (as a new user of code-server has it):
 //   - auto-save would append a pending edit a second after Apply: the confirmation says so and offers
 //     "Save only when I say so for session logs"; with it, the file is unchanged until Save, for a plain
-//     and (through the language the extension gives them) a zstd log;
+//     and a zstd log, while other files keep the user's auto-save;
 //   - a prune whose new content is no smaller than the result says it saves nothing, and its preview
 //     tab is named after the whole edit ("/" in tool/result is not taken as a folder);
 //   - after Save the header's File size is the file's new size.
@@ -82,16 +82,15 @@ test(
     await waitForHeader(page);
     await compactUpToPreview(page, first, first, 'Kept for an explicit Save.');
     const text = await dialog(page).innerText();
-    assert.match(text, /Auto-save is on for this log \(files\.autoSave: afterDelay\)/);
+    assert.match(text, /Auto-save is on \(files\.autoSave: afterDelay\)/);
     assert.doesNotMatch(text, /Nothing is written until you save/);
     await suite.shot(page, 'auto-save-warned');
     await dialogButton(page, KEEP).click();
     await dirtyTab(page, name).waitFor({ timeout: 30_000 });
-    await until(() => userSettings()['[jsonl]']?.['files.autoSave'] === 'off', 30_000, '"[jsonl]": { "files.autoSave": "off" } written');
-    assert.equal(userSettings()['[dsh-session-zstd]']?.['files.autoSave'], 'off');
-    assert.equal(userSettings()['files.autoSave'], 'afterDelay', 'auto-save of other files is left as it was');
+    await until(() => userSettings()['files.autoSaveWorkspaceFilesOnly'] === true, 30_000, 'files.autoSaveWorkspaceFilesOnly written');
+    assert.equal(userSettings()['files.autoSave'], 'afterDelay', 'auto-save of the workspace files is left as it was');
     await page.waitForTimeout(AUTO_SAVE_WAIT_MS);
-    assert.deepEqual(readFileSync(file), original, 'auto-save did not write the pending edit');
+    assert.deepEqual(readFileSync(file), original, 'auto-save wrote the pending edit before Save');
     assert.equal(await dirtyTab(page, name).count(), 1, 'still pending');
     await saveSession(page);
     await until(() => readFileSync(file).length > original.length, 30_000, 'Save appends');
@@ -103,7 +102,7 @@ test(
   },
 );
 
-test('a zstd log is kept for Save by the same one click (its own language)', { timeout: 300_000 }, async () => {
+test('a zstd log is kept for Save by the same one click', { timeout: 300_000 }, async () => {
   const name = 'session-small.jsonl.zstd';
   const file = join(suite.workspace, name);
   const original = readFileSync(file);
@@ -117,7 +116,7 @@ test('a zstd log is kept for Save by the same one click (its own language)', { t
   await dialogButton(page, 'Apply').click();
   await dirtyTab(page, name).waitFor({ timeout: 30_000 });
   await page.waitForTimeout(AUTO_SAVE_WAIT_MS);
-  assert.deepEqual(readFileSync(file), original, 'VS Code did not auto-save the zstd log');
+  assert.deepEqual(readFileSync(file), original, 'auto-save wrote the pending edit of the zstd log before Save');
   await saveSession(page);
   await until(() => readFileSync(file).length > original.length, 30_000, 'Save appends a frame');
   assert.equal(check(file).status, 0);

@@ -71,7 +71,7 @@ test(
     await dialogButton(page, 'Apply').click();
     await dirtyTab(page, SAMPLE).waitFor({ timeout: 30_000 });
     await page.waitForTimeout(6_000);
-    assert.deepEqual(readFileSync(file), original, 'auto-save wrote the pending edit');
+    assert.deepEqual(readFileSync(file), original, 'auto-save wrote the pending edit before Save');
     await saveSession(page);
     await until(() => readFileSync(file).length > original.length, 30_000, 'Save appends');
     assert.equal(appendedLines(file, original).length, 4);

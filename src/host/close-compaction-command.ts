@@ -43,7 +43,7 @@ export function registerCloseCompactionCommand(commands: RepairCommandContext): 
     );
     // A pending edit may be written by auto-save: its confirmation says so (./authoring/auto-save.ts).
     const confirmed = editing
-      ? await confirmPendingEdit(where, { message, detail, confirm, warning: true })
+      ? await confirmPendingEdit({ message, detail, confirm, warning: true })
       : (await vscode.window.showWarningMessage(message, { modal: true, detail }, confirm)) === confirm;
     if (!confirmed) return commands.report({ command: 'closeCompaction', file, done: false, message: 'cancelled' });
     if (editing) {

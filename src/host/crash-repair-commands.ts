@@ -121,7 +121,7 @@ async function applyCrashRepairCommand(commands: RepairCommandContextImpl, uri?:
       );
       // A pending edit may be written by auto-save: its confirmation says so (./authoring/auto-save.ts).
       const confirmed = editing
-        ? await confirmPendingEdit(where, { message: heading, detail, confirm, warning: true })
+        ? await confirmPendingEdit({ message: heading, detail, confirm, warning: true })
         : (await vscode.window.showWarningMessage(heading, { modal: true, detail }, confirm)) === confirm;
       if (!confirmed) {
         cancelled = true;

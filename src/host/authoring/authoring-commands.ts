@@ -140,7 +140,7 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
     return false;
   }
   const summary = planSummary(preview.lines.length, preview.shadowed.length, messages, tokens);
-  return confirmPendingEdit(document.uri, {
+  return confirmPendingEdit({
     message: preview.savesNothing
       ? vscode.l10n.t('{0}: the plan holds, but it saves nothing', preview.title)
       : vscode.l10n.t('{0}: the plan holds', preview.title),
