@@ -96,12 +96,29 @@ export function partBoxesInFrame() {
     'time panel': '#time-panel',
     'as-of panel': '#asof-panel',
   };
+  // What of an element is drawn: its box, cut by every ancestor that clips it (a panel scrolled in its
+  // area) — but not by the page itself, so a part pushed off the bottom still counts as outside it.
+  const seen = (el) => {
+    const b = el.getBoundingClientRect();
+    let box = { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflow === 'visible') continue;
+      const c = a.getBoundingClientRect();
+      box = {
+        top: Math.max(box.top, c.top),
+        bottom: Math.min(box.bottom, c.bottom),
+        left: Math.max(box.left, c.left),
+        right: Math.min(box.right, c.right),
+      };
+    }
+    return box;
+  };
   const out = {};
   for (const [name, selector] of Object.entries(parts)) {
     const el = document.querySelector(selector);
     if (!el) continue;
-    const b = el.getBoundingClientRect();
-    if (b.height > 0) out[name] = { top: b.top, bottom: b.bottom, left: b.left, right: b.right };
+    const box = seen(el);
+    if (box.bottom - box.top > 0) out[name] = box;
   }
   const rows = document.querySelector('#timeline-list virtual-rows');
   return { parts: out, listHeight: rows?.clientHeight ?? 0, viewportHeight: window.innerHeight };

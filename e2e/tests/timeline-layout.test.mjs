@@ -160,7 +160,7 @@ test(
       ['order-log'],
       `one stop for the orders, the chosen one: ${stops.join(' → ')}`,
     );
-    assert.ok(stops.length <= 7, `${stops.length} Tab presses: ${stops.join(' → ')}`);
+    assert.ok(stops.length <= 8, `${stops.length} Tab presses: ${stops.join(' → ')}`);
     // In the group, the arrows move and choose.
     await sessionView(page).locator('#order-log').focus();
     await page.keyboard.press('ArrowRight');

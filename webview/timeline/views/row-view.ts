@@ -208,22 +208,26 @@ function rowTemplate(
 const hasNotes = (row: TimelineRow): boolean => !!row.repair || !!row.inherited || row.shadowedBy !== undefined || !!row.tokensText;
 
 /**
- * The notes after the summary. Each is shown whole or not at all: they wrap inside a box one line high,
- * so a note the row has no room for moves to a line that is never shown (the tooltip still says it).
+ * The notes after the summary (repair, seed, shadowed by, tokens). The row is a flex line that wraps,
+ * one line high: a note with no room on the line moves to a line that is never shown, whole, and the
+ * summary takes its room (the row's tooltip still says it).
  */
 function renderNotes(row: TimelineRow): TemplateResult {
-  return html`<span class="notes">
-    ${
-      row.repair
-        ? html`<span class="note repair-mark"
-            ><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span
-          >`
-        : nothing
-    }
-    ${row.inherited ? html`<span class="note inherited-mark"><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
-    ${row.shadowedBy !== undefined ? html`<span class="note shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
-    ${row.tokensText ? html`<span class="note tokens">${row.tokensText}</span>` : nothing}
-  </span>`;
+  return html`${
+    row.repair
+      ? html`<span class="note repair-mark"
+          ><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span
+        >`
+      : nothing
+  }${
+    row.inherited
+      ? html`<span class="note inherited-mark"
+          ><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span
+        >`
+      : nothing
+  }${row.shadowedBy !== undefined ? html`<span class="note shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}${
+    row.tokensText ? html`<span class="note tokens">${row.tokensText}</span>` : nothing
+  }`;
 }
 
 function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {
