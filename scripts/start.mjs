@@ -3,10 +3,10 @@
 // the extension loaded from this working tree, and prints the URL. Ctrl+C stops it.
 // Options: --port N (default 8740 or $PORT), --folder DIR (open DIR instead of the samples).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
+import { writeSampleWorkspace } from './sample-workspace.mjs';
 
 // On a fresh clone the npm packages come first: the helpers below import playwright-core and esbuild.
 ensureDeps(resolve(dirname(fileURLToPath(import.meta.url)), '..'));
@@ -25,20 +25,20 @@ ensureToolchain({ browser: false });
 
 let folder = arg('--folder') && resolve(arg('--folder'));
 if (!folder) {
-  // A copy, so appending to or truncating a sample while trying the editor never changes the repo.
+  // A copy, so appending to or truncating a sample while trying the editor never changes the repo; its
+  // settings open a sample in the session editor from the first click and save logs only on Save.
   folder = join(CACHE, 'start', 'sample-sessions');
-  mkdirSync(folder, { recursive: true });
-  const samples = join(REPO, 'test', 'fixtures', 'sessions');
-  for (const f of readdirSync(samples).filter((n) => /\.jsonl(\.zstd)?$/.test(n))) cpSync(join(samples, f), join(folder, f));
-  // A click on a sample opens it in the session editor (kept as the user leaves it on later runs).
-  const settings = join(folder, '.vscode', 'settings.json');
-  if (!existsSync(settings)) {
-    mkdirSync(dirname(settings), { recursive: true });
-    writeFileSync(settings, JSON.stringify({ 'sessionSurface.openLogsInSessionEditor': true }, null, 2) + '\n');
-  }
+  writeSampleWorkspace(folder, join(REPO, 'test', 'fixtures', 'sessions'));
 }
 
-const server = await startCodeServer({ runDir: join(CACHE, 'start', 'server'), port, workspace: folder });
+// VS Code in a browser auto-saves by default; the user settings keep that default (the tests turn it
+// off), so the sample workspace's own settings are what keep its session logs for Save.
+const server = await startCodeServer({
+  runDir: join(CACHE, 'start', 'server'),
+  port,
+  workspace: folder,
+  settings: { 'files.autoSave': 'afterDelay' },
+});
 const url = workbenchUrl({ origin: server.origin, folder, extensionPath: REPO });
 console.log(`\ncode-server is running with Session Surface Studio loaded from ${REPO}.`);
 console.log(`Open this URL in a browser on this machine (the title bar says [Extension Development Host]):\n\n  ${url}\n`);

@@ -4,6 +4,7 @@
 // completed when its summary and replacement were written — after a modal; in the session editor it
 // becomes a pending edit (Save appends it, Undo takes it back).
 import * as vscode from 'vscode';
+import { confirmPendingEdit } from './authoring/auto-save';
 import { openCompactionStart } from '../core/plan/checks';
 import { PendingEdits } from '../core/plan/pending-edits';
 import { identityOf } from '../files/file-identity';
@@ -35,18 +36,16 @@ export function registerCloseCompactionCommand(commands: RepairCommandContext): 
     const active = commands.provider.activeDocument;
     const editing = active?.uri.toString() === where.toString() && active.editable ? active : undefined;
     const confirm = editing ? vscode.l10n.t('Add as Pending Edit') : vscode.l10n.t('Append compaction/end');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Close the interrupted compaction of {0}?', name),
-      {
-        modal: true,
-        detail: vscode.l10n.t(
-          'compaction/start at seq {0} has no compaction/end, so every later compaction is refused ("compaction already in progress"). A compaction/end for it is appended: as failed, the way dsh closes a failed attempt, or as completed when its summary and replacement were written.',
-          start,
-        ),
-      },
-      confirm,
+    const message = vscode.l10n.t('Close the interrupted compaction of {0}?', name);
+    const detail = vscode.l10n.t(
+      'compaction/start at seq {0} has no compaction/end, so every later compaction is refused ("compaction already in progress"). A compaction/end for it is appended: as failed, the way dsh closes a failed attempt, or as completed when its summary and replacement were written.',
+      start,
     );
-    if (choice !== confirm) return commands.report({ command: 'closeCompaction', file, done: false, message: 'cancelled' });
+    // A pending edit may be written by auto-save: its confirmation says so (./authoring/auto-save.ts).
+    const confirmed = editing
+      ? await confirmPendingEdit({ message, detail, confirm, warning: true })
+      : (await vscode.window.showWarningMessage(message, { modal: true, detail }, confirm)) === confirm;
+    if (!confirmed) return commands.report({ command: 'closeCompaction', file, done: false, message: 'cancelled' });
     if (editing) {
       editing.edits.apply({ kind: 'close-compaction' });
       return commands.report({ command: 'closeCompaction', file, done: true, message: 'pending' });

@@ -3,6 +3,7 @@
 // through the write layer (src/files): dsh's lock (waited for, with progress and Cancel), the checked
 // append, the torn-tail cut with its backup. Files are read asynchronously through the file adapter.
 import * as vscode from 'vscode';
+import { confirmPendingEdit } from './authoring/auto-save';
 import type { ReadLog } from '../files/crash-repair';
 import type { OpenTurnReview } from '../core/surface/crash-review';
 import { STILL_AFTER_MS } from '../core/surface/liveness';
@@ -111,21 +112,18 @@ async function applyCrashRepairCommand(commands: RepairCommandContextImpl, uri?:
         activity === 'growing'
           ? vscode.l10n.t('{0} is still changing. Append the crash repair anyway?', name)
           : vscode.l10n.t('Append the crash repair to {0}?', name);
-      const choice = await vscode.window.showWarningMessage(
-        heading,
-        {
-          modal: true,
-          detail: reviewDetail(
-            review,
-            activityWords(activity, msSinceChange, hostFormatter()),
-            write.lines.length,
-            write.bytes.length,
-            write.container,
-          ),
-        },
-        confirm,
+      const detail = reviewDetail(
+        review,
+        activityWords(activity, msSinceChange, hostFormatter()),
+        write.lines.length,
+        write.bytes.length,
+        write.container,
       );
-      if (choice !== confirm) {
+      // A pending edit may be written by auto-save: its confirmation says so (./authoring/auto-save.ts).
+      const confirmed = editing
+        ? await confirmPendingEdit({ message: heading, detail, confirm, warning: true })
+        : (await vscode.window.showWarningMessage(heading, { modal: true, detail }, confirm)) === confirm;
+      if (!confirmed) {
         cancelled = true;
         return false;
       }

@@ -1,6 +1,9 @@
 // Keyboard navigation in the session editor: Go to Seq… and Next/Previous Problem. Each sends the
-// session webviews of the log a `reveal` notification (through the document), and shows the event's line in the text editor beside
-// (plain logs only: a zstd log's text is not a text document) without taking the focus away.
+// session webviews of the log a `reveal` notification (through the document). Go to Seq… also shows
+// the event's line in the text editor beside (plain logs only: a zstd log's text is not a text
+// document) without taking the focus away; stepping through problems moves the timeline alone, as
+// the text editor beside would squeeze it at every step (the inspector's Reveal in Text Editor opens it
+// on request).
 import * as vscode from 'vscode';
 import type { Diagnostic } from '../core/types';
 import { notification, type RevealTarget } from '../protocol';
@@ -26,8 +29,9 @@ async function showLineBeside(doc: SessionDocument, line: number): Promise<void>
   } satisfies vscode.TextDocumentShowOptions);
 }
 
-async function reveal(doc: SessionDocument, target: RevealTarget): Promise<void> {
+async function reveal(doc: SessionDocument, target: RevealTarget, { lineBeside }: { lineBeside: boolean }): Promise<void> {
   doc.notify(notification('reveal', target));
+  if (!lineBeside) return;
   const line = target.line ?? (target.seq !== undefined ? doc.view?.place(target.seq)?.line : undefined);
   if (line !== undefined) await showLineBeside(doc, line);
 }
@@ -59,7 +63,7 @@ export function registerNavigation(context: vscode.ExtensionContext, active: Act
     current.set(doc, index);
     const { d, line } = problems[index];
     vscode.window.setStatusBarMessage(vscode.l10n.t('Problem {0} of {1}: {2}: {3}', index + 1, problems.length, d.rule, d.message), 8000);
-    await reveal(doc, { seq: d.seq, line, reason: direction === 1 ? 'nextProblem' : 'previousProblem' });
+    await reveal(doc, { seq: d.seq, line, reason: direction === 1 ? 'nextProblem' : 'previousProblem' }, { lineBeside: false });
   };
 
   context.subscriptions.push(
@@ -90,7 +94,7 @@ export function registerNavigation(context: vscode.ExtensionContext, active: Act
         seq = Number(answer.trim());
       }
       if (!Number.isInteger(seq) || seq < 0 || seq >= count) return;
-      await reveal(doc, { seq, reason: 'goToSeq' });
+      await reveal(doc, { seq, reason: 'goToSeq' }, { lineBeside: true });
     }),
     vscode.commands.registerCommand(NAVIGATION_COMMANDS.nextProblem, () => stepProblem(1)),
     vscode.commands.registerCommand(NAVIGATION_COMMANDS.previousProblem, () => stepProblem(-1)),

@@ -17,6 +17,11 @@ export interface EditPreview {
   tokensAfter?: number;
   messagesBefore: number;
   messagesAfter?: number;
+  /**
+   * A prune whose new content is no smaller than the result it replaces (the default "[pruned: 6 B]"
+   * for a 6-byte result): it holds, but the surface does not get smaller, and the preview says so.
+   */
+  savesNothing: boolean;
   /** The whole preview as plain text. */
   text: string;
 }
@@ -75,12 +80,16 @@ export function previewEdit(
   const tokensAfter = after ? estimateTokensOfSeqs(after, after.surface()) : undefined;
   const before = log.deriveMessages();
   const afterMessages = after?.deriveMessages();
+  const savesNothing = edit.kind === 'prune' && tokensAfter !== undefined && tokensAfter >= tokensBefore;
   const out: string[] = [];
   out.push(
-    plan.ok
-      ? fmt.t('{0} — the plan holds', title)
-      : fmt.counted(reasons.length, '{1} — refused ({0} reason)', '{1} — refused ({0} reasons)', title),
+    !plan.ok
+      ? fmt.counted(reasons.length, '{1} — refused ({0} reason)', '{1} — refused ({0} reasons)', title)
+      : savesNothing
+        ? fmt.t('{0} — the plan holds, but it saves nothing', title)
+        : fmt.t('{0} — the plan holds', title),
   );
+  if (savesNothing) out.push(pruneSavesNothing(tokensBefore, tokensAfter, fmt));
   out.push('');
   if (!plan.ok) {
     out.push(fmt.t('Why it cannot be applied:'), ...reasons.map((r) => reasonLine(r, fmt)), '');
@@ -113,8 +122,18 @@ export function previewEdit(
     tokensAfter,
     messagesBefore: before.length,
     messagesAfter: afterMessages?.length,
+    savesNothing,
     text: out.join('\n'),
   };
+}
+
+/** Why a prune that holds is still not worth applying, in one sentence. */
+export function pruneSavesNothing(tokensBefore: number, tokensAfter: number, fmt: Formatter): string {
+  return fmt.t(
+    'The new content is not smaller than the tool result it replaces: estimated tokens on the surface {0} → {1}. Apply it only to replace the result for another reason.',
+    fmt.count(tokensBefore),
+    fmt.count(tokensAfter),
+  );
 }
 
 function shadowedSpan(log: SessionLog, start: number, end: number): number[] {

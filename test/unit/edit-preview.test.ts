@@ -62,6 +62,40 @@ describe('edit preview', () => {
     assert.match(preview.text, /the last turn is open/);
   });
 
+  it('a prune that does not make the surface smaller holds, and says it saves nothing', () => {
+    const b = new LogBuilder();
+    b.turnStart();
+    b.user('look');
+    b.stepStart();
+    b.assistant({ toolCalls: [{ id: 'tiny' }, { id: 'long' }] });
+    b.toolCall('tiny');
+    b.toolCall('long');
+    const tiny = b.toolResult('tiny', 'ok 42');
+    const long = b.toolResult('long', 'a result long enough that replacing it with a short note saves room. '.repeat(8));
+    b.stepEnd();
+    b.turnEnd();
+    const log = loadSession(b.bytes());
+    const preview = (seq: number) => {
+      const edit = pruneEdit(log, { seq });
+      const edits = new PendingEdits(log.eventCount);
+      edits.push(edit);
+      const plan = edits.plan({ log });
+      assert.ok(plan.ok);
+      const after = loadSession(b.bytes());
+      after.append(plan.events as never);
+      return previewEdit(log, edit, plan, after, fmt);
+    };
+    const grows = preview(tiny);
+    assert.equal(grows.savesNothing, true);
+    assert.ok(grows.tokensAfter! >= grows.tokensBefore, `${grows.tokensBefore} → ${grows.tokensAfter}`);
+    assert.match(grows.text.split('\n')[0], /the plan holds, but it saves nothing$/);
+    assert.match(grows.text, /The new content is not smaller than the tool result it replaces: estimated tokens on the surface \d+ → \d+/);
+    const shrinks = preview(long);
+    assert.equal(shrinks.savesNothing, false);
+    assert.ok(shrinks.tokensAfter! < shrinks.tokensBefore);
+    assert.doesNotMatch(shrinks.text, /saves nothing/);
+  });
+
   it('titles name what an edit does', () => {
     const log = loadSession(threeTurns().bytes());
     const result = log.surface()[4];

@@ -12,12 +12,14 @@ import { TimelineControllers } from './controllers/timeline-controllers';
 import type { TimelineHost } from './controllers/timeline-host';
 import { isLanguageTag, t } from './strings';
 import { Announcer } from './views/announcer';
+import { ColumnWidths } from './views/column-widths';
 import { renderAsOf } from './views/as-of-view';
 import { renderCrashBanner } from './views/crash-banner';
 import { renderHealthLists } from './views/health-lists';
 import { renderHealth, renderLoading } from './views/health-view';
 import { renderInspector } from './views/inspector-view';
 import { LIST_ID, renderListColumn } from './views/list-view';
+import { LEGEND_ID, renderLegend, renderLegendToggle } from './views/overview-legend';
 import { OverviewStrip } from './views/overview-strip';
 import { rowClick, type RowContext } from './views/row-view';
 import { TimeCanvas } from './views/time-canvas';
@@ -33,7 +35,9 @@ export class TimelineApp extends LitElement implements TimelineHost {
   private readonly announcer = new Announcer();
   private readonly strip = new OverviewStrip((seq) => void this.c.navigation.jumpTo(seq, { record: true, focusList: false }));
   private readonly timeCanvas = new TimeCanvas();
+  private readonly columns = new ColumnWidths(() => this);
   private listRedrawPending = false;
+  private legendOpen = false;
   /** The controllers, composed; the page's part of them is below. */
   readonly c = new TimelineControllers(this, vscodeStateStorage, {
     surface: this.listSurface(),
@@ -150,6 +154,16 @@ export class TimelineApp extends LitElement implements TimelineHost {
     void this.updateComplete.then(() => this.focusFirst('#inspector'));
   }
 
+  /** Opens or closes the legend; it takes the focus when it opens, and gives it back to its button when closed by key. */
+  private setLegend(open: boolean, focusToggle = false): void {
+    this.legendOpen = open;
+    this.requestUpdate();
+    void this.updateComplete.then(() => {
+      if (open) this.focusFirst(`#${LEGEND_ID}`);
+      else if (focusToggle) this.focusFirst('#toggle-legend');
+    });
+  }
+
   private setInspector(open: boolean): void {
     this.c.view.inspectorOpen = open;
     this.c.view.save();
@@ -189,6 +203,7 @@ export class TimelineApp extends LitElement implements TimelineHost {
       listId: LIST_ID,
       total: list.total,
       range: navigation.range,
+      columns: this.columns,
     };
   }
 
@@ -235,7 +250,10 @@ export class TimelineApp extends LitElement implements TimelineHost {
             jump,
           },
         )}
-        <div id="overview-host" class="overview-column">${this.strip.element}</div>
+        <div id="overview-host" class="overview-column">
+          ${renderLegendToggle(this.legendOpen, () => this.setLegend(!this.legendOpen))} ${this.strip.element}
+          ${this.legendOpen ? renderLegend(() => this.setLegend(false, true)) : nothing}
+        </div>
         ${
           view.inspectorOpen
             ? renderInspector(navigation.detail, navigation.detailLoading, {
@@ -247,7 +265,8 @@ export class TimelineApp extends LitElement implements TimelineHost {
             : nothing
         }
       </div>
-      ${renderTime(time, this.timeCanvas, { jump })} ${renderAsOf(asOf, { jump })} ${this.announcer.render()}`;
+      <div class="panels-below">${renderTime(time, this.timeCanvas, { jump })}${renderAsOf(asOf, { jump })}</div>
+      ${this.announcer.render()}`;
   }
 }
 

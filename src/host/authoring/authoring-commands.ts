@@ -1,13 +1,15 @@
 // "Compact Range…" and "Prune Tool Result…": choose what to edit (arguments from a timeline row's
 // context menu, or quick picks by seq), write the summary or new content, see a preview (the plan's
 // verdict with every reason, the exact lines, shadowed nodes, derived messages and estimated tokens
-// before and after), then apply it as a pending edit of the document. Nothing is written until Save.
+// before and after), then apply it as a pending edit of the document. Nothing is written until Save
+// (where auto-save would write it, the confirmation says so first: ./auto-save.ts).
 import * as vscode from 'vscode';
 import { compactionEdit, defaultPrunedContent, pruneEdit, type PendingEdit, type SessionLog } from '../../core';
-import { eventBody, type EditPreview } from '../../present/edit-preview';
+import { eventBody, pruneSavesNothing, type EditPreview } from '../../present/edit-preview';
 import { displayText, hostFormatter } from '../words';
 import type { SessionDocument } from '../session-document';
 import type { SessionEditorProvider } from '../session-editor-provider';
+import { confirmPendingEdit } from './auto-save';
 import { restrictedModeExplanation, type DocumentEdits } from './document-edits';
 
 export const AUTHORING_COMMANDS = {
@@ -45,7 +47,8 @@ class PreviewDocuments implements vscode.TextDocumentContentProvider {
   }
 
   async show(name: string, text: string): Promise<void> {
-    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name}.txt` });
+    // The tab shows the path's last segment: a "/" in the name (tool/result) would cut it to its tail.
+    const uri = vscode.Uri.from({ scheme: PREVIEW_SCHEME, path: `/${name.replace(/\//g, '\u2215')}.txt` });
     this.texts.set(uri.path, text);
     this.changed.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -136,23 +139,24 @@ async function confirmPreview(previews: PreviewDocuments, document: SessionDocum
     });
     return false;
   }
-  const apply = vscode.l10n.t('Apply');
-  const choice = await vscode.window.showInformationMessage(
-    vscode.l10n.t('{0}: the plan holds', preview.title),
-    {
-      modal: true,
-      detail: planSummary(preview.lines.length, preview.shadowed.length, messages, tokens),
-    },
-    apply,
-  );
-  return choice === apply;
+  const summary = planSummary(preview.lines.length, preview.shadowed.length, messages, tokens);
+  return confirmPendingEdit({
+    message: preview.savesNothing
+      ? vscode.l10n.t('{0}: the plan holds, but it saves nothing', preview.title)
+      : vscode.l10n.t('{0}: the plan holds', preview.title),
+    detail: preview.savesNothing
+      ? `${pruneSavesNothing(preview.tokensBefore, preview.tokensAfter ?? preview.tokensBefore, hostFormatter())}\n\n${summary}`
+      : summary,
+    confirm: vscode.l10n.t('Apply'),
+    warning: preview.savesNothing,
+  });
 }
 
 /** What a plan does, in words: each count in its own form ("1 line", "3 surface nodes"). */
 function planSummary(lines: number, shadowed: number, messages: string, tokens: string): string {
   const fmt = hostFormatter();
   return fmt.t(
-    '{0}; {1}; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines. Nothing is written until you save.',
+    '{0}; {1}; derived messages {2}; estimated tokens {3}. The preview beside shows the exact lines.',
     fmt.counted(lines, '{0} line to append on Save', '{0} lines to append on Save'),
     fmt.counted(shadowed, '{0} surface node hidden', '{0} surface nodes hidden'),
     messages,

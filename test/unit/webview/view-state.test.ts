@@ -1,7 +1,13 @@
 // The view state VS Code keeps across hiding the tab: read back field by field (a state of another
 // build or a damaged one falls back to the defaults), and saved once a burst of changes settles.
 import { strict as assert } from 'node:assert';
-import { orderLabel, restoreViewState, ViewState, type TimelineViewState } from '../../../webview/timeline/controllers/view-state';
+import {
+  orderByKey,
+  orderLabel,
+  restoreViewState,
+  ViewState,
+  type TimelineViewState,
+} from '../../../webview/timeline/controllers/view-state';
 
 describe('webview: view state', () => {
   it('restores what it can and defaults the rest', () => {
@@ -41,5 +47,17 @@ describe('webview: view state', () => {
     assert.equal(orderLabel('surface'), 'Model view');
     assert.equal(orderLabel('log'), 'Full log');
     assert.equal(orderLabel('transcript'), 'Transcript');
+  });
+
+  it('moves through the orders as one radio group: arrows wrap, Home and End go to the ends, other keys do nothing', () => {
+    assert.equal(orderByKey('surface', 'ArrowRight'), 'log');
+    assert.equal(orderByKey('log', 'ArrowDown'), 'transcript');
+    assert.equal(orderByKey('transcript', 'ArrowRight'), 'surface');
+    assert.equal(orderByKey('surface', 'ArrowLeft'), 'transcript');
+    assert.equal(orderByKey('log', 'ArrowUp'), 'surface');
+    assert.equal(orderByKey('transcript', 'Home'), 'surface');
+    assert.equal(orderByKey('surface', 'End'), 'transcript');
+    assert.equal(orderByKey('log', 'Tab'), undefined);
+    assert.equal(orderByKey('log', 'Enter'), undefined);
   });
 });

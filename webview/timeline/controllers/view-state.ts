@@ -16,6 +16,19 @@ export function orderLabel(order: Order): WebviewString {
   return ORDERS.find((o) => o.order === order)?.label ?? 'Full log';
 }
 
+/**
+ * The order an arrow key moves to in the orders' radio group (one tab stop; the arrows move and choose,
+ * wrapping at the ends; Home and End go to the first and the last), or undefined for any other key.
+ */
+export function orderByKey(order: Order, key: string): Order | undefined {
+  const at = ORDERS.findIndex((o) => o.order === order);
+  const step = key === 'ArrowRight' || key === 'ArrowDown' ? 1 : key === 'ArrowLeft' || key === 'ArrowUp' ? -1 : 0;
+  if (step) return ORDERS[(at + step + ORDERS.length) % ORDERS.length].order;
+  if (key === 'Home') return ORDERS[0].order;
+  if (key === 'End') return ORDERS[ORDERS.length - 1].order;
+  return undefined;
+}
+
 export interface TimelineViewState {
   order: Order;
   /** The selected event, by seq (stable across appends, unlike an index). */

@@ -288,6 +288,12 @@ function renderBlockBody(b: ContentBlockView, on: InspectorHandlers): TemplateRe
 
 /** A bounded block of untrusted text: pre-formatted, as a text node, with a note when it was cut. */
 function renderText(text: BoundedText, kind = ''): TemplateResult {
+  // A block with no text (a model's reasoning kept only as replay data, an empty result) says so
+  // instead of drawing an empty box.
+  if (!text.truncated && text.text.trim() === '')
+    return html`<p class="muted empty-block">
+      ${text.length ? t('Only white space ({0} characters)', formatNumber(text.length)) : t('Empty: no text')}
+    </p>`;
   const shown = clampBlock(text.text);
   const cut = text.truncated || shown.omitted > 0;
   return html`<pre class="content ${kind}">${shown.text}</pre>

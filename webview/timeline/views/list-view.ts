@@ -14,6 +14,9 @@ import './virtual-rows';
 import type { RowsRangeEvent } from './virtual-rows';
 
 export const LIST_ID = 'timeline-list';
+/** Nothing in the list is editable text: its context menu offers no Cut, Copy or Paste. */
+const LIST_CONTEXT = JSON.stringify({ preventDefaultContextMenuItems: true });
+const HEAD_WORDS = { seq: 'seq', turn: 'turn', time: 'time', label: 'type', summary: 'summary' } as const;
 
 export interface ListParts {
   view: ViewState;
@@ -35,8 +38,10 @@ export function renderListColumn({ view, list, session, crash, rows }: ListParts
   const open = crash.review?.openTurn;
   return html`<div class="list-column">
     <div class="list-head" aria-hidden="true">
-      <span></span><span class="seq">${t('seq')}</span><span>${t('turn')}</span><span>${t('time')}</span><span>${t('type')}</span
-      ><span>${t('summary')}</span>
+      <span class="surface-mark"></span><span class="type-icon"></span>
+      ${(['seq', 'turn', 'time', 'label', 'summary'] as const).map(
+        (column) => html`<span class="cell ${column}"><span class="head-text">${t(HEAD_WORDS[column])}</span></span>`,
+      )}
     </div>
     <div class="list-area">
       <div
@@ -48,6 +53,7 @@ export function renderListColumn({ view, list, session, crash, rows }: ListParts
         aria-activedescendant=${total ? rowDomId(LIST_ID, list.activeIndex) : nothing}
         data-order=${view.order}
         data-total=${total}
+        data-vscode-context=${LIST_CONTEXT}
         @keydown=${on.key}
         @click=${on.click}
         @mousedown=${(e: MouseEvent) => {

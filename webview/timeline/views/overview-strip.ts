@@ -1,6 +1,10 @@
-// The overview strip beside the list: the whole log at once, top to bottom in seq order. Each bucket
-// draws how much of it is on the surface, shadowed, or has problems; marks show compactions, prunes,
-// repairs and errors. Clicking (or Enter on a focused strip) scrolls the list there.
+// The overview strip beside the list: the whole log at once, top to bottom in seq order, in lanes side
+// by side: how much is on the surface, how much is shadowed, then where compactions (and other
+// replacements), prunes, crash repairs and problems are. Each lane is drawn by density (how many of
+// the buckets a pixel row stands for hold its kind), so a kind that is everywhere (a prune every few
+// turns of a 300k-event log) fills its own lane and hides nothing else. The lanes' colours come from
+// the stylesheet (the legend shows the same ones). Clicking (or Up and Down on the focused strip)
+// moves the list there.
 import type { Overview, OverviewMarkKind, WebviewString } from '../../../src/protocol';
 import { t } from '../strings';
 
@@ -13,13 +17,17 @@ const MARK_WORD: Record<OverviewMarkKind, WebviewString> = {
   warning: 'warning',
 };
 
-const MARK_VAR: Record<OverviewMarkKind, string> = {
-  compaction: '--vscode-charts-purple',
-  prune: '--vscode-charts-orange',
-  replacement: '--vscode-charts-purple',
-  repair: '--vscode-charts-blue',
-  error: '--vscode-errorForeground',
-  warning: '--vscode-editorWarning-foreground',
+/** The strip's lanes, left to right, as fractions of its width; each is a kind of the legend. */
+export const STRIP_LANES = ['surface', 'shadowed', 'compaction', 'prune', 'repair', 'problem'] as const;
+export type StripLane = (typeof STRIP_LANES)[number];
+
+const LANE_OF: Record<OverviewMarkKind, StripLane> = {
+  compaction: 'compaction',
+  replacement: 'compaction',
+  prune: 'prune',
+  repair: 'repair',
+  error: 'problem',
+  warning: 'problem',
 };
 
 export class OverviewStrip {
@@ -27,6 +35,7 @@ export class OverviewStrip {
   readonly element: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
   private readonly marker: HTMLElement;
+  private readonly inks: HTMLElement;
   private overview: Overview | undefined;
   private selectedSeq: number | undefined;
   /** The canvas's size in CSS pixels, as last observed (reading it from layout would force one). */
@@ -46,7 +55,15 @@ export class OverviewStrip {
     this.marker.hidden = true;
     this.element = document.createElement('div');
     this.element.className = 'overview-strip';
-    this.element.append(c, this.marker);
+    // One hidden probe per lane (and the warning colour): the stylesheet colours them, the canvas reads it.
+    this.inks = document.createElement('div');
+    this.inks.hidden = true;
+    for (const kind of [...STRIP_LANES, 'warning', 'info']) {
+      const ink = document.createElement('span');
+      ink.className = `strip-ink ${kind}`;
+      this.inks.append(ink);
+    }
+    this.element.append(c, this.marker, this.inks);
     c.addEventListener('click', (e) => this.pick(e.offsetY / Math.max(1, c.clientHeight)));
     let cursor = 0;
     c.addEventListener('keydown', (e) => {
@@ -125,40 +142,74 @@ export class OverviewStrip {
     const g = c.getContext('2d');
     if (!g) return;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
-    const style = getComputedStyle(document.body);
-    const color = (v: string, fallback: string) => style.getPropertyValue(v).trim() || fallback;
     g.clearRect(0, 0, width, height);
     const n = o.surface.length;
     if (!n) return;
-    const rowH = height / n;
-    const surface = color('--vscode-charts-green', '#3a3');
-    const shadowed = color('--vscode-charts-purple', '#a6c');
-    const problem = color('--vscode-errorForeground', '#e44');
-    for (let b = 0; b < n; b++) {
-      const y = b * rowH;
+    const ink = this.laneInks();
+    const laneWidth = width / STRIP_LANES.length;
+    const x = (lane: StripLane) => STRIP_LANES.indexOf(lane) * laneWidth;
+    // Each pixel row stands for the buckets under it (or one bucket stands for several pixel rows).
+    const rows = Math.max(1, Math.min(n, Math.floor(height)));
+    const rowH = height / rows;
+    const bucketsPerRow = n / rows;
+    const density = this.densities(o, rows, bucketsPerRow);
+    for (let r = 0; r < rows; r++) {
+      const y = r * rowH;
       const h = Math.max(1, rowH);
-      const inBucket = Math.max(1, Math.min(o.bucketSize, o.events - b * o.bucketSize));
-      if (o.surface[b]) {
-        g.fillStyle = surface;
-        g.globalAlpha = 0.25 + 0.75 * Math.min(1, o.surface[b] / inBucket);
-        g.fillRect(0, y, width * 0.4, h);
-      }
-      if (o.shadowed[b]) {
-        g.fillStyle = shadowed;
-        g.globalAlpha = 0.35 + 0.65 * Math.min(1, o.shadowed[b] / inBucket);
-        g.fillRect(width * 0.4, y, width * 0.3, h);
-      }
-      if (o.problems[b]) {
-        g.fillStyle = problem;
-        g.globalAlpha = 1;
-        g.fillRect(width * 0.7, y, width * 0.3, h);
+      for (const lane of STRIP_LANES) {
+        const share = density[lane][r];
+        if (!share) continue;
+        // The problem lane takes the colour of the worst problem in the row.
+        g.fillStyle = lane !== 'problem' || density.error[r] ? ink[lane] : density.warning[r] ? ink.warning : ink.info;
+        // Anything at all is clearly visible; a lane full of its kind is solid.
+        g.globalAlpha = 0.45 + 0.55 * Math.min(1, share);
+        g.fillRect(x(lane) + 1, y, laneWidth - 1, h);
       }
     }
     g.globalAlpha = 1;
+    // A single rare mark (one compaction in a long log) is at least two pixels tall.
     for (const m of o.marks) {
-      g.fillStyle = color(MARK_VAR[m.kind], '#888');
-      g.fillRect(0, Math.min(height - 2, m.bucket * rowH), width, 2);
+      const lane = LANE_OF[m.kind];
+      if (lane === 'prune') continue;
+      g.fillStyle = m.kind === 'warning' ? ink.warning : ink[lane];
+      g.fillRect(x(lane) + 1, Math.min(height - 2, (m.bucket / n) * height), laneWidth - 1, 2);
     }
     this.placeMarker();
+  }
+
+  /** The colour of each lane as the stylesheet gives it (the theme's, resolved). */
+  private laneInks(): Record<StripLane | 'warning' | 'info', string> {
+    const ink = {} as Record<StripLane | 'warning' | 'info', string>;
+    for (const probe of this.inks.children) {
+      const kind = probe.classList[1] as StripLane | 'warning' | 'info';
+      ink[kind] = getComputedStyle(probe).color || '#888';
+    }
+    return ink;
+  }
+
+  /**
+   * Per pixel row and lane, how much of it holds the lane's kind (0–1): for surface and shadowed the
+   * share of the events, for the marks the share of the buckets that hold one.
+   */
+  private densities(o: Overview, rows: number, bucketsPerRow: number): Record<StripLane | 'error' | 'warning', Float32Array> {
+    const d = Object.fromEntries([...STRIP_LANES, 'error', 'warning'].map((k) => [k, new Float32Array(rows)])) as Record<
+      StripLane | 'error' | 'warning',
+      Float32Array
+    >;
+    const rowOf = (bucket: number) => Math.min(rows - 1, Math.floor(bucket / bucketsPerRow));
+    const perRow = Math.max(1, bucketsPerRow);
+    for (let b = 0; b < o.surface.length; b++) {
+      const inBucket = Math.max(1, Math.min(o.bucketSize, o.events - b * o.bucketSize));
+      const r = rowOf(b);
+      d.surface[r] += o.surface[b] / inBucket / perRow;
+      d.shadowed[r] += o.shadowed[b] / inBucket / perRow;
+      if (o.problems[b]) d.problem[r] += 1 / perRow;
+    }
+    for (const m of o.marks) {
+      const r = rowOf(m.bucket);
+      if (m.kind === 'error' || m.kind === 'warning') d[m.kind][r] += 1 / perRow;
+      else d[LANE_OF[m.kind]][r] += 1 / perRow;
+    }
+    return d;
   }
 }

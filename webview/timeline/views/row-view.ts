@@ -4,6 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { ShadowBracket, TimelineRow } from '../../../src/protocol';
 import { oneLine } from '../safe-text';
 import { stringsVersion, t } from '../strings';
+import type { ColumnWidths } from './column-widths';
 
 export interface RowContext {
   selectedSeq: number | undefined;
@@ -18,6 +19,8 @@ export interface RowContext {
   total: number;
   /** Seqs start..end chosen with Shift (the range a compaction from the context menu hides). */
   range?: { start: number; end: number };
+  /** The fixed columns' widths, fitted to what the rows show. */
+  columns: ColumnWidths;
 }
 
 /** What a bracket's own controls do; a click on a row itself is taken by `rowClick` for the whole list. */
@@ -47,12 +50,15 @@ interface RowWords {
   name: string;
   context: string;
   classes: string;
-  surfaceTitle: string;
   seqText: string;
   turnText: string;
   labelText: string;
   summaryText: string;
   icon: string;
+  /** Everything the row says, for its tooltip: what a narrow row has no room for is read here. */
+  tooltip: string;
+  /** Whether the type name fits its column (set when the row is first drawn). */
+  labelShown?: boolean;
 }
 const words = new WeakMap<TimelineRow, RowWords>();
 
@@ -78,13 +84,29 @@ function wordRow(row: TimelineRow): RowWords {
     name: wordName(row),
     context: wordContext(row, undefined),
     classes: classes.filter(Boolean).join(' '),
-    surfaceTitle: surfaceTitle(row),
     seqText: row.kind === 'chunkRun' ? `${row.seq}–${row.lastSeq}` : String(row.seq),
     turnText: row.turn !== undefined ? `${row.turn}${row.step !== undefined ? `.${row.step}` : ''}` : '',
     labelText: row.label,
     summaryText: oneLine(row.summary),
     icon: `codicon codicon-${safeIcon(row.icon)} type-icon`,
+    tooltip: wordTooltip(row),
   };
+}
+
+/** The row's words in one tooltip: its seq, type, turn and time, then every note the row carries. */
+function wordTooltip(row: TimelineRow): string {
+  const seq = row.kind === 'chunkRun' ? `seq ${row.seq}–${row.lastSeq}` : `seq ${row.seq}`;
+  const parts = [`${seq} ${row.label}`];
+  if (row.turn !== undefined) parts.push(row.step !== undefined ? t('turn {0} step {1}', row.turn, row.step) : t('turn {0}', row.turn));
+  if (row.timeText) parts.push(row.timeText);
+  parts.push(surfaceTitle(row));
+  if (row.severity) parts.push(t(row.severity));
+  if (row.repair) parts.push(repairWords(row.repair));
+  if (row.inherited) parts.push(t('Inherited from the parent session (seed)'));
+  if (row.systemHead)
+    parts.push(t('The protected system head: the system prompt the model reads first. No compaction or prune can hide it.'));
+  if (row.tokensText) parts.push(row.tokensText);
+  return parts.join(' · ');
 }
 
 /** The accessible name: always starts with `seq N <type>` so a screen reader user hears what it is. */
@@ -105,6 +127,7 @@ function wordName(row: TimelineRow): string {
 /**
  * Context keys for the row's context menu (VS Code reads `data-vscode-context`): the seq the authoring
  * commands start from, whether the row is a surface node, and its type (Prune Tool Result… needs one).
+ * A row is not editable text: the menu offers no Cut, Copy or Paste.
  */
 function wordContext(row: TimelineRow, range: RowContext['range']): string {
   const inRange = inRangeOf(row, range);
@@ -114,6 +137,7 @@ function wordContext(row: TimelineRow, range: RowContext['range']): string {
     sessionSurfaceRowType: row.type,
     // The protected system head is on the surface but no compaction may start or end at it.
     sessionSurfaceSurfaceNode: row.surface === 'node' && !row.systemHead,
+    preventDefaultContextMenuItems: true,
   });
 }
 
@@ -127,6 +151,7 @@ const inRangeOf = (row: TimelineRow, range: RowContext['range']): boolean => !!r
 export function renderRow(row: TimelineRow | undefined, index: number, ctx: RowContext, on: RowHandlers): TemplateResult {
   if (!row) return rowTemplate(undefined, index, ctx, 'row placeholder', t('loading row {0}', index + 1), false);
   const w = wordsOf(row);
+  w.labelShown ??= ctx.columns.fit({ seq: w.seqText, turn: w.turnText, time: row.timeText ?? '', label: w.labelText });
   const selected =
     ctx.selectedSeq !== undefined &&
     (row.seq === ctx.selectedSeq ||
@@ -171,36 +196,49 @@ function rowTemplate(
     data-inherited=${row?.inherited ? 'true' : nothing}
     data-system-head=${row?.systemHead ? 'true' : nothing}
     data-vscode-context=${context ?? nothing}
+    title=${w?.tooltip ?? nothing}
   >
-    <span class="surface-mark" aria-hidden="true" title=${w?.surfaceTitle ?? nothing}></span>
+    <span class="surface-mark" aria-hidden="true"></span>
     ${row?.kind === 'chunkRun' ? html`<span class="codicon codicon-chevron-right twist" aria-hidden="true"></span>` : nothing}
-    <span class=${w?.icon ?? 'type-icon'} aria-hidden="true" title=${row?.type ?? nothing}></span>
+    <span class=${w?.icon ?? 'type-icon'} aria-hidden="true"></span>
     <span class="cell seq">${w?.seqText ?? ''}</span>
     <span class="cell turn">${w?.turnText ?? ''}</span>
     <span class="cell time">${row?.timeText ?? ''}</span>
-    <span class="cell label">${w?.labelText ?? ''}</span>
+    <span class="cell label">${w?.labelShown === false ? '' : (w?.labelText ?? '')}</span>
     <span class="cell summary">${w ? w.summaryText : '…'}</span>
-    ${
-      row?.repair
-        ? html`<span class="cell repair-mark" title=${repairWords(row.repair)}
-            ><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span
-          >`
-        : nothing
-    }
-    ${row?.inherited ? html`<span class="cell inherited-mark" title=${t('Inherited from the parent session (seed)')}><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span>` : nothing}
-    ${
-      row?.systemHead
-        ? html`<span
-            class="cell head-mark"
-            title=${t('The protected system head: the system prompt the model reads first. No compaction or prune can hide it.')}
-            ><span class="codicon codicon-lock" aria-hidden="true"></span
-          ></span>`
-        : nothing
-    }
-    ${row?.shadowedBy !== undefined ? html`<span class="cell shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}
-    ${row?.tokensText ? html`<span class="cell tokens">${row.tokensText}</span>` : nothing}
     ${row?.severity ? html`<span class="codicon codicon-${row.severity === 'info' ? 'info' : row.severity} sev" aria-hidden="true"></span>` : nothing}
+    ${row && hasNotes(row) ? renderNotes(row) : nothing}
   </div>`;
+}
+
+const hasNotes = (row: TimelineRow): boolean =>
+  !!row.repair || !!row.inherited || !!row.systemHead || row.shadowedBy !== undefined || !!row.tokensText;
+
+/**
+ * The notes after the summary (repair, seed, protected head, shadowed by, tokens). The row is a flex line that wraps,
+ * one line high: a note with no room on the line moves to a line that is never shown, whole, and the
+ * summary takes its room (the row's tooltip still says it).
+ */
+function renderNotes(row: TimelineRow): TemplateResult {
+  return html`${
+    row.repair
+      ? html`<span class="note repair-mark"
+          ><span class="codicon codicon-tools" aria-hidden="true"></span>${row.repair === 'closer' ? t('repair') : t('reopened')}</span
+        >`
+      : nothing
+  }${
+    row.inherited
+      ? html`<span class="note inherited-mark"
+          ><span class="codicon codicon-type-hierarchy-super" aria-hidden="true"></span>${t('seed')}</span
+        >`
+      : nothing
+  }${
+    row.systemHead
+      ? html`<span class="note head-mark"><span class="codicon codicon-lock" aria-hidden="true"></span>${t('protected')}</span>`
+      : nothing
+  }${row.shadowedBy !== undefined ? html`<span class="note shadow-note">${t('shadowed by {0}', row.shadowedBy)}</span>` : nothing}${
+    row.tokensText ? html`<span class="note tokens">${row.tokensText}</span>` : nothing
+  }`;
 }
 
 function renderBracket(b: ShadowBracket, ctx: RowContext, on: RowHandlers): TemplateResult {

@@ -6,7 +6,7 @@ import type { ListController } from '../controllers/list-controller';
 import type { NavigationController } from '../controllers/navigation-controller';
 import type { SearchController } from '../controllers/search-controller';
 import type { TimeController } from '../controllers/time-controller';
-import { ORDERS, type ViewState } from '../controllers/view-state';
+import { orderByKey, ORDERS, type ViewState } from '../controllers/view-state';
 import { t } from '../strings';
 import { EVENT_TYPE_CHOICES, REPAIRS_FILTER } from '../type-choices';
 import { renderAsOfToggle } from './as-of-view';
@@ -30,7 +30,7 @@ export interface ToolbarHandlers {
 
 export function renderToolbar({ view, list, navigation, search, time, asOf }: ToolbarParts, on: ToolbarHandlers): TemplateResult {
   return html`<div class="toolbar" role="toolbar" aria-label=${t('Timeline')}>
-    <div class="orders" role="radiogroup" aria-label=${t('Order')}>
+    <div class="orders" role="radiogroup" aria-label=${t('Order')} @keydown=${(e: KeyboardEvent) => onOrderKey(e, view, list)}>
       ${ORDERS.map(
         (o) =>
           html`<button
@@ -38,6 +38,7 @@ export function renderToolbar({ view, list, navigation, search, time, asOf }: To
             role="radio"
             class="order-button"
             id="order-${o.order}"
+            tabindex=${view.order === o.order ? '0' : '-1'}
             aria-checked=${view.order === o.order ? 'true' : 'false'}
             title=${t('{0} (Alt+{1})', t(o.label), o.key)}
             @click=${() => void list.setOrder(o.order)}
@@ -84,4 +85,15 @@ export function renderToolbar({ view, list, navigation, search, time, asOf }: To
     })}
     ${renderTimeToggle(time)} ${renderAsOfToggle(asOf)}
   </div>`;
+}
+
+/** The orders are one radio group and one tab stop: the arrows (and Home, End) choose and focus another. */
+function onOrderKey(e: KeyboardEvent, view: ViewState, list: ListController): void {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  const next = orderByKey(view.order, e.key);
+  if (!next) return;
+  e.preventDefault();
+  const group = e.currentTarget as HTMLElement;
+  void list.setOrder(next);
+  group.querySelector<HTMLElement>(`#order-${next}`)?.focus();
 }
