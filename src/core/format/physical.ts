@@ -102,8 +102,8 @@ export interface RowWalk {
   strict: boolean;
   /** The stored generation's admission, applied to rows after damage (current reads). */
   admission?: RowAdmission;
-  /** Each parsed row before the first issue, with its physical line. */
-  row(value: unknown, line: number): void;
+  /** Each parsed row before the first issue, with its physical line and where its text is (`end`: its LF). */
+  row(value: unknown, line: number, start: number, end: number): void;
   /** The line of a row after damage that the admission is about to judge (so a refusal names it). */
   admitting?(line: number): void;
 }
@@ -124,6 +124,7 @@ export function walkRows(log: PhysicalLog, walk: RowWalk): JsonlIssue | undefine
   let issue: JsonlIssue | undefined;
   let line = 1;
   for (let start = log.bodyStart; start < bodyEnd;) {
+    const rowStart = start;
     const end = text.indexOf(LF, start);
     const rowText = log.slice(start, end);
     start = end + 1;
@@ -141,7 +142,7 @@ export function walkRows(log: PhysicalLog, walk: RowWalk): JsonlIssue | undefine
         issue = { message, line };
         continue;
       }
-      walk.row(value, line);
+      walk.row(value, line, rowStart, end);
       continue;
     }
     const admit = walk.current && walk.admission !== undefined && walk.admission.mayRefuse(rowText);
