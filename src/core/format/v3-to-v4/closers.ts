@@ -56,12 +56,17 @@ export class V4OpenTurn {
   private openStep: unknown = null;
   // Calls are forgotten at every turn boundary and step end: only the open step's can be pending.
   private readonly pending = new Map<unknown, PendingCall>();
-  private last: FormatEvent | undefined;
+  /** The last event's seq and time (not the event: a long-lived object pointing at each new event costs the collector). */
+  private seen = false;
+  private lastSeq = 0;
+  private lastTime = 0;
 
   observe(event: FormatEvent): void {
     const data = event.data;
     const pending = this.pending;
-    this.last = event;
+    this.seen = true;
+    this.lastSeq = event.seq;
+    this.lastTime = event.time;
     switch (event.type) {
       case 'turn/start':
         this.openTurn = field(data, 'turn');
@@ -105,10 +110,10 @@ export class V4OpenTurn {
    * started gets TOOL_NOT_STARTED. The result id is `<cause>-tool-result-<callId>-<its own seq>`.
    */
   closers(cause: CloseCause = 'interrupted'): FormatEvent[] {
-    const { openTurn, openStep, pending, last } = this;
-    if (openTurn === null || openTurn === undefined || last === undefined) return [];
-    let seq = last.seq + 1;
-    const time = last.time;
+    const { openTurn, openStep, pending } = this;
+    if (openTurn === null || openTurn === undefined || !this.seen) return [];
+    let seq = this.lastSeq + 1;
+    const time = this.lastTime;
     const text = CLOSER_TEXT[cause];
     const closers: FormatEvent[] = [];
     for (const [callId, { step, callSeq }] of pending) {

@@ -45,15 +45,18 @@ class V4RestoreVisit implements RestoreVisit {
     /** Whether the installed session's checks run too (a log read as v4, not one migrated to it). */
     private readonly installed: boolean,
     /**
-     * Whether the events come from rows the v4 codec admitted (a log read as v4): admission applied
-     * an event's row rules already and refused the read had one failed, so they are not applied again.
+     * Whether the events come from the v4 codec (a log read as v4): its admission applied each row's
+     * rules and its v2 layout checked the envelope's fields, and either would have refused the read,
+     * so neither is applied again.
      */
-    private readonly rowsAdmitted: boolean,
+    private readonly decoded: boolean,
   ) {
     this.refusals.run(HEADER, () => assertV4Header(header));
-    this.relationships = new V4SessionRelationships(header, rowsAdmitted);
+    this.relationships = new V4SessionRelationships(header, decoded);
     this.lifecycle = new V4Lifecycle(knownTypes);
-    this.rewrites = installed ? new ToolResultRewrites(knownTypes) : undefined;
+    // The rewrite rule reads the lifecycle's fold: the rule matters only while the lifecycle pass has no
+    // certain refusal, and then the lifecycle has folded every known event up to this one.
+    this.rewrites = installed ? new ToolResultRewrites(knownTypes, false) : undefined;
   }
 
   // Each pass's step is written out (no closure per event and pass: this runs for every event of a log).
@@ -90,14 +93,14 @@ class V4RestoreVisit implements RestoreVisit {
     if (!this.installed) return;
     if (refusals.open(SHAPES)) {
       try {
-        assertSessionEventShape(event, this.knownTypes);
+        assertSessionEventShape(event, this.knownTypes, this.decoded);
       } catch (error) {
         refusals.refuse(SHAPES, error);
       }
     }
     if (refusals.open(REWRITES)) {
       try {
-        this.rewrites!.accept(event);
+        this.rewrites!.accept(event, this.lifecycle.shadowed);
       } catch (error) {
         refusals.refuse(REWRITES, error);
       }
@@ -114,7 +117,7 @@ class V4RestoreVisit implements RestoreVisit {
     }
     if (event.seq !== index) throw new SessionFormatError(`format v4 event ${index} is not dense`);
     if (!known) return;
-    if (!this.rowsAdmitted || admissionDefers(event)) {
+    if (!this.decoded || admissionDefers(event)) {
       assertNoRetiredSyntax(event);
       assertSystemMessageFields(event);
       assertToolRoleResult(event);

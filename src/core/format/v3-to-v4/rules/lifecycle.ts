@@ -15,6 +15,8 @@ import { checkTitleSources } from './titles';
 import { checkDeveloperBinding } from './developer-binding';
 import { EarlierEvents } from './earlier-events';
 
+const NONE: readonly number[] = [];
+
 /** Events that belong to an open step, beside the tool lifecycle ones. */
 const STEP_EVENT_TYPES: ReadonlySet<string> = new Set(['system/message', 'developer/message', 'assistant/attempt']);
 
@@ -58,6 +60,8 @@ export class V4Lifecycle {
   /** The provider of the latest request/header (retries must name it). */
   private provider: unknown;
   private readonly surface = new SurfaceFold();
+  /** The surface nodes the last accepted event shadowed (none unless it replaced some). */
+  shadowed: readonly number[] = NONE;
   private readonly tools = new ToolCalls();
   private readonly dispatches = new PtcDispatches();
   private readonly retries = new Retries();
@@ -71,11 +75,12 @@ export class V4Lifecycle {
   constructor(private readonly knownTypes: ReadonlySet<string>) {}
 
   accept(event: FormatEvent): void {
+    this.shadowed = NONE;
     if (!this.knownTypes.has(event.type) || !RELATIONSHIP_TYPES.has(event.type)) return;
     const data = record(event.data, event.type);
     if (STEP_EVENT_TYPES.has(event.type)) this.requireStep(event, data);
     if (event.type.startsWith('turn/')) this.crossTurnBoundary(event.type);
-    this.surface.apply(event);
+    this.shadowed = this.surface.apply(event);
     switch (event.type) {
       case 'turn/start':
         if (this.turn !== null || data.turn !== this.nextTurn) throw new SessionFormatError('turn/start does not open the expected turn');

@@ -15,20 +15,27 @@ function withoutContent(data: unknown): unknown {
 }
 
 /**
- * Checks the rewrites of a v4 artifact's events in order. Of the tool/results it keeps only those on
- * the current surface, without their content: a rewrite can only target one of them.
+ * Checks the rewrites of a v4 artifact's events in order, on the surface as the v4 relationships fold
+ * it (its own fold by default; or one a caller already applies to every known event, which hands in
+ * what each event shadowed). Of the tool/results it keeps only those on the current surface, without
+ * their content: a rewrite can only target one of them.
  */
 export class ToolResultRewrites {
-  private readonly fold = new SurfaceFold();
+  private readonly fold: SurfaceFold | undefined;
   /** The tool/results on the current surface, by seq: their data with the content set aside. */
   private readonly current = new Map<number, unknown>();
 
-  constructor(private readonly knownTypes: ReadonlySet<string>) {}
+  constructor(
+    private readonly knownTypes: ReadonlySet<string>,
+    ownFold = true,
+  ) {
+    if (ownFold) this.fold = new SurfaceFold();
+  }
 
-  /** The next event; throws the first rule it breaks. */
-  accept(event: FormatEvent): void {
+  /** The next event (and, without a fold of its own, the nodes it shadowed); throws the first rule it breaks. */
+  accept(event: FormatEvent, shadowedByCaller?: readonly number[]): void {
     if (!this.knownTypes.has(event.type)) return;
-    const shadowed = this.fold.apply(event);
+    const shadowed = this.fold ? this.fold.apply(event) : shadowedByCaller!;
     if (event.type === 'tool/result' && event.surfaceOp !== 'append') {
       if (shadowed.length !== 1) throw new SessionFormatError('tool/result surface replacement must rewrite exactly one current node');
       if (!this.current.has(shadowed[0])) throw new SessionFormatError('tool/result surface replacement must target a current tool/result');
