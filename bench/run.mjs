@@ -12,12 +12,19 @@
 //   check     `node bin/session-surface.js check FILE` as users run it — a whole process, with
 //             everything it reports — against the whole-process floor: a Node that reads the file,
 //             splits it into lines and JSON.parses every line (for zstd: after the same decoder).
-//             Alternated check/floor, median of --check-runs (5); peak RSS of each process, and the
+//             Alternated check/floor, median of --check-runs (5): the CPU time of each process (user +
+//             system, which a busy machine disturbs far less than the wall clock) and its wall time,
+//             each as a ratio to the floor's; for a v4 log also `check --own` (the file's own verdict
+//             only: for a log of today's format the same read). Peak RSS of each process, and the
 //             check's peak RSS above an empty Node per byte of decompressed text. The launcher keeps a
 //             code cache (bin/session-surface.js), here in bench/out/.build/code-cache: the first check
 //             after the cache is cleared writes it, and its time is printed apart ("first check")
 //
-//   node bench/run.mjs [--dir bench/out] [--sizes 10k,100k,300k] [--runs 3] [--check-runs 5]
+// Both formats are measured when their logs are there: v0 (scale-N.jsonl, scale-N.2frames.jsonl.zstd,
+// scale-N.frames.jsonl.zstd) and v4 (the same names with .v4 before .jsonl, from `bench/generate.mjs
+// --format v4`); the check summary compares each v4 log's CPU ratio with its v0 counterpart's.
+//
+//   node bench/run.mjs [--dir bench/out] [--sizes 10k,100k,300k] [--formats v0,v4] [--runs 3] [--check-runs 5]
 //                      [--node /path/to/node] [--json bench/out/results.json]
 //
 // --runs N repeats every measurement in N processes and reports the median. --node runs the children
@@ -34,8 +41,14 @@ const self = fileURLToPath(import.meta.url);
 const argv = process.argv.slice(2);
 const DIR = option('--dir', join(root, 'bench', 'out'));
 const BUNDLE = join(DIR, '.build', 'core.cjs');
-/** Preloaded into every whole-process run: writes the process's peak RSS where BENCH_RSS_FILE says. */
-const RSS_HOOK = join(DIR, '.build', 'peak-rss.cjs');
+/** The formats measured, and the name each one's logs carry before `.jsonl` (bench/generate.mjs --format). */
+const FORMATS = option('--formats', 'v0,v4').split(',').filter(Boolean);
+const FORMAT_INFIX = { v0: '', v4: '.v4' };
+for (const format of FORMATS) if (!(format in FORMAT_INFIX)) throw new Error(`--formats takes v0 and v4, not ${format}`);
+/** The logs of one size and container variant (`.jsonl`, `.2frames.jsonl.zstd` …), in every measured format. */
+const logsOf = (size, suffix) => FORMATS.map((format) => ({ format, file: join(DIR, `scale-${size}${FORMAT_INFIX[format]}${suffix}`) }));
+/** Preloaded into every whole-process run: writes the process's CPU time and peak RSS where BENCH_USAGE_FILE says. */
+const USAGE_HOOK = join(DIR, '.build', 'usage.cjs');
 /** The CLI's code cache during the benchmark (cleared before the checks). */
 const CODE_CACHE = join(DIR, '.build', 'code-cache');
 
@@ -76,10 +89,6 @@ async function main() {
     if (r.status !== 0) throw new Error(`worker ${task} ${file ?? ''} failed (${r.status}): ${r.stderr}`);
     return JSON.parse(r.stdout.trim().split('\n').pop());
   };
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   const repeat = (task, file) => {
     const all = Array.from({ length: runs }, () => child(task, file));
     const out = { ...all[0] };
@@ -93,17 +102,31 @@ async function main() {
   console.log(
     `node ${version.node} (zlib zstd: ${version.zlibZstd ? 'yes' : 'no'}), ${runs} run(s) each, median; empty Node peak RSS ${mib(empty.maxRssBytes)} MiB`,
   );
-  console.log(['file', 'MiB', 'load ms', 'baseline ms', 'ratio', 'decode ms', 'load cpu ms', 'RSS-empty MiB', 'RSS/size'].join('\t'));
+  console.log(
+    [
+      'file',
+      'MiB',
+      'load ms',
+      'baseline ms',
+      'ratio',
+      'decode ms',
+      'load cpu ms',
+      'baseline cpu ms',
+      'cpu ratio',
+      'RSS-empty MiB',
+      'RSS/size',
+    ].join('\t'),
+  );
 
   for (const size of sizes) {
-    for (const suffix of ['.jsonl', '.2frames.jsonl.zstd', '.frames.jsonl.zstd']) {
-      const file = join(DIR, `scale-${size}${suffix}`);
+    for (const { format, file } of ['.jsonl', '.2frames.jsonl.zstd', '.frames.jsonl.zstd'].flatMap((suffix) => logsOf(size, suffix))) {
       if (!existsSync(file)) continue;
       const load = repeat('load', file);
       const base = repeat('baseline', file);
       const rss = load.maxRssBytes - empty.maxRssBytes;
       const row = {
         file: basename(file),
+        format,
         fileBytes: load.fileBytes,
         textBytes: load.textBytes,
         events: load.events,
@@ -113,6 +136,7 @@ async function main() {
         baselineMs: base.ms,
         baselineCpuMs: base.cpuMs,
         ratio: load.ms / base.ms,
+        cpuRatio: load.cpuMs / base.cpuMs,
         decodeMs: base.decodeMs,
         rssOverEmptyBytes: rss,
         rssPerTextByte: rss / load.textBytes,
@@ -128,6 +152,8 @@ async function main() {
           row.ratio.toFixed(2),
           row.decodeMs === undefined ? '-' : row.decodeMs.toFixed(0),
           row.loadCpuMs.toFixed(0),
+          row.baselineCpuMs.toFixed(0),
+          row.cpuRatio.toFixed(2),
           mib(rss),
           row.rssPerTextByte.toFixed(2),
         ].join('\t'),
@@ -153,35 +179,39 @@ async function main() {
 }
 
 // ----------------------------------------------------------------------------- check, whole processes
-/** Runs `args` as a whole process; returns its wall time (spawn to exit, as a user's clock sees it) and peak RSS. */
+/**
+ * Runs `args` as a whole process; returns its wall time (spawn to exit, as a user's clock sees it), its
+ * CPU time (user + system of every thread, as the process reports it when it exits) and its peak RSS.
+ */
 function wholeProcess(node, args) {
-  const rssFile = join(DIR, '.build', `rss-${process.pid}.txt`);
+  const usageFile = join(DIR, '.build', `usage-${process.pid}.json`);
   const started = performance.now();
-  const r = spawnSync(node, ['--require', RSS_HOOK, ...args], {
+  const r = spawnSync(node, ['--require', USAGE_HOOK, ...args], {
     cwd: root,
-    env: { ...process.env, BENCH_RSS_FILE: rssFile, SESSION_SURFACE_CACHE_DIR: CODE_CACHE },
+    env: { ...process.env, BENCH_USAGE_FILE: usageFile, SESSION_SURFACE_CACHE_DIR: CODE_CACHE },
     stdio: ['ignore', 'ignore', 'pipe'],
     encoding: 'utf8',
   });
   const ms = performance.now() - started;
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const maxRssBytes = Number(readFileSync(rssFile, 'utf8'));
-  rmSync(rssFile, { force: true });
-  return { ms, maxRssBytes, stderr: r.stderr };
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
+  rmSync(usageFile, { force: true });
+  return { ms, cpuMs: usage.cpuMs, maxRssBytes: usage.maxRssBytes, stderr: r.stderr };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 function checkAsUsersRunIt(sizes, node) {
   const runs = Math.max(1, Number(option('--check-runs', '5')));
   writeFileSync(
-    RSS_HOOK,
-    "process.on('exit', () => require('node:fs').writeFileSync(process.env.BENCH_RSS_FILE, String(process.resourceUsage().maxRSS * 1024)));\n",
+    USAGE_HOOK,
+    "process.on('exit', () => { const u = process.resourceUsage(); require('node:fs').writeFileSync(process.env.BENCH_USAGE_FILE, JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssBytes: u.maxRSS * 1024 })); });\n",
   );
   const cli = join(root, 'bin', 'session-surface.js');
   if (!existsSync(join(root, 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `node scripts/build.mjs` first');
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   const emptyRss = median(Array.from({ length: runs }, () => wholeProcess(node, ['-e', '0']).maxRssBytes));
   const rows = [];
   rmSync(CODE_CACHE, { recursive: true, force: true });
@@ -190,6 +220,9 @@ function checkAsUsersRunIt(sizes, node) {
     [
       'file',
       'text MiB',
+      'check cpu ms',
+      'floor cpu ms',
+      'cpu ratio',
       'check ms',
       'floor ms',
       'ratio',
@@ -199,11 +232,29 @@ function checkAsUsersRunIt(sizes, node) {
       'first check ms',
     ].join('\t'),
   );
+  const print = (row, label = row.file) =>
+    console.log(
+      [
+        label,
+        mib(row.textBytes),
+        row.checkCpuMs.toFixed(0),
+        row.floorCpuMs.toFixed(0),
+        row.cpuRatio.toFixed(2),
+        row.checkMs.toFixed(0),
+        row.floorMs.toFixed(0),
+        row.ratio.toFixed(2),
+        mib(row.checkRssBytes),
+        mib(row.floorRssBytes),
+        row.rssOverEmptyPerTextByte.toFixed(2),
+        row.firstCheckMs === undefined ? '-' : row.firstCheckMs.toFixed(0),
+      ].join('\t'),
+    );
   for (const size of sizes) {
-    for (const suffix of ['.jsonl', '.2frames.jsonl.zstd']) {
-      const file = join(DIR, `scale-${size}${suffix}`);
+    for (const { format, file } of ['.jsonl', '.2frames.jsonl.zstd'].flatMap((suffix) => logsOf(size, suffix))) {
       if (!existsSync(file)) continue;
-      const checks = [];
+      // A log of today's format is also checked with --own (its own verdict only).
+      const variants = format === 'v0' ? [[]] : [[], ['--own']];
+      const checks = variants.map(() => []);
       const floors = [];
       let textBytes = 0;
       // The first check of the run writes the launcher's code cache (the one after a new install or build).
@@ -212,36 +263,46 @@ function checkAsUsersRunIt(sizes, node) {
         const f = wholeProcess(node, [self, '--floor', file, '--dir', DIR]);
         textBytes = Number(/text (\d+)/.exec(f.stderr)?.[1] ?? 0);
         floors.push(f);
-        const c = wholeProcess(node, [cli, 'check', file]);
-        if (!/loads \(/.test(c.stderr)) throw new Error(`check ${file}: ${c.stderr}`);
-        checks.push(c);
+        variants.forEach((flags, v) => {
+          const c = wholeProcess(node, [cli, 'check', ...flags, file]);
+          if (!/loads \(/.test(c.stderr)) throw new Error(`check ${flags.join(' ')} ${file}: ${c.stderr}`);
+          checks[v].push(c);
+        });
       }
-      const row = {
-        file: basename(file),
-        textBytes,
-        checkMs: median(checks.map((c) => c.ms)),
-        floorMs: median(floors.map((f) => f.ms)),
-        checkRssBytes: median(checks.map((c) => c.maxRssBytes)),
-        floorRssBytes: median(floors.map((f) => f.maxRssBytes)),
-        firstCheckMs: first,
-      };
-      row.ratio = row.checkMs / row.floorMs;
-      row.rssOverEmptyPerTextByte = (row.checkRssBytes - emptyRss) / textBytes;
-      rows.push(row);
-      console.log(
-        [
-          row.file,
-          mib(textBytes),
-          row.checkMs.toFixed(0),
-          row.floorMs.toFixed(0),
-          row.ratio.toFixed(2),
-          mib(row.checkRssBytes),
-          mib(row.floorRssBytes),
-          row.rssOverEmptyPerTextByte.toFixed(2),
-          first === undefined ? '-' : first.toFixed(0),
-        ].join('\t'),
-      );
+      variants.forEach((flags, v) => {
+        const runsOf = checks[v];
+        const row = {
+          file: basename(file),
+          format,
+          size,
+          container: file.endsWith('.zstd') ? 'zstd' : 'plain',
+          flags,
+          textBytes,
+          checkMs: median(runsOf.map((c) => c.ms)),
+          floorMs: median(floors.map((f) => f.ms)),
+          checkCpuMs: median(runsOf.map((c) => c.cpuMs)),
+          floorCpuMs: median(floors.map((f) => f.cpuMs)),
+          checkRssBytes: median(runsOf.map((c) => c.maxRssBytes)),
+          floorRssBytes: median(floors.map((f) => f.maxRssBytes)),
+          firstCheckMs: v === 0 ? first : undefined,
+        };
+        row.ratio = row.checkMs / row.floorMs;
+        row.cpuRatio = row.checkCpuMs / row.floorCpuMs;
+        row.rssOverEmptyPerTextByte = (row.checkRssBytes - emptyRss) / textBytes;
+        rows.push(row);
+        print(row, flags.length > 0 ? `${row.file} ${flags.join(' ')}` : row.file);
+      });
     }
+  }
+  // Each v4 log against the v0 log of the same size and container: its check may cost at most the v0 check's CPU ratio.
+  for (const row of rows.filter((r) => r.format !== 'v0')) {
+    const v0 = rows.find((r) => r.format === 'v0' && r.size === row.size && r.container === row.container);
+    if (!v0) continue;
+    const within = row.cpuRatio <= v0.cpuRatio;
+    row.v0CpuRatio = v0.cpuRatio;
+    console.log(
+      `${row.file}${row.flags.length > 0 ? ` ${row.flags.join(' ')}` : ''}: check/floor CPU ${row.cpuRatio.toFixed(2)} against v0's ${v0.cpuRatio.toFixed(2)} (${v0.file}): ${within ? 'within' : 'above'}; peak RSS ${mib(row.checkRssBytes)} MiB (floor ${mib(row.floorRssBytes)} MiB)`,
+    );
   }
   return { runs, emptyRssBytes: emptyRss, files: rows };
 }

@@ -2,6 +2,7 @@
 // range-encoded sourceEventSeqs, recovery (the first issue truncates unless a later turn/end makes
 // it fatal), and the header dsh's encoder writes. Messages are dsh's, byte for byte.
 import { strict as assert } from 'node:assert';
+import type { EventPlace } from '../../src/core/format';
 import { releasedV1Codec } from '../../src/core/format/v0-to-v1';
 import { logBytes, physicalHeader, plainTurn, read } from '../support/format-logs';
 
@@ -78,7 +79,9 @@ describe('format v0/v1 codec: packed chunk rows', () => {
   ];
 
   it('expands a packed row into assistant/chunk events with times rebuilt from dt, and knows their places', () => {
-    const result = read(logBytes(v1(), [...step, textChunks(2, ['a', 'b', 'c'])]));
+    const bytes = logBytes(v1(), [...step, textChunks(2, ['a', 'b', 'c'])]);
+    const places: EventPlace[] = [];
+    const result = read(bytes, 1, { onEvent: (_event, place) => places.push(place) });
     assert.equal(result.verdict.ok, true, JSON.stringify(result.verdict));
     const chunks = result.artifact!.events.slice(2);
     assert.deepEqual(
@@ -89,7 +92,20 @@ describe('format v0/v1 codec: packed chunk rows', () => {
         [4, 103, { type: 'text-delta', index: 0, text: 'c' }],
       ],
     );
-    assert.deepEqual(result.eventPlaces, { line: [2, 3, 4, 4, 4], member: [-1, -1, 0, 1, 2] });
+    assert.deepEqual(
+      places.map((place) => [place.line, place.member]),
+      [
+        [2, -1],
+        [3, -1],
+        [4, 0],
+        [4, 1],
+        [4, 2],
+      ],
+    );
+    // Each place names its row's text exactly (this log is ASCII: bytes and characters agree).
+    const text = new TextDecoder().decode(bytes);
+    const lines = text.split('\n');
+    for (const place of places) assert.equal(text.slice(place.offset, place.offset + place.length), lines[place.line - 1]);
   });
 
   it('tool-call rows carry id and optional name on every delta', () => {

@@ -2,18 +2,23 @@
 // than the target), the stored generation's decoder, the chain of adjacent migrations up to the
 // target streamed row by row, then the target generation's restore. The outcome is a verdict in the
 // conformance corpus's terms: the stage where dsh stopped, dsh's error verbatim, the physical line.
+// The events stream through: the restore visits each as it is decoded (its refusal, held until the
+// rows and the migrations are done, is the restore stage's), a caller may take each with its place in
+// the file, and the whole artifact is held only when it is encoded or asked for.
 import { refusingMigration, type MigrationChain, type MigrationStream } from './chain';
-import { EventCollector } from './collector';
+import { ReadEvents } from './read-events';
 import { encodeArtifact } from './encode';
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from './errors';
 import { FORMAT_GENERATIONS, findGeneration } from './generations';
 import { chainOf, readFormatHeader } from './header-reading';
 import { formatCount } from './json';
 import { openPhysicalLog, PhysicalRefusal, TORN_TAIL, walkRows, type PhysicalLog } from './physical';
-import type { Artifact, FormatGeneration, LogicalHeader, RowDecoder } from './types';
+
+const CR = 0x0d;
+import type { Artifact, FormatGeneration, LogicalHeader, RestoreVisit, RowDecoder } from './types';
 import type { FormatRead, FormatStage, FormatVerdict, ReadGenerationOptions } from './verdict';
 
-export type { EventPlaces } from './collector';
+export type { DecodedEventCallback, EventPlace } from './read-events';
 export { readFormatHeader, type FormatHeaderReading } from './header-reading';
 export type { FormatRead, FormatStage, FormatVerdict, ReadGenerationOptions } from './verdict';
 
@@ -50,19 +55,26 @@ export function readGeneration(file: Uint8Array, options: ReadGenerationOptions)
     };
   }
   const reader = new GenerationReader(options, generations, target, verdict);
+  let read: FormatRead;
   try {
-    return reader.read(file);
+    read = reader.read(file);
   } catch (error) {
     const stop = error instanceof Stop ? error : new Stop(reader.stage, error);
     Object.assign(verdict, { stage: stop.stage, errorName: errorName(stop.error), dshError: errorText(stop.error) }, stop.extra);
-    return { verdict, ...(reader.compressed === undefined ? {} : { compressed: reader.compressed }) };
+    read = { verdict, ...(reader.compressed === undefined ? {} : { compressed: reader.compressed }) };
   }
+  // The caller's own failure is not the file's: it passes through.
+  const callbackError = reader.events?.callbackError;
+  if (callbackError) throw callbackError.error;
+  return read;
 }
 
 class GenerationReader {
   /** The stage an unexpected failure is attributed to. */
   stage: FormatStage = 'bytes';
   compressed: boolean | undefined;
+  /** Where the events go, once the rows are read. */
+  events: ReadEvents | undefined;
   private readonly strict: boolean;
   private readonly chain: MigrationChain;
 
@@ -89,9 +101,10 @@ class GenerationReader {
     const source = this.readHeader(log.headerValue, stored);
     const decoder = this.createDecoder(source, log.headerValue);
     const current = stored === this.target.version;
-    const collector = new EventCollector(current);
-    const stream = current ? undefined : this.createStream(decoder, collector);
-    const sink = stream ?? collector;
+    const events = this.createEvents(current);
+    const stream = current ? undefined : this.createStream(decoder, events);
+    events.startRestore(this.startRestore(stream ? stream.header : decoder.header, current));
+    const sink = stream ?? events;
 
     // Rows: decode (and migrate, streaming) one at a time, so a refusal names the row's line.
     let line = 0;
@@ -107,9 +120,11 @@ class GenerationReader {
         admitting: (at) => {
           line = at;
         },
-        row: (value, at) => {
+        row: (value, at, start, end) => {
           line = at;
-          collector.line = at;
+          events.line = at;
+          events.offset = start;
+          events.length = end > start && log.text[end - 1] === CR ? end - start - 1 : end - start;
           decoder.decodeRow(value, sink);
           if (issue === undefined && decoder.firstIssue) {
             issue = decoder.firstIssue();
@@ -124,10 +139,10 @@ class GenerationReader {
       throw new Stop('decode', error, placed(line));
     }
 
-    const artifact = this.finish(decoder, stream, collector);
-    const restored = this.restore(artifact, stored);
+    const end = this.finish(decoder, stream);
+    this.restore(events, end, stored);
     if (this.strict && log.tornTail) throw new Stop('bytes', new Error(TORN_TAIL));
-    return this.done(restored, collector, dropped ?? issueOf(issue, issueLine));
+    return this.done(end, events, dropped ?? issueOf(issue, issueLine));
   }
 
   private open(file: Uint8Array): PhysicalLog {
@@ -162,7 +177,31 @@ class GenerationReader {
     }
   }
 
-  private createStream(decoder: RowDecoder, collector: EventCollector): MigrationStream {
+  /** Where the events go: the restore, the caller's callback (a read of the stored generation as itself), the artifact when kept. */
+  private createEvents(current: boolean): ReadEvents {
+    const keep = this.options.encode !== false || this.options.keepArtifact === true;
+    this.events = new ReadEvents(keep, current ? this.options.onEvent : undefined);
+    return this.events;
+  }
+
+  /** The target generation's restore, started on the header of the target form (it holds any refusal until the end). */
+  private startRestore(header: LogicalHeader, current: boolean): RestoreVisit {
+    const transformed = this.options.validation === 'transformed';
+    const restorer = transformed ? (current ? undefined : (this.target.restoreTransformed ?? this.target.restore)) : this.target.restore;
+    if (!restorer) return { event: () => {}, finish: () => {} };
+    try {
+      return restorer(header, current);
+    } catch (error) {
+      return {
+        event: () => {},
+        finish: () => {
+          throw error;
+        },
+      };
+    }
+  }
+
+  private createStream(decoder: RowDecoder, collector: ReadEvents): MigrationStream {
     this.stage = 'migrate';
     // A v2+ decoder learns the cut from its rows (the inherited end-seed marker), so the first stage
     // may start without it; it takes the cut from the events, as dsh's v2→v3 stage does.
@@ -179,9 +218,9 @@ class GenerationReader {
     }
   }
 
-  /** The decoder's and every stage's end: the inherited cut and the events. */
-  private finish(decoder: RowDecoder, stream: MigrationStream | undefined, collector: EventCollector): Artifact {
-    const sink = stream ?? collector;
+  /** The decoder's and every stage's end: the target form's header and inherited cut. */
+  private finish(decoder: RowDecoder, stream: MigrationStream | undefined): { header: LogicalHeader; inheritedEventCount: number } {
+    const sink = stream ?? this.events!;
     let cut: number;
     try {
       cut = decoder.finish(sink);
@@ -199,17 +238,16 @@ class GenerationReader {
       }
       header = stream.header;
     }
-    return { header, inheritedEventCount: cut, events: collector.events };
+    return { header, inheritedEventCount: cut };
   }
 
-  private restore(artifact: Artifact, stored: number): Artifact {
+  /** The restore's end: its refusal, if it has one, is the restore stage's. */
+  private restore(events: ReadEvents, end: { header: LogicalHeader; inheritedEventCount: number }, stored: number): void {
     this.stage = 'restore';
     const migrated = stored !== this.target.version;
     const transformed = this.options.validation === 'transformed';
-    const restorer = transformed ? (migrated ? (this.target.restoreTransformed ?? this.target.restore) : undefined) : this.target.restore;
-    let restored = artifact;
     try {
-      if (restorer) restored = restorer(artifact);
+      events.finishRestore(end.inheritedEventCount);
     } catch (error) {
       if (!transformed || !migrated || error instanceof SessionFormatUnsupportedMigrationError) throw new Stop('restore', error);
       const detail = errorText(error);
@@ -221,34 +259,36 @@ class GenerationReader {
         ),
       );
     }
-    if (restored.header.version !== this.target.version)
+    if (end.header.version !== this.target.version)
       throw new Stop(
         'restore',
-        new SessionFormatError(`current Session restorer returned v${restored.header.version}; expected v${this.target.version}`),
+        new SessionFormatError(`current Session restorer returned v${end.header.version}; expected v${this.target.version}`),
       );
-    return restored;
   }
 
-  private done(artifact: Artifact, collector: EventCollector, issue: { message: string; line: number } | undefined): FormatRead {
+  private done(
+    end: { header: LogicalHeader; inheritedEventCount: number },
+    events: ReadEvents,
+    issue: { message: string; line: number } | undefined,
+  ): FormatRead {
     const verdict = this.verdict;
     verdict.ok = true;
     verdict.stage = 'done';
-    verdict.events = artifact.events.length;
-    verdict.inheritedEventCount = artifact.inheritedEventCount;
-    verdict.isSeeded = artifact.header.isSeeded;
+    verdict.events = events.count;
+    verdict.inheritedEventCount = end.inheritedEventCount;
+    verdict.isSeeded = end.header.isSeeded;
     if (issue) verdict.recovered = { line: issue.line, error: issue.message };
-    verdict.types = typeHistogram(artifact);
+    verdict.types = events.typeHistogram();
+    const artifact: Artifact | undefined = events.events && { ...end, events: events.events };
     if (this.options.encode !== false) {
       this.stage = 'restore';
-      const encoded = encodeArtifact(artifact, this.target.codec, { sha256: this.options.sha256 });
+      const encoded = encodeArtifact(artifact!, this.target.codec, { sha256: this.options.sha256 });
       verdict.sha256 = encoded.sha256;
       verdict.bytes = encoded.bytes;
     }
-    const places = collector.places();
     return {
       verdict,
-      artifact,
-      ...(places ? { eventPlaces: places } : {}),
+      ...(artifact ? { artifact } : {}),
       ...(this.compressed === undefined ? {} : { compressed: this.compressed }),
     };
   }
@@ -269,12 +309,4 @@ function placed(line: number | undefined, throwLine?: number): Partial<FormatVer
 
 function issueOf(issue: unknown, line: number | undefined): { message: string; line: number } | undefined {
   return issue !== undefined && line !== undefined ? { message: errorText(issue), line } : undefined;
-}
-
-function typeHistogram(artifact: Artifact): Record<string, number> {
-  const counts = new Map<string, number>();
-  for (const event of artifact.events) counts.set(event.type, (counts.get(event.type) ?? 0) + 1);
-  const out: Record<string, number> = {};
-  for (const type of [...counts.keys()].sort()) out[type] = counts.get(type)!;
-  return out;
 }

@@ -7,6 +7,7 @@ export * from './filename';
 export { MigrationChain, migrationRefusal, refusingMigration, type MigrationStream } from './chain';
 export { PhysicalRefusal, openPhysicalLog, type PhysicalLog, type PhysicalOptions } from './physical';
 export { encodeArtifact, type EncodedGeneration, type EncodeOptions } from './encode';
+export { holdingArtifact, restoreWhole } from './restore-visit';
 export { CURRENT_FORMAT_VERSION, FORMAT_GENERATIONS, findGeneration, newestRegisteredVersion } from './generations';
 export {
   readGeneration,
@@ -15,6 +16,7 @@ export {
   type FormatStage,
   type FormatVerdict,
   type FormatRead,
-  type EventPlaces,
+  type EventPlace,
+  type DecodedEventCallback,
   type ReadGenerationOptions,
 } from './catalog';

@@ -102,8 +102,8 @@ export interface RowWalk {
   strict: boolean;
   /** The stored generation's admission, applied to rows after damage (current reads). */
   admission?: RowAdmission;
-  /** Each parsed row before the first issue, with its physical line. */
-  row(value: unknown, line: number): void;
+  /** Each parsed row before the first issue, with its physical line and where its text is (`end`: its LF). */
+  row(value: unknown, line: number, start: number, end: number): void;
   /** The line of a row after damage that the admission is about to judge (so a refusal names it). */
   admitting?(line: number): void;
 }
@@ -124,6 +124,7 @@ export function walkRows(log: PhysicalLog, walk: RowWalk): JsonlIssue | undefine
   let issue: JsonlIssue | undefined;
   let line = 1;
   for (let start = log.bodyStart; start < bodyEnd;) {
+    const rowStart = start;
     const end = text.indexOf(LF, start);
     // An empty row is not decoded: a file of blank lines costs one search per line, not one decode.
     const rowText = end === start ? '' : log.slice(start, end);
@@ -142,7 +143,7 @@ export function walkRows(log: PhysicalLog, walk: RowWalk): JsonlIssue | undefine
         issue = { message, line };
         continue;
       }
-      walk.row(value, line);
+      walk.row(value, line, rowStart, end);
       continue;
     }
     if (rowText.length === 0) continue;

@@ -147,9 +147,30 @@ export interface Artifact {
 
 /**
  * Validates a whole artifact as its generation (envelopes, vocabulary, surface metadata,
- * relationships) and returns it, possibly normalised; throws SessionFormatError.
+ * relationships) and returns it unchanged; throws SessionFormatError.
  */
 export type ArtifactRestorer = (artifact: Artifact) => Artifact;
+
+/**
+ * One artifact's restore as the catalog runs it: it visits the events in order as they are decoded
+ * (keeping only what its later checks need, not the events), and after the last one throws the
+ * refusal the restore of the whole artifact would throw, if any. The inherited cut comes last,
+ * because a v2+ log's rows tell it only at their end.
+ */
+export interface RestoreVisit {
+  /** The next event. Never throws: a refusal is held until `finish`. */
+  event(event: FormatEvent): void;
+  /** After the last event. Throws SessionFormatError (or another refusal) as the whole-artifact restore would. */
+  finish(inheritedEventCount: number): void;
+}
+
+/**
+ * Starts the restore of an artifact with this header (a refusal of the header itself is held until
+ * `finish`). `decoded`: the events come straight from this generation's codec (a file of this
+ * generation read as itself), which may have checked each row already; otherwise a migration made them
+ * or a caller holds them.
+ */
+export type StreamingRestorer = (header: LogicalHeader, decoded: boolean) => RestoreVisit;
 
 /** Everything the catalog needs of one generation. */
 export interface FormatGeneration {
@@ -158,10 +179,10 @@ export interface FormatGeneration {
   /** The migration that produces this generation from the previous one (absent for v0). */
   readonly migrationFrom?: FormatMigration;
   /** The restore of an artifact read natively as this generation (`validation: 'current'`). */
-  readonly restore: ArtifactRestorer;
+  readonly restore: StreamingRestorer;
   /**
    * The restore of an artifact migrated into this generation from an older one, when it differs
    * from `restore` (dsh's `restoreTransformedCurrent`); defaults to `restore`.
    */
-  readonly restoreTransformed?: ArtifactRestorer;
+  readonly restoreTransformed?: StreamingRestorer;
 }

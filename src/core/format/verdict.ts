@@ -4,7 +4,7 @@ import type { Utf8Slicer } from '../read/columns';
 import type { Sha256Stream } from '../sha256';
 import type { NativeZstd } from '../zstd/backend';
 import type { ZstdLimits } from '../zstd/decode';
-import type { EventPlaces } from './collector';
+import type { DecodedEventCallback } from './read-events';
 import type { Artifact, FormatGeneration, Recovery } from './types';
 
 export type FormatStage = 'header' | 'jsonl' | 'decode' | 'migrate' | 'restore' | 'bytes' | 'done';
@@ -44,10 +44,8 @@ export interface FormatVerdict {
 
 export interface FormatRead {
   verdict: FormatVerdict;
-  /** The target form, when the read succeeded. */
+  /** The target form, when the read succeeded and the artifact was kept (`encode`, `keepArtifact`). */
   artifact?: Artifact;
-  /** For a read of the stored generation as itself: where each event sits in the file. */
-  eventPlaces?: EventPlaces;
   /** Whether the file was zstd. */
   compressed?: boolean;
 }
@@ -67,8 +65,16 @@ export interface ReadGenerationOptions {
   fileNameVersion?: number;
   /** Handed to every migration stage (e.g. child logs for an edge that needs them). */
   evidence?: Readonly<Record<string, unknown>>;
-  /** Compute sha256/bytes of the target form (default true). */
+  /** Compute sha256/bytes of the target form (default true); the artifact is then kept. */
   encode?: boolean;
+  /** Keep the target form's events and return the artifact even when it is not encoded. */
+  keepArtifact?: boolean;
+  /**
+   * For a read of the stored generation as itself: each event, with its place in the file, as it is
+   * decoded (before the restore's verdict; a refused read has handed some or all of its events).
+   * What the callback throws passes through `readGeneration`.
+   */
+  onEvent?: DecodedEventCallback;
   /** A faster SHA-256 a host may hand in (Node's crypto) for the target form's digest. */
   sha256?: () => Sha256Stream;
 }

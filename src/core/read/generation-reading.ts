@@ -1,14 +1,15 @@
 // A log of a later generation (v1 and on) read for the views. dsh's format layer reads the file as its
 // own generation — the codec decodes the rows, the generation's restore validates the whole artifact —
-// and gives the verdict; every event it keeps is then handed, with its place in the file, to the same
+// and gives the verdict; every event it keeps is handed, with its place in the file, to the same
 // index, surface fold and whole-log facts that a v0 log's events go through. So every view works on
-// every generation from one model, and only reading differs.
+// every generation from one model, and only reading differs. The events are handed on as they are
+// decoded, so neither the format layer nor this reading holds them.
 import type { Diagnostic, ErrorName, SessionEvent, SessionHeader, Verdict } from '../types';
 import type { Utf8Slicer } from './columns';
-import { readGeneration, type FormatRead, type FormatVerdict } from '../format/catalog';
+import { readGeneration, type EventPlace, type FormatRead, type FormatVerdict } from '../format/catalog';
 import { CURRENT_FORMAT_VERSION, findGeneration } from '../format/generations';
 import type { FormatEvent } from '../format/types';
-import { v4Closers } from '../format/v3-to-v4/closers';
+import { V4OpenTurn } from '../format/v3-to-v4/closers';
 import { say } from '../words';
 
 /** Where the events of a read go: the log's index, fold and facts, one event at a time. */
@@ -16,9 +17,12 @@ export interface GenerationSink {
   /** Events kept so far (a followed log is read again and only the new ones are handed on). */
   readonly eventCount: number;
   keepDecoded(event: SessionEvent, fileLine: number, offset: number, length: number, member: number): void;
+  /**
+   * Forgets every event handed on: dsh refused the log after the first read had handed them on as
+   * they were decoded, and a refused read keeps none. Without it, a read holds its events until the verdict.
+   */
+  forgetDecoded?(): void;
 }
-
-const LF = 0x0a;
 
 /** The rule a format refusal is reported under, by the stage that refused. */
 function ruleOf(verdict: FormatVerdict): string {
@@ -39,22 +43,6 @@ export function asVerdict(verdict: FormatVerdict): Verdict {
   if (verdict.line !== undefined) out.line = verdict.line;
   if (verdict.edge !== undefined) out.edge = verdict.edge;
   return out;
-}
-
-/** Byte offsets of line starts, found as far as asked (a followed log's text only grows). */
-class LineStarts {
-  private readonly starts: number[] = [0];
-
-  /** Offset where 1-based `line` starts, or -1 when the text has fewer lines. */
-  at(text: Uint8Array, line: number): number {
-    const starts = this.starts;
-    while (starts.length < line) {
-      const next = text.indexOf(LF, starts[starts.length - 1]);
-      if (next === -1) return -1;
-      starts.push(next + 1);
-    }
-    return starts[line - 1];
-  }
 }
 
 /**
@@ -95,7 +83,6 @@ export class GenerationReading {
   private read: FormatRead | undefined;
   /** Text bytes the last own read covered. */
   private readBytes = -1;
-  private readonly lines = new LineStarts();
   private upgradeCache: { textBytes: number; digest: boolean; read: FormatRead } | undefined;
   /** Diagnostics of the last read (its refusal, what recovery dropped, the torn tail). */
   diagnostics: Diagnostic[] = [];
@@ -126,30 +113,45 @@ export class GenerationReading {
     return findGeneration(this.version) !== undefined;
   }
 
-  /** Reads `text` (the whole text so far) and hands the events the sink does not have yet. */
+  /**
+   * Reads `text` (the whole text so far) and hands the events the sink does not have yet. The first
+   * read of a log hands them on as they are decoded (should dsh refuse the log, the sink forgets them
+   * again); a later one (a followed or forked log, read again whole) holds its few new events until
+   * the verdict.
+   */
   readInto(text: Uint8Array, sink: GenerationSink): void {
+    const kept = sink.eventCount;
+    const streaming = this.read === undefined && kept === 0 && sink.forgetDecoded !== undefined;
+    const openTurn = this.version >= CURRENT_FORMAT_VERSION ? new V4OpenTurn() : undefined;
+    const held: { event: FormatEvent; place: EventPlace }[] = [];
+    let index = 0;
+    let handed = false;
     // A version newer than this build's is read as today's: dsh's header read then refuses it in its words.
     const read = readGeneration(text, {
       targetVersion: Math.min(this.version, CURRENT_FORMAT_VERSION),
       encode: false,
       utf8Slicer: this.options.utf8Slicer,
+      onEvent: (event, place) => {
+        openTurn?.observe(event);
+        if (index++ < kept) return;
+        if (!streaming) {
+          held.push({ event, place });
+          return;
+        }
+        handed = true;
+        sink.keepDecoded(event as SessionEvent, place.line, place.offset, place.length, place.member);
+      },
     });
     this.read = read;
     this.readBytes = text.length;
     this.diagnostics = this.describe(read.verdict);
-    const events = read.artifact?.events ?? [];
-    if (this.version >= CURRENT_FORMAT_VERSION) this.closers = v4Closers(events) as SessionEvent[];
-    const places = read.eventPlaces;
-    if (!places) return;
-    for (let i = sink.eventCount; i < events.length; i++) {
-      const line = places.line[i];
-      const offset = this.lines.at(text, line);
-      if (offset < 0) continue;
-      let end = text.indexOf(LF, offset);
-      if (end === -1) end = text.length;
-      const length = end > offset && text[end - 1] === 0x0d ? end - offset - 1 : end - offset;
-      sink.keepDecoded(events[i] as FormatEvent as SessionEvent, line, offset, length, places.member[i]);
+    const ok = read.verdict.ok;
+    if (openTurn) this.closers = ok ? (openTurn.closers() as SessionEvent[]) : [];
+    if (!ok) {
+      if (handed) sink.forgetDecoded!();
+      return;
     }
+    for (const { event, place } of held) sink.keepDecoded(event as SessionEvent, place.line, place.offset, place.length, place.member);
   }
 
   /** The verdict of the file's own generation. */

@@ -53,11 +53,12 @@ export function isSessionLog(value: unknown): value is SessionLog {
 export class SessionLog implements SessionLogView, EventFacts, LineSink, GenerationSink {
   private readonly fileName: string;
   private readonly scanner: LineScanner;
-  private readonly index: EventIndex;
-  private readonly verdicts: VerdictKeeper;
-  private readonly state: SurfaceState;
+  // Not readonly: a later generation's refused first read starts them again (see `forgetDecoded`).
+  private index: EventIndex;
+  private verdicts: VerdictKeeper;
+  private state: SurfaceState;
   /** Provenance and relational-invariant bookkeeping, gathered in the load's pass (not by a fork: see `facts`). */
-  private readonly gathered: LogFacts | undefined;
+  private gathered: LogFacts | undefined;
   /** A fork's whole-log facts: its bytes read once more, only when asked for (see `facts`). */
   private forkFacts: SessionLog | undefined;
   private readonly provenanceEdges: boolean;
@@ -73,6 +74,8 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
   private readonly canonicalNameVersion: number | undefined;
   /** A v0 log's reading by the format layer, made when today's dsh's verdict is first asked for. */
   private upgradeReading: GenerationReading | undefined;
+  /** The findings as the header left them, while a later generation's first read hands its events on. */
+  private verdictsBeforeDecoding: VerdictKeeper | undefined;
   private readonly verdictInputs: VerdictInputs;
   // Bound once: the stages call them per event.
   private readonly lookup = (seq: number) => this.event(seq);
@@ -168,12 +171,37 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
     const progress = typeof onProgress === 'function' ? safeLoadOptions({ onProgress }).onProgress : undefined;
     if (!this.scanner.readHeaderFirst(this)) return true;
     if (this.generation) {
+      this.verdictsBeforeDecoding = this.eventCount === 0 ? new VerdictKeeper(this.verdicts) : undefined;
       this.generation.readInto(this.scanner.bytes.view(), this);
+      this.verdictsBeforeDecoding = undefined;
       this.scanner.committed = this.scanner.bytes.length - this.tornTailBytes();
       progress?.(1);
       return true;
     }
     return this.scanner.scan(this, budget, progress);
+  }
+
+  /**
+   * dsh refused a later generation's log after its first read had handed the events on as they were
+   * decoded: like dsh's read, the model keeps none of them. The index, fold, facts and findings start
+   * again from where the header left them.
+   */
+  forgetDecoded(): void {
+    const reading = this.generation;
+    if (!reading || !this.verdictsBeforeDecoding) return;
+    this.verdicts = this.verdictsBeforeDecoding;
+    this.index = new EventIndex(this.scanner.bytes);
+    this.state = new SurfaceState(this.index, () => this.verdicts.has('closers'));
+    if (this.gathered) this.gathered = new LogFacts(this, this.index.expectedEvents, this.provenanceEdges);
+    this.foldProblems.length = 0;
+    this.readAsGeneration(reading);
+  }
+
+  /** The fold and the index take a later generation's events as its rules and rows have them. */
+  private readAsGeneration(reading: GenerationReading): void {
+    this.state.useRules(surfaceRulesOf(reading.version));
+    if (reading.version >= CURRENT_FORMAT_VERSION) this.state.closerSource = () => reading.closers ?? [];
+    this.index.storedEvent = reading.version >= 1 ? expandStoredRanges : undefined;
   }
 
   private generationOptions(): GenerationReadOptions {
@@ -191,10 +219,7 @@ export class SessionLog implements SessionLogView, EventFacts, LineSink, Generat
     const version = generationToRead(read.raw, this.nameVersion);
     if (version !== undefined) {
       this.generation = new GenerationReading(version, this.generationOptions());
-      this.state.useRules(surfaceRulesOf(version));
-      const reading = this.generation;
-      if (version >= CURRENT_FORMAT_VERSION) this.state.closerSource = () => reading.closers ?? [];
-      this.index.storedEvent = version >= 1 ? expandStoredRanges : undefined;
+      this.readAsGeneration(this.generation);
       return;
     }
     const problem = read.problem;

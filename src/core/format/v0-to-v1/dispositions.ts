@@ -89,10 +89,11 @@ export const RELEASED_EVENT_DISPOSITIONS: Readonly<Record<string, PayloadDisposi
 
 const DISPOSITION_BY_TYPE: ReadonlyMap<string, PayloadDisposition> = new Map(Object.entries(RELEASED_EVENT_DISPOSITIONS));
 
-/** The released v0/v1 event types, sorted. */
-export const RELEASED_EVENT_TYPES: readonly string[] = Object.freeze(
-  Object.keys(RELEASED_EVENT_DISPOSITIONS).sort((a, b) => a.localeCompare(b, 'en')),
-);
+/**
+ * The released v0/v1 event types, sorted by code unit: the names are ASCII, and a locale collation
+ * would start ICU while the module loads, in every process that reads a log.
+ */
+export const RELEASED_EVENT_TYPES: readonly string[] = Object.freeze(Object.keys(RELEASED_EVENT_DISPOSITIONS).sort());
 
 /** The disposition of a released type (an own property: `constructor` and friends are not types). */
 export function releasedDisposition(type: unknown): PayloadDisposition | undefined {

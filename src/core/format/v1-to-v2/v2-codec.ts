@@ -10,24 +10,28 @@ import { formatCount, formatSafeInteger, isJsonObject, templateString, type Json
 const EVENT_FIELDS: ReadonlySet<string> = new Set(['type', 'seq', 'time', 'data', 'ignorable', 'sourceEventSeqs', 'surfaceOp']);
 const REQUIRED_FIELDS = ['type', 'seq', 'time', 'data'];
 
-/** One row's envelope checked, its `sourceEventSeqs` validated but still as spans. */
-interface DecodedRow {
-  readonly row: JsonObject;
-  readonly sources: SourceSpans | undefined;
+/**
+ * Checks one row's envelope (it returns only for an object). Every row of a log comes through here:
+ * the messages' labels are written only for a refusal.
+ */
+function checkRowValue(value: unknown, rowIndex: number): value is JsonObject {
+  const label = (): string => `released v2 row ${rowIndex}`;
+  if (!isJsonObject(value)) throw new SessionFormatError(`${label()} must be an object`);
+  for (const key of REQUIRED_FIELDS) if (!Object.hasOwn(value, key)) throw new SessionFormatError(`${label()} lacks required field ${key}`);
+  for (const key in value) if (!EVENT_FIELDS.has(key)) throw new SessionFormatError(`${label()} has unexpected field ${key}`);
+  if (typeof value.type !== 'string') throw new SessionFormatError(`${label()} type must be a string`);
+  const time = value.time;
+  if (!Number.isSafeInteger(time) || Object.is(time, -0)) formatSafeInteger(time, `${label()} time`);
+  if (value.ignorable !== undefined && value.ignorable !== true)
+    throw new SessionFormatError(`${label()} ignorable must be true when present`);
+  return true;
 }
 
-function decodeRowValue(value: unknown, rowIndex: number): DecodedRow {
-  const label = `released v2 row ${rowIndex}`;
-  if (!isJsonObject(value)) throw new SessionFormatError(`${label} must be an object`);
-  for (const key of REQUIRED_FIELDS) if (!Object.hasOwn(value, key)) throw new SessionFormatError(`${label} lacks required field ${key}`);
-  for (const key in value) if (!EVENT_FIELDS.has(key)) throw new SessionFormatError(`${label} has unexpected field ${key}`);
-  if (typeof value.type !== 'string') throw new SessionFormatError(`${label} type must be a string`);
-  formatSafeInteger(value.time, `${label} time`);
-  if (value.ignorable !== undefined && value.ignorable !== true)
-    throw new SessionFormatError(`${label} ignorable must be true when present`);
-  if (value.sourceEventSeqs === undefined) return { row: value, sources: undefined };
-  const seq = formatCount(value.seq, `${label} seq`);
-  return { row: value, sources: readSourceSpans(value.sourceEventSeqs, seq) };
+/** A row's `sourceEventSeqs` (checked against its seq) as spans; undefined when it has none. */
+function rowSources(row: JsonObject, rowIndex: number): SourceSpans | undefined {
+  if (row.sourceEventSeqs === undefined) return undefined;
+  const seq = formatCount(row.seq, `released v2 row ${rowIndex} seq`);
+  return readSourceSpans(row.sourceEventSeqs, seq);
 }
 
 /**
@@ -49,9 +53,12 @@ export class V2RowDecoder implements RowDecoder {
 
   decodeRow(value: unknown, out: EventSink): void {
     const rowIndex = this.rowIndex++;
-    let decoded: DecodedRow;
+    let row: JsonObject;
+    let sources: SourceSpans | undefined;
     try {
-      decoded = decodeRowValue(value, rowIndex);
+      checkRowValue(value, rowIndex);
+      row = value as JsonObject;
+      sources = rowSources(row, rowIndex);
     } catch (error) {
       const issue =
         error instanceof SessionFormatError ? error : new SessionFormatError(`released v2 row ${rowIndex} is malformed`, { cause: error });
@@ -59,7 +66,6 @@ export class V2RowDecoder implements RowDecoder {
       this.issue ??= issue;
       return;
     }
-    const row = decoded.row;
     if (this.issue !== undefined) {
       if (row.type === 'turn/end') throw this.issue;
       return;
@@ -77,7 +83,7 @@ export class V2RowDecoder implements RowDecoder {
       if (!isJsonObject(data)) throw new SessionFormatError(`session/end-seed ${String(row.seq)} data must be an object`);
       if (data.inherited === true) this.inheritedMarker = row.seq as number;
     }
-    const event = decoded.sources === undefined ? row : { ...row, sourceEventSeqs: expandSourceSpans(decoded.sources) };
+    const event = sources === undefined ? row : { ...row, sourceEventSeqs: expandSourceSpans(sources) };
     out.emitEvent(event as FormatEvent);
   }
 

@@ -48,34 +48,41 @@ function field(value: unknown, key: string): unknown {
 }
 
 /**
- * The events dsh appends to close the log's open final turn, in order; empty when the last turn is
- * closed. Seqs continue after the last event and every closer takes the last event's time. A call
- * that a tool/call recorded as started gets TOOL_OUTCOME_UNKNOWN citing that tool/call; one that never
- * started gets TOOL_NOT_STARTED. The result id is `<cause>-tool-result-<callId>-<its own seq>`.
+ * The open final turn of a v4 log, followed as its events go past: the turn and step still open and
+ * the calls of the open step still waiting for a result.
  */
-export function v4Closers(events: readonly FormatEvent[], cause: CloseCause = 'interrupted'): FormatEvent[] {
-  let openTurn: unknown = null;
-  let openStep: unknown = null;
+export class V4OpenTurn {
+  private openTurn: unknown = null;
+  private openStep: unknown = null;
   // Calls are forgotten at every turn boundary and step end: only the open step's can be pending.
-  const pending = new Map<unknown, PendingCall>();
-  for (const event of events) {
+  private readonly pending = new Map<unknown, PendingCall>();
+  /** The last event's seq and time (not the event: a long-lived object pointing at each new event costs the collector). */
+  private seen = false;
+  private lastSeq = 0;
+  private lastTime = 0;
+
+  observe(event: FormatEvent): void {
     const data = event.data;
+    const pending = this.pending;
+    this.seen = true;
+    this.lastSeq = event.seq;
+    this.lastTime = event.time;
     switch (event.type) {
       case 'turn/start':
-        openTurn = field(data, 'turn');
-        openStep = null;
+        this.openTurn = field(data, 'turn');
+        this.openStep = null;
         pending.clear();
         break;
       case 'turn/end':
-        openTurn = null;
-        openStep = null;
+        this.openTurn = null;
+        this.openStep = null;
         pending.clear();
         break;
       case 'step/start':
-        openStep = field(data, 'step');
+        this.openStep = field(data, 'step');
         break;
       case 'step/end':
-        openStep = null;
+        this.openStep = null;
         pending.clear();
         break;
       case 'assistant/message': {
@@ -95,39 +102,55 @@ export function v4Closers(events: readonly FormatEvent[], cause: CloseCause = 'i
         break;
     }
   }
-  const last = events[events.length - 1];
-  if (openTurn === null || openTurn === undefined || last === undefined) return [];
-  let seq = last.seq + 1;
-  const time = last.time;
-  const text = CLOSER_TEXT[cause];
-  const closers: FormatEvent[] = [];
-  for (const [callId, { step, callSeq }] of pending) {
-    const started = callSeq !== undefined;
-    const message = {
-      // A call id nested thousands deep would overflow `${callId}`: its depth-safe text is written
-      // instead (dsh's restore refuses such a log; its closers are still shown).
-      id: `${cause}-tool-result-${stringText(callId, ID_TEXT_LIMIT)}-${seq}`,
-      role: 'tool',
-      toolCallId: callId,
-      isError: true,
-      source: { kind: 'tool', callId },
-      content: [{ type: 'text', text: started ? text.started : text.notStarted }],
-    };
-    const error = started
-      ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }
-      : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' };
-    const closer: FormatEvent = {
-      type: 'tool/result',
-      seq: seq++,
-      time,
-      data: { turn: openTurn, step, message, error },
-      surfaceOp: 'append',
-    };
-    if (started) closer.sourceEventSeqs = [callSeq];
-    closers.push(closer);
+
+  /**
+   * The events dsh appends to close the open final turn, in order; empty when the last turn is
+   * closed. Seqs continue after the last event and every closer takes the last event's time. A call
+   * that a tool/call recorded as started gets TOOL_OUTCOME_UNKNOWN citing that tool/call; one that never
+   * started gets TOOL_NOT_STARTED. The result id is `<cause>-tool-result-<callId>-<its own seq>`.
+   */
+  closers(cause: CloseCause = 'interrupted'): FormatEvent[] {
+    const { openTurn, openStep, pending } = this;
+    if (openTurn === null || openTurn === undefined || !this.seen) return [];
+    let seq = this.lastSeq + 1;
+    const time = this.lastTime;
+    const text = CLOSER_TEXT[cause];
+    const closers: FormatEvent[] = [];
+    for (const [callId, { step, callSeq }] of pending) {
+      const started = callSeq !== undefined;
+      const message = {
+        // A call id nested thousands deep would overflow `${callId}`: its depth-safe text is written
+        // instead (dsh's restore refuses such a log; its closers are still shown).
+        id: `${cause}-tool-result-${stringText(callId, ID_TEXT_LIMIT)}-${seq}`,
+        role: 'tool',
+        toolCallId: callId,
+        isError: true,
+        source: { kind: 'tool', callId },
+        content: [{ type: 'text', text: started ? text.started : text.notStarted }],
+      };
+      const error = started
+        ? { name: 'ToolOutcomeUnknownError', code: 'TOOL_OUTCOME_UNKNOWN' }
+        : { name: 'ToolNotStartedError', code: 'TOOL_NOT_STARTED' };
+      const closer: FormatEvent = {
+        type: 'tool/result',
+        seq: seq++,
+        time,
+        data: { turn: openTurn, step, message, error },
+        surfaceOp: 'append',
+      };
+      if (started) closer.sourceEventSeqs = [callSeq];
+      closers.push(closer);
+    }
+    if (openStep !== null && openStep !== undefined)
+      closers.push({ type: 'step/end', seq: seq++, time, data: { turn: openTurn, step: openStep } });
+    closers.push({ type: 'turn/end', seq: seq++, time, data: { turn: openTurn, reason: { kind: cause } } });
+    return closers;
   }
-  if (openStep !== null && openStep !== undefined)
-    closers.push({ type: 'step/end', seq: seq++, time, data: { turn: openTurn, step: openStep } });
-  closers.push({ type: 'turn/end', seq: seq++, time, data: { turn: openTurn, reason: { kind: cause } } });
-  return closers;
+}
+
+/** The events dsh appends to close the open final turn of a v4 log with these events (see V4OpenTurn.closers). */
+export function v4Closers(events: readonly FormatEvent[], cause: CloseCause = 'interrupted'): FormatEvent[] {
+  const turn = new V4OpenTurn();
+  for (const event of events) turn.observe(event);
+  return turn.closers(cause);
 }

@@ -33,6 +33,8 @@ class V4RowDecoder implements RowDecoder {
     this.header = { ...this.rows.header, version: 4 };
   }
 
+  // Every row is admitted before it is decoded: the restore of a log read as v4 relies on it and does
+  // not apply the row rules to its events again.
   decodeRow(row: unknown, out: EventSink): void {
     assertV4RowAdmission(row);
     this.rows.decodeRow(row, out);

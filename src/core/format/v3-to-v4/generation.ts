@@ -4,12 +4,12 @@
 import type { FormatGeneration } from '../types';
 import { v4Codec } from './codec';
 import { v3ToV4Migration } from './migration';
-import { restoreV4, restoreV4Generation } from './restore';
+import { v4GenerationRestore, v4Restore } from './restore';
 
 export const generationV4: FormatGeneration = {
   version: 4,
   codec: v4Codec,
   migrationFrom: v3ToV4Migration,
-  restore: restoreV4,
-  restoreTransformed: (artifact) => restoreV4Generation(artifact),
+  restore: v4Restore,
+  restoreTransformed: v4GenerationRestore(),
 };

@@ -76,24 +76,25 @@ export function liftToolResult(event: FormatEvent): FormatEvent {
 /** The v4 rule for a `tool/result`'s message (spec §6). Other events pass. */
 export function assertToolRoleResult(event: FormatEvent): void {
   if (event.type !== 'tool/result') return;
-  // Row admission calls this before decoding has checked `seq`: it is written depth-safely.
-  const subject = `format v4 ${event.type} at seq ${stringText(event.seq)}`;
+  // Row admission calls this before decoding has checked `seq`: it is written depth-safely, and only for a refusal.
+  const subject = (): string => `format v4 ${event.type} at seq ${stringText(event.seq)}`;
   const data = event.data;
-  if (!isJsonObject(data)) throw new SessionFormatError(`${subject} data must be an object`);
+  if (!isJsonObject(data)) throw new SessionFormatError(`${subject()} data must be an object`);
   const message = data.message;
-  if (!isJsonObject(message)) throw new SessionFormatError(`${subject} message must be an object`);
+  if (!isJsonObject(message)) throw new SessionFormatError(`${subject()} message must be an object`);
   const { id, role, toolCallId, source, isError, content } = message;
-  if (typeof id !== 'string' || id.length === 0) throw new SessionFormatError(`${subject} requires a first-class message with a string id`);
-  if (role !== 'tool') throw new SessionFormatError(`${subject} requires a tool-role message`);
+  if (typeof id !== 'string' || id.length === 0)
+    throw new SessionFormatError(`${subject()} requires a first-class message with a string id`);
+  if (role !== 'tool') throw new SessionFormatError(`${subject()} requires a tool-role message`);
   const sourceCallId = isJsonObject(source) ? source.callId : undefined;
   if (typeof toolCallId !== 'string' || toolCallId.length === 0 || sourceCallId !== toolCallId) {
-    throw new SessionFormatError(`${subject} requires toolCallId matching its tool source`);
+    throw new SessionFormatError(`${subject()} requires toolCallId matching its tool source`);
   }
-  if (!isJsonObject(source) || source.kind !== 'tool') throw new SessionFormatError(`${subject} requires a tool source`);
-  if (!Array.isArray(content)) throw new SessionFormatError(`${subject} requires array content`);
-  if (content.some(isToolResultBlock)) throw new SessionFormatError(`${subject} content must not contain a released tool-result wrapper`);
+  if (!isJsonObject(source) || source.kind !== 'tool') throw new SessionFormatError(`${subject()} requires a tool source`);
+  if (!Array.isArray(content)) throw new SessionFormatError(`${subject()} requires array content`);
+  if (content.some(isToolResultBlock)) throw new SessionFormatError(`${subject()} content must not contain a released tool-result wrapper`);
   if (isError !== undefined && typeof isError !== 'boolean')
-    throw new SessionFormatError(`${subject} isError must be boolean when present`);
+    throw new SessionFormatError(`${subject()} isError must be boolean when present`);
   if (data.error !== undefined && isError !== true)
-    throw new SessionFormatError(`${subject} carries error metadata for a non-error tool result`);
+    throw new SessionFormatError(`${subject()} carries error metadata for a non-error tool result`);
 }

@@ -17,12 +17,12 @@ interface OpenCompaction {
 export class Compactions {
   private open: OpenCompaction | undefined;
 
-  /** `orphanStarts`: seqs of compaction/starts an inherited prefix left open at its seed marker. */
-  constructor(private readonly orphanStarts: ReadonlySet<number>) {}
-
-  /** True while a compaction that a turn boundary may not cross is open. */
-  get blocksTurnBoundary(): boolean {
-    return this.open !== undefined && !this.orphanStarts.has(this.open.seq);
+  /**
+   * The seq of the open compaction's start. A turn boundary may not cross it, unless an inherited
+   * prefix left it open at its seed marker (see OrphanStarts).
+   */
+  get openStart(): number | undefined {
+    return this.open?.seq;
   }
 
   /** The inherited cut ends whatever the prefix left open. */
@@ -66,18 +66,28 @@ export class Compactions {
   }
 }
 
-/** The compaction/starts left open when a session/end-seed marker cuts the log (known events only). */
-export function orphanCompactionStarts(events: readonly FormatEvent[], knownTypes: ReadonlySet<string>): Set<number> {
-  const orphans = new Set<number>();
-  let start: number | undefined;
-  for (const event of events) {
-    if (!knownTypes.has(event.type)) continue;
-    if (event.type === 'compaction/start') start = event.seq;
-    else if (event.type === 'compaction/end') start = undefined;
+/**
+ * The compaction/starts an inherited prefix left open: a start followed by a session/end-seed marker
+ * before any compaction/end (known events only). Told as the events go past, so a start's fate is
+ * `pending` until the next compaction/start, compaction/end or marker, or the end of the log.
+ */
+export class OrphanStarts {
+  private start: number | undefined;
+  private readonly orphans = new Set<number>();
+
+  /** The next known event. */
+  observe(event: FormatEvent): void {
+    if (event.type === 'compaction/start') this.start = event.seq;
+    else if (event.type === 'compaction/end') this.start = undefined;
     else if (event.type === 'session/end-seed') {
-      if (start !== undefined) orphans.add(start);
-      start = undefined;
+      if (this.start !== undefined) this.orphans.add(this.start);
+      this.start = undefined;
     }
   }
-  return orphans;
+
+  /** Whether the compaction/start at `seq` is an orphan, as far as the events so far tell. */
+  status(seq: number): 'orphan' | 'not' | 'pending' {
+    if (this.orphans.has(seq)) return 'orphan';
+    return seq === this.start ? 'pending' : 'not';
+  }
 }

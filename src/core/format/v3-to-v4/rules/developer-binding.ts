@@ -5,18 +5,13 @@ import type { FormatEvent } from '../../types';
 import { SessionFormatError } from '../../errors';
 import { isJsonObject, type JsonObject } from '../../json';
 import { earlierSeq, list, record } from './checks';
+import type { EarlierEvents } from './earlier-events';
 
-export function checkDeveloperBinding(
-  events: readonly FormatEvent[],
-  event: FormatEvent,
-  data: JsonObject,
-  knownTypes: ReadonlySet<string>,
-): void {
+export function checkDeveloperBinding(earlier: EarlierEvents, event: FormatEvent, data: JsonObject, knownTypes: ReadonlySet<string>): void {
   if (data.headerSeq === undefined) return;
   const headerSeq = earlierSeq(data.headerSeq, event.seq, 'developer/message headerSeq');
-  const header = events[headerSeq];
-  if (header?.type !== 'request/header')
-    throw new SessionFormatError('developer/message headerSeq must reference an earlier request/header');
+  const header = earlier.requestHeader(headerSeq);
+  if (header === undefined) throw new SessionFormatError('developer/message headerSeq must reference an earlier request/header');
   if (!knownTypes.has(header.type)) throw new SessionFormatError('developer/message headerSeq must reference a known request/header');
   const tools = record(record(header.data, 'request/header data').header, 'request header').tools;
   const content = list(record(data.message, 'developer message').content, 'developer content');

@@ -1,17 +1,21 @@
 // The v4 relationships between events (spec §6): turns and steps in order, the events that need an
 // open turn or step, tool calls, PTC sub-calls, retries, titles, commands, compactions and the
-// surface with its protected head. Unfinished tails stay open: a log may end mid-turn.
-import type { Artifact, FormatEvent } from '../../types';
+// surface with its protected head. Unfinished tails stay open: a log may end mid-turn. The events are
+// checked as they go past; what a later event looks back at is kept compact (EarlierEvents).
+import type { FormatEvent } from '../../types';
 import { SessionFormatError } from '../../errors';
-import type { JsonObject } from '../../json';
+import { isJsonObject, type JsonObject } from '../../json';
 import { V4_SURFACE_TYPES } from '../vocabulary';
 import { earlierSeq, nonEmptyText, record } from './checks';
 import { SurfaceFold } from './surface-fold';
 import { ToolCalls } from './tool-calls';
 import { PtcDispatches, Retries } from './dispatches-and-retries';
-import { Compactions, orphanCompactionStarts } from './compactions';
+import { Compactions, OrphanStarts } from './compactions';
 import { checkTitleSources } from './titles';
 import { checkDeveloperBinding } from './developer-binding';
+import { EarlierEvents } from './earlier-events';
+
+const NONE: readonly number[] = [];
 
 /** Events that belong to an open step, beside the tool lifecycle ones. */
 const STEP_EVENT_TYPES: ReadonlySet<string> = new Set(['system/message', 'developer/message', 'assistant/attempt']);
@@ -41,7 +45,14 @@ const RELATIONSHIP_TYPES: ReadonlySet<string> = new Set([
   'session/end-seed',
 ]);
 
-class Lifecycle {
+/**
+ * The relationship checks over a v4 artifact's events in order (dsh's lifecycle pass). `accept` throws
+ * the first relationship an event breaks; `observe`, called for every event after it, keeps what later
+ * events look back at. One rule looks ahead: a turn boundary may cross a compaction an inherited
+ * prefix left open at its seed marker, which only a later marker shows; such a crossing is held back
+ * until the log tells (see `observe`).
+ */
+export class V4Lifecycle {
   private turn: number | null = null;
   private step: number | null = null;
   private nextTurn = 1;
@@ -49,27 +60,27 @@ class Lifecycle {
   /** The provider of the latest request/header (retries must name it). */
   private provider: unknown;
   private readonly surface = new SurfaceFold();
+  /** The surface nodes the last accepted event shadowed (none unless it replaced some). */
+  shadowed: readonly number[] = NONE;
   private readonly tools = new ToolCalls();
   private readonly dispatches = new PtcDispatches();
   private readonly retries = new Retries();
   private readonly commands = new Set<string>();
-  private readonly compactions: Compactions;
+  private readonly compactions = new Compactions();
+  private readonly earlier = new EarlierEvents();
+  private readonly orphans = new OrphanStarts();
+  /** A turn boundary that crossed an open compaction whose start may yet prove an orphan. */
+  private crossing: { start: number; error: SessionFormatError } | undefined;
 
-  constructor(
-    private readonly artifact: Artifact,
-    private readonly knownTypes: ReadonlySet<string>,
-  ) {
-    this.compactions = new Compactions(orphanCompactionStarts(artifact.events, knownTypes));
-  }
+  constructor(private readonly knownTypes: ReadonlySet<string>) {}
 
   accept(event: FormatEvent): void {
+    this.shadowed = NONE;
     if (!this.knownTypes.has(event.type) || !RELATIONSHIP_TYPES.has(event.type)) return;
     const data = record(event.data, event.type);
     if (STEP_EVENT_TYPES.has(event.type)) this.requireStep(event, data);
-    if (event.type.startsWith('turn/') && this.compactions.blocksTurnBoundary) {
-      throw new SessionFormatError(`${event.type} crosses an open compaction`);
-    }
-    this.surface.apply(event);
+    if (event.type.startsWith('turn/')) this.crossTurnBoundary(event.type);
+    this.shadowed = this.surface.apply(event);
     switch (event.type) {
       case 'turn/start':
         if (this.turn !== null || data.turn !== this.nextTurn) throw new SessionFormatError('turn/start does not open the expected turn');
@@ -103,7 +114,7 @@ class Lifecycle {
         this.toolEvent(event, data);
         break;
       case 'developer/message':
-        checkDeveloperBinding(this.artifact.events, event, data, this.knownTypes);
+        checkDeveloperBinding(this.earlier, event, data, this.knownTypes);
         break;
       case 'request/header':
         this.requireTurn(event.type);
@@ -123,7 +134,7 @@ class Lifecycle {
         break;
       case 'session/title':
       case 'session/title-llm-request':
-        checkTitleSources(this.artifact.events, event, data, this.knownTypes);
+        checkTitleSources(this.earlier, event, data, this.knownTypes);
         break;
       case 'command/run':
       case 'command/done':
@@ -145,6 +156,43 @@ class Lifecycle {
         this.compactions.expire();
         break;
     }
+  }
+
+  /**
+   * Notes the event at `index` (its place in the artifact) for the events after it. Returns the
+   * refusal of a held-back crossing once the log shows it stands (its compaction was no orphan): it
+   * arose before anything this pass refused since. Never throws.
+   */
+  observe(event: FormatEvent, index: number): SessionFormatError | undefined {
+    this.earlier.note(event, index);
+    if (!isJsonObject(event) || !this.knownTypes.has(event.type)) return undefined;
+    this.orphans.observe(event);
+    return this.settledCrossing(false);
+  }
+
+  /** After the last event: the refusal of a crossing still held back (its compaction is no orphan). */
+  finish(): SessionFormatError | undefined {
+    return this.settledCrossing(true);
+  }
+
+  private settledCrossing(atEnd: boolean): SessionFormatError | undefined {
+    const crossing = this.crossing;
+    if (crossing === undefined) return undefined;
+    const status = this.orphans.status(crossing.start);
+    if (status === 'pending' && !atEnd) return undefined;
+    this.crossing = undefined;
+    return status === 'orphan' ? undefined : crossing.error;
+  }
+
+  private crossTurnBoundary(type: string): void {
+    const start = this.compactions.openStart;
+    if (start === undefined) return;
+    const status = this.orphans.status(start);
+    if (status === 'orphan') return;
+    const error = new SessionFormatError(`${type} crosses an open compaction`);
+    if (status === 'not') throw error;
+    // Only a later seed marker can show the start is an orphan: the check goes on as if it were.
+    this.crossing ??= { start, error };
   }
 
   private requireTurn(type: string): void {
@@ -182,15 +230,9 @@ class Lifecycle {
     }
     if (!this.commands.has(id)) throw new SessionFormatError('command/done has no prior command/run');
     if (data.sourceEventSeq === undefined) return;
-    const source = this.artifact.events[earlierSeq(data.sourceEventSeq, event.seq, 'command sourceEventSeq')];
-    if (data.kind !== 'success' || source?.type === 'command/run' || source?.type === 'command/done') {
+    const sourceIsCommand = this.earlier.isCommand(earlierSeq(data.sourceEventSeq, event.seq, 'command sourceEventSeq'));
+    if (data.kind !== 'success' || sourceIsCommand) {
       throw new SessionFormatError('command/done has invalid sourceEventSeq');
     }
   }
-}
-
-/** Throws the first relationship a v4 artifact breaks; events of types outside `knownTypes` are passed over. */
-export function assertV4Lifecycle(artifact: Artifact, knownTypes: ReadonlySet<string>): void {
-  const lifecycle = new Lifecycle(artifact, knownTypes);
-  for (const event of artifact.events) lifecycle.accept(event);
 }

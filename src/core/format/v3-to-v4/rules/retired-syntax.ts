@@ -2,21 +2,20 @@
 // a required PTC predecessor event, `request/header.header.system`, and a `tool-result` block. The
 // check reads direct block tags only; arguments, replay state and extension payloads stay opaque.
 import { SessionFormatError, SessionFormatUnsupportedMigrationError } from '../../errors';
-import { isJsonObject } from '../../json';
+import { isJsonObject, type JsonObject } from '../../json';
 import { stringText } from '../../../value-text';
 import { RETIRED_DISPATCH_TYPES } from '../vocabulary';
 
-function refuseWrapper(block: unknown, subject: string): void {
-  if (isJsonObject(block) && block.type === 'tool-result')
-    throw new SessionFormatError(`${subject} must not contain a released tool-result wrapper`);
+function isWrapper(block: unknown): boolean {
+  return isJsonObject(block) && block.type === 'tool-result';
 }
 
-function refuseInContent(content: unknown, subject: string): void {
-  if (Array.isArray(content)) for (const block of content) refuseWrapper(block, subject);
+function hasWrapper(content: unknown): boolean {
+  return Array.isArray(content) && content.some(isWrapper);
 }
 
-function refuseInMessage(message: unknown, subject: string): void {
-  if (isJsonObject(message)) refuseInContent(message.content, subject);
+function messageHasWrapper(message: unknown): boolean {
+  return isJsonObject(message) && hasWrapper(message.content);
 }
 
 /** Throws when a row or event (a parsed object of any shape) uses syntax v4 retired. */
@@ -34,39 +33,45 @@ export function assertNoRetiredSyntax(row: unknown): void {
     return;
   }
   if (!isJsonObject(data)) return;
-  // `seq` is not checked yet (admission runs before decoding), so it is written depth-safely.
-  const subject = `format v4 ${stringText(type)} at seq ${stringText(row.seq)} content`;
+  if (retiredWrapperIn(type, data)) {
+    // `seq` is not checked yet (admission runs before decoding), so it is written depth-safely.
+    throw new SessionFormatError(
+      `format v4 ${stringText(type)} at seq ${stringText(row.seq)} content must not contain a released tool-result wrapper`,
+    );
+  }
+}
+
+/** Whether the content v4 interprets in an event of `type` holds a released tool-result wrapper. */
+function retiredWrapperIn(type: unknown, data: JsonObject): boolean {
   switch (type) {
     case 'user/message':
-      refuseInContent(data.content, subject);
+      if (hasWrapper(data.content)) return true;
       break;
     case 'developer/message':
     case 'assistant/message':
     case 'team/message/queued':
-      refuseInMessage(data.message, subject);
+      if (messageHasWrapper(data.message)) return true;
       break;
     case 'agent/inbox/spliced':
     case 'session/title-llm-request': {
       const messages = data[type === 'agent/inbox/spliced' ? 'inserted' : 'messages'];
-      if (Array.isArray(messages)) for (const message of messages) refuseInMessage(message, subject);
+      if (Array.isArray(messages) && messages.some(messageHasWrapper)) return true;
       break;
     }
     case 'compaction/summary':
-      refuseInContent(data.summary, subject);
-      refuseInContent(data.rawOutput, subject);
+      if (hasWrapper(data.summary) || hasWrapper(data.rawOutput)) return true;
       break;
     case 'tool/ptc-dispatch':
-      refuseInContent(data.content, subject);
+      if (hasWrapper(data.content)) return true;
       break;
   }
   if ((type === 'assistant/message' || type === 'assistant/attempt') && Array.isArray(data.stream)) {
     for (const record of data.stream) {
       if (!isJsonObject(record) || record.type !== 'chunk' || !isJsonObject(record.chunk)) continue;
       const chunk = record.chunk;
-      if (chunk.type === 'block-end') refuseWrapper(chunk.block, subject);
-      if (chunk.type === 'block-start' && chunk.blockType === 'tool-result') {
-        throw new SessionFormatError(`${subject} must not contain a released tool-result wrapper`);
-      }
+      if (chunk.type === 'block-end' && isWrapper(chunk.block)) return true;
+      if (chunk.type === 'block-start' && chunk.blockType === 'tool-result') return true;
     }
   }
+  return false;
 }

@@ -41,13 +41,20 @@ function refusePluginSources(row: Record<string, unknown>): void {
 }
 
 /**
+ * Whether admission leaves the row to the restore: an ignorable developer/message, when admission
+ * does not know v4's vocabulary (the codec's own admission of each row it decodes).
+ */
+export function admissionDefers(row: unknown, knownTypes?: ReadonlySet<string>): boolean {
+  return isJsonObject(row) && row.type === 'developer/message' && row.ignorable === true && knownTypes?.has('developer/message') !== true;
+}
+
+/**
  * Throws when a parsed row breaks a rule v4 checks before recovery. `knownTypes`: the reader's
  * vocabulary; without it an ignorable developer/message is left for the restore to judge.
  */
 export function assertV4RowAdmission(row: unknown, knownTypes?: ReadonlySet<string>): void {
   if (isJsonObject(row)) {
-    const deferred = row.type === 'developer/message' && row.ignorable === true && knownTypes?.has('developer/message') !== true;
-    if (deferred) return;
+    if (admissionDefers(row, knownTypes)) return;
     assertDeveloperRules(row as unknown as FormatEvent);
     refusePluginSources(row);
   }

@@ -12,23 +12,40 @@ const ENVELOPE_ALLOWED: ReadonlySet<string> = new Set([...ENVELOPE_REQUIRED, 'su
 const REQUEST_REASONS: ReadonlySet<unknown> = new Set(['initial', 'resume', 'change', 'series']);
 const ADAPTER_DEFAULT_KEYS: ReadonlySet<string> = new Set(['reasoningEffort', 'maxTokens']);
 
-function fail(subject: string, rule: string): never {
-  throw new SessionFormatError(`${subject} ${rule}`);
+/** The event as messages name it, written only for a refusal. */
+type Subject = () => string;
+
+function fail(subject: Subject, rule: string): never {
+  throw new SessionFormatError(`${subject()} ${rule}`);
 }
 
-function checkEnvelope(event: FormatEvent, subject: string): void {
+/** formatCount / formatSafeInteger with the label written only when they refuse. */
+function count(value: unknown, subject: Subject, field: string): number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 && !Object.is(value, -0)
+    ? (value as number)
+    : formatCount(value, `${subject()} ${field}`);
+}
+
+function safeInteger(value: unknown, subject: Subject, field: string): number {
+  return Number.isSafeInteger(value) && !Object.is(value, -0) ? (value as number) : formatSafeInteger(value, `${subject()} ${field}`);
+}
+
+/** `fieldsChecked`: the v2 layout's decoder checked the same required and allowed fields already. */
+function checkEnvelope(event: FormatEvent, subject: Subject, fieldsChecked: boolean): void {
   const value = event as unknown as JsonObject;
-  const missing = ENVELOPE_REQUIRED.find((key) => !Object.hasOwn(value, key));
-  if (missing !== undefined) fail(subject, `lacks required field ${missing}`);
-  const unexpected = Object.keys(value).find((key) => !ENVELOPE_ALLOWED.has(key));
-  if (unexpected !== undefined) fail(subject, `has unexpected field ${unexpected}`);
+  if (!fieldsChecked) {
+    const missing = ENVELOPE_REQUIRED.find((key) => !Object.hasOwn(value, key));
+    if (missing !== undefined) fail(subject, `lacks required field ${missing}`);
+    const unexpected = Object.keys(value).find((key) => !ENVELOPE_ALLOWED.has(key));
+    if (unexpected !== undefined) fail(subject, `has unexpected field ${unexpected}`);
+  }
   if (typeof event.type !== 'string') fail(subject, 'type must be a string');
-  formatCount(event.seq, `${subject} seq`);
-  formatSafeInteger(event.time, `${subject} time`);
+  count(event.seq, subject, 'seq');
+  safeInteger(event.time, subject, 'time');
   if (Object.hasOwn(value, 'ignorable') && event.ignorable !== true) fail(subject, 'ignorable must be true when present');
 }
 
-function checkSurfaceMetadata(event: FormatEvent, subject: string): void {
+function checkSurfaceMetadata(event: FormatEvent, subject: Subject): void {
   const value = event as unknown as JsonObject;
   if (!V4_SURFACE_TYPES.has(event.type)) {
     // A known log-only event is never on the surface, so it may carry neither field.
@@ -49,7 +66,7 @@ function checkSurfaceMetadata(event: FormatEvent, subject: string): void {
       fail(subject, 'requires exact replace fields op/startSeq/endSeq');
     }
     for (const key of ['startSeq', 'endSeq']) {
-      if (formatCount(replace[key], `${subject} surfaceOp ${key}`) >= event.seq)
+      if (count(replace[key], subject, `surfaceOp ${key}`) >= event.seq)
         fail(subject, 'replacement endpoints must reference earlier events');
     }
   }
@@ -59,13 +76,13 @@ function checkSurfaceMetadata(event: FormatEvent, subject: string): void {
   if (!Array.isArray(sources) || sources.length === 0) fail(subject, 'sourceEventSeqs must be a non-empty array');
   const seen = new Set<number>();
   for (const source of sources) {
-    const seq = formatCount(source, `${subject} sourceEventSeqs member`);
+    const seq = count(source, subject, 'sourceEventSeqs member');
     if (seq >= event.seq || seen.has(seq)) fail(subject, 'sourceEventSeqs must be unique earlier seqs');
     seen.add(seq);
   }
 }
 
-function checkMessage(event: FormatEvent, subject: string): void {
+function checkMessage(event: FormatEvent, subject: Subject): void {
   const role = V4_MESSAGE_ROLES.get(event.type);
   if (role === undefined) return;
   const data = isJsonObject(event.data) ? event.data : undefined;
@@ -82,7 +99,7 @@ function isNonEmptyString(value: unknown): boolean {
   return typeof value === 'string' && value.length > 0;
 }
 
-function checkRequestHeader(event: FormatEvent, subject: string): void {
+function checkRequestHeader(event: FormatEvent, subject: Subject): void {
   if (event.type !== 'request/header') return;
   const data = isJsonObject(event.data) ? event.data : {};
   const header = isJsonObject(data.header) ? data.header : {};
@@ -107,11 +124,12 @@ function checkRequestHeader(event: FormatEvent, subject: string): void {
 
 /**
  * Throws unless one event has the shape the installed session reads. An event of a type outside
- * `knownTypes` has its envelope checked and nothing else (it is opaque).
+ * `knownTypes` has its envelope checked and nothing else (it is opaque). `decoded`: the event comes
+ * from the v4 codec, whose v2 layout refuses a row missing a required field or carrying another one.
  */
-export function assertSessionEventShape(event: FormatEvent, knownTypes: ReadonlySet<string>): void {
-  const subject = `format v4 ${String(event.type)} at seq ${String(event.seq)}`;
-  checkEnvelope(event, subject);
+export function assertSessionEventShape(event: FormatEvent, knownTypes: ReadonlySet<string>, decoded = false): void {
+  const subject = (): string => `format v4 ${String(event.type)} at seq ${String(event.seq)}`;
+  checkEnvelope(event, subject, decoded);
   if (!knownTypes.has(event.type)) return;
   checkSurfaceMetadata(event, subject);
   checkMessage(event, subject);

@@ -5,13 +5,9 @@ import type { FormatEvent } from '../../types';
 import { SessionFormatError } from '../../errors';
 import { isJsonObject, type JsonObject } from '../../json';
 import { earlierSeq, list, record } from './checks';
+import type { EarlierEvents } from './earlier-events';
 
-export function checkTitleSources(
-  events: readonly FormatEvent[],
-  event: FormatEvent,
-  data: JsonObject,
-  knownTypes: ReadonlySet<string>,
-): void {
+export function checkTitleSources(earlier: EarlierEvents, event: FormatEvent, data: JsonObject, knownTypes: ReadonlySet<string>): void {
   const references = list(data.messageSeqs, 'title messageSeqs');
   if (event.type === 'session/title' && (references.length === 0) !== (record(data.source, 'title source').kind === 'user')) {
     throw new SessionFormatError('session/title messageSeqs must be empty exactly for a user title');
@@ -19,13 +15,7 @@ export function checkTitleSources(
   const seen = new Set<number>();
   for (const value of references) {
     const seq = earlierSeq(value, event.seq, 'title messageSeqs');
-    const cited = events[seq];
-    if (
-      seen.has(seq) ||
-      cited?.type !== 'user/message' ||
-      !knownTypes.has(cited.type) ||
-      record(record(cited.data, 'title input').source, 'title input source').kind !== 'user'
-    ) {
+    if (seen.has(seq) || !earlier.isUserMessage(seq) || !knownTypes.has('user/message') || !earlier.isHumanInput(seq)) {
       throw new SessionFormatError(`${event.type} messageSeqs must cite distinct earlier human user/message events`);
     }
     seen.add(seq);
