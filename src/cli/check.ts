@@ -18,7 +18,8 @@ import { LIMIT_OPTIONS, readLimits } from './limit-options';
 export const checkCommand: CliCommand = {
   name: 'check',
   usage: 'check [--json] [--jobs N] [--own | --upgrade] FILE|DIR…',
-  summary: 'print every problem as file:line: rule: message and a verdict per file; exit 1 when dsh would refuse a log',
+  summary:
+    "print every problem as file:line: rule: message and two verdicts per file: the file's own generation's and whether today's dsh migrates it (--own: the first only, faster; --upgrade: the second only); exit 1 when dsh would refuse a log",
   readsLogs: true,
   async run(args, io, context) {
     const { values, operands } = parseCommandArgs(

@@ -11,7 +11,8 @@ import { jsonText } from '../core/value-text';
 export const inspectCommand: CliCommand = {
   name: 'inspect',
   usage: 'inspect --json [--forms] FILE…',
-  summary: "print dsh's verdict and the surface projections as JSON lines",
+  summary:
+    "print dsh's verdict, the log's format and today's dsh's upgrade verdict, and the surface projections as JSON lines (--forms: also the verdict of migrating to each generation between the file's and today's)",
   readsLogs: true,
   run(args, io) {
     const { values, operands: files } = parseCommandArgs(args, { json: { type: 'boolean' }, forms: { type: 'boolean' }, ...LIMIT_OPTIONS });
