@@ -183,11 +183,27 @@ async function readEntry<P>(
     ends = { refusal: { rule: 'read', ...say('could not read the log: {0}', err instanceof Error ? err.message : String(err)) } };
   }
   return {
-    file,
+    ...entryFacts(file, fileName, ends, stat, compressed, nowMs),
     projectDir,
     sessionDir,
-    fileName,
     id: ends.header?.id ?? sessionDir,
+    otherGenerations: names.slice(1),
+    generation: generations[0].version,
+  };
+}
+
+/** What a row says of a log, read from its two ends: the same for a session folder's log and a loose one. */
+function entryFacts<P>(
+  file: P,
+  fileName: string,
+  ends: SessionEnds,
+  stat: { size: number; mtimeMs: number },
+  compressed: boolean,
+  nowMs: number,
+): Omit<SessionEntry<P>, 'projectDir' | 'sessionDir' | 'id' | 'otherGenerations' | 'generation'> {
+  return {
+    file,
+    fileName,
     header: ends.header,
     title: ends.title,
     turns: ends.turns,
@@ -197,8 +213,6 @@ async function readEntry<P>(
     compressed,
     state: sessionState(ends, stat.mtimeMs, nowMs),
     refusal: ends.refusal,
-    otherGenerations: names.slice(1),
-    generation: generations[0].version,
   };
 }
 
@@ -216,20 +230,10 @@ async function readLooseEntry<P>(fs: CatalogFs<P>, file: P, fileName: string, no
   if (!ends.headerLine) return undefined;
   const version = ends.header?.version;
   return {
-    file,
+    ...entryFacts(file, fileName, ends, stat, compressed, nowMs),
     projectDir: '',
     sessionDir: '',
-    fileName,
     id: ends.header?.id ?? fileName,
-    header: ends.header,
-    title: ends.title,
-    turns: ends.turns,
-    events: ends.events,
-    size: stat.size,
-    mtimeMs: stat.mtimeMs,
-    compressed,
-    state: sessionState(ends, stat.mtimeMs, nowMs),
-    refusal: ends.refusal,
     otherGenerations: [],
     ...(typeof version === 'number' ? { generation: version } : {}),
   };
