@@ -77,12 +77,12 @@ export const CHILD_V2 = ['conformance-v3', 'v2', 'acp-agent_snapshots_max-tokens
 export async function writeGenerationsFolder(dir, v0File, children = [], outDir = dir) {
   const { readGeneration, encodeArtifact, findGeneration, childCatalogEvidence } = await formatLayer(outDir);
   const evidence = children.map((file) => {
-    const read = readGeneration(new Uint8Array(readFileSync(file)), { targetVersion: 3, encode: false });
+    const read = readGeneration(new Uint8Array(readFileSync(file)), { targetVersion: 3, encode: false, keepArtifact: true });
     if (!read.verdict.ok) throw new Error(`the child sample does not read: ${read.verdict.dshError}`);
     return childCatalogEvidence(read.artifact);
   });
   const v0 = readFileSync(v0File);
-  const read = readGeneration(new Uint8Array(v0), { targetVersion: 4, encode: false, evidence: { children: evidence } });
+  const read = readGeneration(new Uint8Array(v0), { targetVersion: 4, encode: false, keepArtifact: true, evidence: { children: evidence } });
   if (!read.verdict.ok) throw new Error(`the v0 sample does not migrate: ${read.verdict.dshError}`);
   const { text } = encodeArtifact(read.artifact, findGeneration(4).codec, { keepText: true });
   mkdirSync(dir, { recursive: true });

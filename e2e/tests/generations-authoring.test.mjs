@@ -153,8 +153,15 @@ test(
     await revealRow(page, head);
     assert.equal(await rowBySeq(page, head).getAttribute('data-system-head'), 'true');
     const menuItem = page.locator('.context-view .action-label', { hasText: 'Compact Range…' });
+    // A surface node's row offers Compact Range…; the head's row offers nothing (its menu has no entries).
+    await revealRow(page, second);
+    await rowBySeq(page, second).click({ button: 'right' });
+    await menuItem.first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Escape');
+    await menuItem.first().waitFor({ state: 'hidden', timeout: 15_000 });
+    await revealRow(page, head);
     await rowBySeq(page, head).click({ button: 'right' });
-    await page.locator('.context-view .action-label').first().waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1_500);
     assert.equal(await menuItem.count(), 0, 'the head’s own row offers no compaction');
     await page.keyboard.press('Escape');
     // Chosen as the start of a range with Shift+click, the head makes the plan refuse, saying why.
