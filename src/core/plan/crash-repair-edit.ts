@@ -3,27 +3,16 @@
 // after whatever the agent appended, and is refused when the agent closed the turn itself.
 import type { SessionLog } from '../read/session-log';
 import { planRepair } from './repair';
+import { tornTailFirst } from './crash-repair-write';
 import type { PlanResult } from './types';
 import { say } from '../words';
 
 export function planCrashRepair(log: SessionLog): PlanResult {
   const plan = planRepair(log);
   if (!plan.ok) return plan;
-  if (plan.truncateAt !== undefined) {
-    return {
-      ok: false,
-      reasons: [
-        {
-          severity: 'error',
-          rule: 'repair.torn-tail-first',
-          ...say(
-            'the file has {0} bytes after its last complete line; closers appended after them would join them. Remove the torn tail first (it is backed up), then repair',
-            log.scan.fileBytes - plan.truncateAt,
-          ),
-        },
-      ],
-    };
-  }
+  // Closers after a torn tail or damage would join it: the tail is removed first, with its backup.
+  const torn = tornTailFirst(log, undefined);
+  if (torn) return { ok: false, reasons: [torn] };
   if (plan.events.length === 0)
     return {
       ok: false,
