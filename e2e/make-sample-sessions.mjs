@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { headerLine, SessionLogBuilder } from './session-log-generator.mjs';
+import { scaleV4LogText } from '../test/support/log-generator-v4.mjs';
 
 /** Replaces one event line: `edit` gets the parsed event and changes it in place. */
 function editLine(lines, predicate, edit) {
@@ -54,6 +55,20 @@ export function sampleSessions() {
   samples['session-legacy-header.jsonl'] = [
     JSON.stringify({ type: 'session', version: 0, id: 'sample-legacy-0001', createdAt: 1786348800000, cwd: '/home/dev/project' }),
     ...legacy.turnLines(),
+  ];
+
+  // What dsh 0.1.7 and 0.2.x write (format v4): a forked child with the protected system head and its
+  // replacements, developer messages, an attempt, tool-role results, prunes and a compaction.
+  const [v4Header, ...v4Events] = scaleV4LogText({
+    params: { targetEvents: 260, compactEvery: 6, keepTurns: 2, pruneEvery: 3 },
+    seed: 7,
+    name: 'sample',
+  })
+    .text.trimEnd()
+    .split('\n');
+  samples['session-v4-fork.jsonl'] = [
+    JSON.stringify({ ...JSON.parse(v4Header), id: 'sample-v4-fork-0001', parentSession: 'sample-v4-parent-0001' }),
+    ...v4Events,
   ];
 
   return { samples, errorLines: { surfaceLine, idsLine } };
