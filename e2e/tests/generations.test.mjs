@@ -101,7 +101,10 @@ test(
     if (!sharedFile(t, 'fixtures', 'dsh-real', V4)) return;
     await open(V4);
     const view = sessionView(page);
-    await view.locator('#upgrade-verdict[data-ok="true"]').waitFor({ timeout: 60_000 });
+    // A log of today's generation: one pill ("dsh opens this log"), and the line under it says today's dsh opens it as it is.
+    await view.locator('#upgrade-detail[data-ok="true"]').waitFor({ timeout: 60_000 });
+    assert.match(await view.locator('#upgrade-detail').textContent(), /opens this log as it is/);
+    assert.equal(await view.locator('#upgrade-verdict').count(), 0, 'no second pill repeating the first');
     assert.match(await view.locator('#count-fields [data-field="format"]').textContent(), /^v4 \(dsh 0\.1\.7 and 0\.2\.x\)$/);
     await setOrder(page, 'log');
     for (const [seq, label] of [

@@ -100,6 +100,8 @@ export interface UpgradeSummary {
   stage: string;
   edge?: string;
   line?: number;
+  /** The log is already in the generation today's dsh writes: its own verdict is today's. */
+  current?: boolean;
 }
 export const isUpgradeSummary: Validator<UpgradeSummary> = shape<UpgradeSummary>({
   ok: bool,
@@ -109,6 +111,7 @@ export const isUpgradeSummary: Validator<UpgradeSummary> = shape<UpgradeSummary>
   stage: str,
   edge: optional(str),
   line: optional(line),
+  current: optional(bool),
 });
 
 export interface SummaryCounts {

@@ -56,6 +56,7 @@ export function upgradeSummary(verdict: FormatVerdict, storedVersion: number | n
   if (words.dshText) out.dshText = words.dshText;
   if (verdict.edge) out.edge = verdict.edge;
   if (!verdict.ok && verdict.line !== undefined && verdict.line >= 1) out.line = verdict.line;
+  if (storedVersion === verdict.targetVersion) out.current = true;
   return out;
 }
 

@@ -35,7 +35,8 @@ export function renderHealth(s: SessionSummary, children: number, on: HealthHand
         >${v.ok ? t('dsh opens this log') : t('dsh refuses this log')}</span
       >
       ${
-        s.upgrade
+        // A log already in today's generation that dsh opens: the first pill says it all (the line below names the format).
+        s.upgrade && !(s.upgrade.ok && s.upgrade.current)
           ? html`<span
               id="upgrade-verdict"
               class="pill ${s.upgrade.ok ? 'ok' : 'warning'}"
