@@ -8,19 +8,14 @@ import { confirmPendingEdit } from './authoring/auto-save';
 import { openCompactionStart } from '../core/plan/checks';
 import { PendingEdits } from '../core/plan/pending-edits';
 import { identityOf } from '../files/file-identity';
-import { hostPlatform } from './platform';
 import { displayText } from './words';
 import { CRASH_REPAIR_COMMANDS, type RepairCommandContext } from './repair-command-context';
 
 export function registerCloseCompactionCommand(commands: RepairCommandContext): vscode.Disposable {
   return vscode.commands.registerCommand(CRASH_REPAIR_COMMANDS.closeCompaction, async (uri?: unknown) => {
-    const where = commands.target(uri);
-    if (!where) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a session log first.'));
-    const opened = await commands.read(where);
-    const writes = hostPlatform().local?.writes;
-    if (!opened || !writes) return;
-    const name = where.path.slice(where.path.lastIndexOf('/') + 1);
-    const file = opened.path;
+    const chosen = await commands.open(uri);
+    if (!chosen) return;
+    const { where, opened, writes, name, file } = chosen;
     const start = openCompactionStart(opened.loaded.log);
     if (start === undefined)
       return commands.finish(

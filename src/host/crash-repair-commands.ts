@@ -13,7 +13,7 @@ import type { SessionEditorProvider } from './session-editor-provider';
 import { hostPlatform } from './platform';
 import { appendedByAnotherWriter, displayText, hostFormatter } from './words';
 import { confirmLiveWrite, confirmUnlocked, waitForDshLock } from './write-prompts';
-import { CRASH_REPAIR_COMMANDS, type CrashRepairOutcome, type RepairCommandContext } from './repair-command-context';
+import { CRASH_REPAIR_COMMANDS, type CrashRepairOutcome, type RepairCommandContext, type RepairTarget } from './repair-command-context';
 import { registerTornTailCommand } from './torn-tail-command';
 import { registerCloseCompactionCommand } from './close-compaction-command';
 
@@ -69,6 +69,15 @@ class RepairCommandContextImpl implements RepairCommandContext {
     }
   }
 
+  async open(uri?: unknown): Promise<RepairTarget | undefined> {
+    const where = this.target(uri);
+    if (!where) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a session log first.'));
+    const opened = await this.read(where);
+    const writes = hostPlatform().local?.writes;
+    if (!opened || !writes) return undefined;
+    return { where, opened, writes, name: baseName(where), file: opened.path };
+  }
+
   guards(name: string) {
     return { waitForLock: waitForDshLock(name), allowUnlocked: confirmUnlocked(name), allowLive: confirmLiveWrite(name) };
   }
@@ -84,13 +93,9 @@ class RepairCommandContextImpl implements RepairCommandContext {
 const baseName = (uri: vscode.Uri) => uri.path.slice(uri.path.lastIndexOf('/') + 1);
 
 async function applyCrashRepairCommand(commands: RepairCommandContextImpl, uri?: unknown): Promise<void> {
-  const where = commands.target(uri);
-  if (!where) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a session log first.'));
-  const opened = await commands.read(where);
-  const writes = hostPlatform().local?.writes;
-  if (!opened || !writes) return;
-  const name = baseName(where);
-  const file = opened.path;
+  const target = await commands.open(uri);
+  if (!target) return;
+  const { where, opened, writes, name, file } = target;
   // In the session editor the closers become a pending edit of the document: Undo takes them back,
   // Save appends them (planned again on the file as it is then).
   const active = commands.provider.activeDocument;

@@ -8,19 +8,14 @@ import { reviewTornTail } from '../core/surface/torn-tail';
 import { openTurnActivity } from '../core/surface/liveness';
 import { bytesWords, tornTailHeading } from '../present/repair-words';
 import { tailWhy } from '../present/core-words';
-import { hostPlatform } from './platform';
 import { displayText, hostFormatter } from './words';
 import { CRASH_REPAIR_COMMANDS, type RepairCommandContext } from './repair-command-context';
 
 export function registerTornTailCommand(commands: RepairCommandContext): vscode.Disposable {
   return vscode.commands.registerCommand(CRASH_REPAIR_COMMANDS.removeTornTail, async (uri?: unknown) => {
-    const where = commands.target(uri);
-    if (!where) return void vscode.window.showInformationMessage(vscode.l10n.t('Open a session log first.'));
-    const opened = await commands.read(where);
-    const writes = hostPlatform().local?.writes;
-    if (!opened || !writes) return;
-    const name = where.path.slice(where.path.lastIndexOf('/') + 1);
-    const file = opened.path;
+    const target = await commands.open(uri);
+    if (!target) return;
+    const { where, opened, writes, name, file } = target;
     const refused = (message: string) =>
       commands.finish(
         { command: 'removeTornTail', file, done: false, message: vscode.l10n.t('Nothing removed: {0}', message) },
