@@ -5,6 +5,9 @@ import { asBytes, badInput, safeLoadOptions } from './api-guard';
 
 export * from './types';
 export type { LoadOptions, ReadLimits, SessionLogView, ExtendResult, DerivedMessage } from './api';
+// What LoadOptions hands in: a UTF-8 decoder (Node's Buffer is faster than TextDecoder) and Node's zstd codec.
+export type { Utf8Slicer } from './read/columns';
+export type { NativeZstd } from './zstd/backend';
 export { DEFAULT_READ_LIMITS } from './api';
 export { SessionLog, SurfaceRole, isSessionLog } from './read/session-log';
 export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
@@ -62,7 +65,7 @@ export {
   planTornTailRemoval,
   bytesAfterRemoval,
 } from './public-guards';
-export { say, type Said } from './words';
+export { say, type Said, type Words } from './words';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
 export type { RefusedLine } from './plan/serialize';
