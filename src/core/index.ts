@@ -1,4 +1,5 @@
-// The session core's entry point: pure TypeScript, no vscode, no DOM.
+// The session core's entry point and public API: pure TypeScript, no vscode, no DOM. (This project's own
+// layers also import src/core/internal.ts; see its header.)
 import type { LoadOptions } from './api';
 import { SessionLog } from './read/session-log';
 import { asBytes, badInput, safeLoadOptions } from './api-guard';
