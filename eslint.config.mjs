@@ -10,6 +10,11 @@
 //   webview/timeline/controllers/, webview/host-client.ts  the webview's state and behaviour, run under
 //                 Node by the unit tests: besides the webview's rules, no DOM and no view (lit for its types)
 //
+// Outside src/core, every file of src/ and webview/ reaches the core through its entry only: the public
+// index (src/core/index.ts, imported as `…/core`), and for this project's own layers also the app's entry
+// (src/core/internal.ts, see its header); the webview and the protocol name core types from the index
+// only. test/ and bench/ test and measure internals, so they may import any core module.
+//
 // Import cycles are not a zone's matter: scripts/check-cycles.mjs (run by `npm run lint` after eslint)
 // fails on any cycle in src/ and webview/.
 //
@@ -25,6 +30,14 @@ const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 /** A `(../)*layer` path reaching one of this project's folders, written as a regex. */
 const reaching = (...folders) => `^(\\.\\.?/)+(src/)?(${folders.join('|')})(/|$)`;
 
+/**
+ * An import of the core past its entry: `core/<anything>` other than `core/index` and the `allowed`
+ * entries (relative paths only; a package such as `@tanstack/virtual-core` is not the core).
+ */
+const pastCoreEntry = (...allowed) => `^(\\.\\.?/)+(src/)?core/(?!(${['index', ...allowed].join('|')})$)`;
+const CORE_ENTRY_MESSAGE =
+  "the core's public API is its index (src/core/index.ts; the app's own layers also src/core/internal.ts): a deep import bypasses the guarded entry points and ties this file to the core's inner layout";
+
 const forbid = {
   vscode: { name: 'vscode', message: 'only the extension host talks to the vscode API' },
   node: [
@@ -32,6 +45,19 @@ const forbid = {
     { regex: `^(${nodeBuiltins.join('|')})(/|$)`, message: 'Node modules are handed in by the CLI or the host, never imported here' },
   ],
   layer: (folders, message, allowTypeImports = false) => ({ regex: reaching(...folders), message, allowTypeImports }),
+  /** Imports of the core past its index and the app's entry (src/core/internal.ts). */
+  pastCoreEntry: { regex: pastCoreEntry('internal'), message: CORE_ENTRY_MESSAGE },
+  /** Imports of the core past its index (the webview and the protocol: core types, from the index only). */
+  pastCoreIndex: {
+    regex: pastCoreEntry(),
+    message: "the core's public API is its index (src/core/index.ts): this layer names core types from there only",
+  },
+  /**
+   * The core's index, for a layer that may import its types only. A type import that matches a pattern
+   * allowing type imports skips every other pattern too, so this one matches the index alone: a type
+   * import past the index still meets `pastCoreIndex`.
+   */
+  coreCode: (message) => ({ regex: '^(\\.\\.?/)+(src/)?core(/index)?$', message, allowTypeImports: true }),
 };
 
 /** One zone: the files it covers and the imports they may not make. */
@@ -68,7 +94,8 @@ const nodeGlobals = ['process', 'Buffer', 'require', '__dirname', '__filename', 
 const webviewPatterns = [
   ...forbid.node,
   forbid.layer(['host', 'cli', 'extension'], 'the webview is a projection: it talks to the host through src/protocol only'),
-  forbid.layer(['core'], 'the webview may name core data types (import type), never bundle core code', true),
+  forbid.coreCode('the webview may name core data types (import type), never bundle core code'),
+  forbid.pastCoreIndex,
 ];
 
 export default defineConfig(
@@ -78,6 +105,12 @@ export default defineConfig(
     languageOptions: { parser: tseslint.parser, sourceType: 'module' },
     plugins: { '@typescript-eslint': tseslint.plugin },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  // Every file outside the core, whichever zone it is in; a zone below sets its own patterns, so each
+  // repeats the core-entry pattern (a later config replaces a rule's options, it does not add to them).
+  {
+    ...zone('core-entry', ['src/**/*.ts'], { patterns: [forbid.pastCoreEntry] }),
+    ignores: ['src/core/**'],
   },
   zone('core', ['src/core/**/*.ts'], {
     paths: [forbid.vscode],
@@ -92,6 +125,7 @@ export default defineConfig(
     patterns: [
       ...forbid.node,
       forbid.layer(['host', 'cli', 'webview', 'extension'], 'the presentation layer is used by the CLI and the host: it imports neither'),
+      forbid.pastCoreEntry,
     ],
     globals: [...domGlobals, ...nodeGlobals],
   }),
@@ -100,19 +134,22 @@ export default defineConfig(
     patterns: [
       ...forbid.node,
       forbid.layer(['host', 'cli', 'webview', 'extension', 'present'], 'the protocol is plain data shared by host and webview'),
-      forbid.layer(['core'], 'the protocol may name core data types (import type), never run core code', true),
+      forbid.coreCode('the protocol may name core data types (import type), never run core code'),
+      forbid.pastCoreIndex,
     ],
   }),
   zone('cli', ['src/cli/**/*.ts'], {
     paths: [forbid.vscode],
     patterns: [
       forbid.layer(['host', 'extension', 'webview'], 'the CLI runs without VS Code: it never imports the extension host or the webview'),
+      forbid.pastCoreEntry,
     ],
   }),
   zone('files', ['src/files/**/*.ts'], {
     paths: [forbid.vscode],
     patterns: [
       forbid.layer(['host', 'cli', 'extension', 'webview'], 'the write layer serves the CLI and the host alike: it imports neither'),
+      forbid.pastCoreEntry,
     ],
   }),
   zone('webview', ['webview/**/*.ts'], { paths: [forbid.vscode], patterns: webviewPatterns }),

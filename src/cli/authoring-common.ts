@@ -1,12 +1,11 @@
 // What `compact` and `prune` share: reading a seq option, planning one edit on the log as it is, and
 // either printing the exact lines (dry run: refused for everything the real run refuses) or appending
 // them through the write layer's save, then reading the file back as `check` would.
-import { loadSessionFile, PendingEdits, type Diagnostic, type PendingEdit, type SessionLog } from '../core';
+import { loadSessionFile, PendingEdits, type Diagnostic, type PendingEdit, type SessionLog, type ReadLimits } from '../core';
 import { saveEdits, unwritableEnd } from '../files/append-save';
 import { loadForEdit } from '../files/load-for-edit';
 import { nodeFiles } from '../files/node-files';
 import { FileReadError } from './open-log';
-import type { ReadLimits } from '../core/api';
 import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { countOf, seqSpan } from './english';

@@ -1,9 +1,7 @@
 // One file's `check` result as plain data, so a worker thread can hand it back to the main thread:
 // whether dsh loads the log, every problem (the presentation layer's list of a log's diagnostics, the
 // same the session editor and the Problems panel show) and, when the file cannot be read, why.
-import type { ReadLimits } from '../core/api';
-import type { Diagnostic } from '../core/types';
-import type { FormatVerdict, SessionLog } from '../core';
+import type { ReadLimits, Diagnostic, FormatVerdict, SessionLog } from '../core';
 import { diagnosticLine, formatLabel, logDiagnostics, upgradeWords } from '../present';
 import { countOf, english } from './english';
 import { FileReadError, openLog } from './open-log';

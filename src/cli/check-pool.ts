@@ -4,7 +4,7 @@
 // finish, so a few large logs cannot leave the others idle; results come back as plain data
 // (FileVerdict) in whatever order they finish.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import type { ReadLimits } from '../core/api';
+import type { ReadLimits } from '../core';
 import { checkFile, type CheckOptions, type FileVerdict } from './check-file';
 import type { FsPath } from './find-logs';
 

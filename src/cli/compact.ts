@@ -3,8 +3,7 @@
 // writes one and appended through the safe save path.
 import { randomUUID } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
-import { DEFAULT_READ_LIMITS } from '../core/api';
-import { compactionEdit } from '../core';
+import { DEFAULT_READ_LIMITS, compactionEdit } from '../core';
 import type { CliCommand } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';

@@ -1,8 +1,7 @@
 // The per-file loop of the commands that show logs (the views, inspect): open each file within the
 // read limits and hand it on; a file that cannot be read gets its own line on stderr and the run goes
 // on with the next one.
-import type { ReadLimits } from '../core/api';
-import type { LoadedFile } from '../core/read/load-file';
+import type { ReadLimits, LoadedFile } from '../core';
 import type { CliIo } from './registry';
 import { FileReadError, openLog } from './open-log';
 

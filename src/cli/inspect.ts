@@ -6,7 +6,7 @@ import { parseCommandArgs } from './args';
 import { LIMIT_OPTIONS, readLimits } from './limit-options';
 import { forEachLog } from './each-log';
 import { inspectLog } from '../core';
-import { jsonText } from '../core/value-text';
+import { jsonText } from '../core/internal';
 
 export const inspectCommand: CliCommand = {
   name: 'inspect',

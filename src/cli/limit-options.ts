@@ -1,6 +1,6 @@
 // The read limits every command that loads a log accepts: `--max-line-bytes N` and `--max-text-bytes N`,
 // in bytes or with a binary suffix (`256MiB`, `2GiB`, `64k`), handed to the core as LoadOptions.limits.
-import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core/api';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../core';
 import type { OptionSpec } from './args';
 import { UsageError } from './registry';
 

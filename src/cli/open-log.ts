@@ -1,9 +1,8 @@
 // Reads a log file from disk for the CLI: plain or zstd, through the core. Only regular files are read
 // (a FIFO or a device would block or never end), and never more than the read limits allow.
 import { closeSync, fstatSync, openSync, readSync, constants as fsConstants } from 'node:fs';
-import type { ReadLimits } from '../core/api';
-import { DEFAULT_READ_LIMITS } from '../core/api';
-import { loadSessionFileFrom, type LoadedFile } from '../core/read/load-file';
+import { type ReadLimits, DEFAULT_READ_LIMITS, type LoadedFile } from '../core';
+import { loadSessionFileFrom } from '../core/internal';
 import { zlibZstd } from '../node/zlib-zstd';
 import { bufferUtf8Slicer } from '../node/buffer-utf8';
 import type { FsPath } from './find-logs';

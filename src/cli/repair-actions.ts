@@ -6,17 +6,11 @@ import type { CliIo } from './registry';
 import { UsageError } from './registry';
 import { parseCommandArgs } from './args';
 import { LIMIT_OPTIONS, readLimits } from './limit-options';
-import type { ReadLimits } from '../core/api';
-import { reviewOpenTurn } from '../core/surface/crash-review';
-import { reviewTornTail } from '../core/surface/torn-tail';
-import { findRepairsMade } from '../core/surface/repairs-made';
-import { openTurnActivity, STILL_AFTER_MS } from '../core/surface/liveness';
-import { planCrashRepairWrite, bytesAfterWrite } from '../core/plan/crash-repair-write';
-import { openCompactionStart } from '../core/plan/checks';
+import { type ReadLimits, findRepairsMade, openTurnActivity, STILL_AFTER_MS, bytesAfterWrite, openCompactionStart } from '../core';
+import { reviewOpenTurn, reviewTornTail, planCrashRepairWrite, jsonText } from '../core/internal';
 import { open, type Opened } from './repair-open';
 import { journalPathFor } from '../files/torn-tail-journal';
 import { countOf, english, withoutWords } from './english';
-import { jsonText } from '../core/value-text';
 import {
   activityWords,
   bytesWords,

@@ -1,8 +1,7 @@
 // A log read for a repair action: its bytes and the core's view, the file's mtime and inode when read,
 // and how long ago it last changed.
 import { statSync } from 'node:fs';
-import type { ReadLimits } from '../core/api';
-import { loadSessionFile } from '../core/read/load-file';
+import { type ReadLimits, loadSessionFile } from '../core';
 import type { ReadLog } from '../files/crash-repair';
 import { FileReadError, readLogBytes } from './open-log';
 

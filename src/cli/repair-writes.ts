@@ -2,9 +2,8 @@
 // crash-repair use case), `--remove-torn-tail` (an interrupted removal is completed first), and
 // `--close-compaction`. A log dsh has open (its lock held) is refused; where dsh takes no lock, a log
 // that changed within a minute is refused unless --force. Every refusal is a sentence naming the file.
-import { planTornTailRemoval } from '../core/plan/torn-tail-removal';
-import { reviewTornTail } from '../core/surface/torn-tail';
-import { PendingEdits } from '../core/plan/pending-edits';
+import { PendingEdits } from '../core';
+import { planTornTailRemoval, reviewTornTail, jsonText } from '../core/internal';
 import { applyCrashRepair } from '../files/crash-repair';
 import { completeInterruptedRemoval, removeTornTailFromFile } from '../files/torn-tail-file';
 import { saveEdits } from '../files/append-save';
@@ -12,7 +11,6 @@ import { identityOf } from '../files/file-identity';
 import { WriteRefused } from '../files/write-refusal';
 import { english, withoutWords } from './english';
 import { bytesWords, closerLine, tornTailHeading } from '../present/repair-words';
-import { jsonText } from '../core/value-text';
 import type { CliIo } from './registry';
 import type { Opened } from './repair-open';
 

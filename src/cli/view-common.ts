@@ -5,9 +5,8 @@ import type { CliCommand, CliIo } from './registry';
 import { parseCommandArgs, type OptionSpec } from './args';
 import { LIMIT_OPTIONS, readLimits } from './limit-options';
 import { forEachLog } from './each-log';
-import type { SessionLog } from '../core/read/session-log';
-import type { LoadedFile } from '../core/read/load-file';
-import { jsonText } from '../core/value-text';
+import type { SessionLog, LoadedFile } from '../core';
+import { jsonText } from '../core/internal';
 import { countOf } from './english';
 
 export interface ViewContext {

@@ -2,7 +2,7 @@
 // surface (dsh's deriveMessages): a summary line per message and block, or the full messages as JSON.
 import { defineView, type ViewContext } from './view-common';
 import { blockSummary, oneLine, sourceSummary } from '../present';
-import { stringText } from '../core/value-text';
+import { stringText } from '../core';
 import { english } from './english';
 
 function messages({ log, flags }: ViewContext) {

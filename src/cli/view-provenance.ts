@@ -2,9 +2,8 @@
 // from (chunks → message, message → tool call → result, replacement → shadowed nodes, price → priced
 // nodes), the model attempts no message came from, and the index's warnings and notes.
 import { defineView, type ViewContext } from './view-common';
-import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
-import { provenanceIndex } from '../core/provenance/provenance';
-import type { Edge } from '../core/provenance/edge-index';
+import { provenanceIndex, type Edge } from '../core';
+import { formatSeqRanges as ranges } from '../core/internal';
 import { withoutWords } from './english';
 
 /** Sources grouped by kind and how they are known: "stream 3–7 (recorded)". */

@@ -3,10 +3,9 @@
 // --dry-run, --apply, --remove-torn-tail or --close-compaction it reviews and writes (repair-actions.ts).
 import type { CliCommand } from './registry';
 import { defineView } from './view-common';
-import { planRepair } from '../core/plan/repair';
+import { planRepair, stringText } from '../core';
 import { isRepairAction, runRepairAction } from './repair-actions';
 import { withoutWords } from './english';
-import { stringText } from '../core/value-text';
 
 const planView = defineView({
   name: 'repair',

@@ -1,10 +1,9 @@
 // `session-surface surface [--repaired] [--json] FILE…`: the surface nodes (what the model sees next)
 // with type, line and a one-line summary, the balanced cuts, and what each replacement shadowed.
 import { defineView, type ViewContext } from './view-common';
-import { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
+import { messageOf, SurfaceRole } from '../core';
+import { formatSeqRanges as ranges } from '../core/internal';
 import { messageSummary } from '../present';
-import { messageOf } from '../core';
-import { SurfaceRole } from '../core/read/session-log';
 import { countOf, english } from './english';
 
 function nodesOf({ log, flags }: ViewContext): readonly number[] {

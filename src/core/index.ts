@@ -1,10 +1,14 @@
-// The session core's entry point: pure TypeScript, no vscode, no DOM.
+// The session core's entry point and public API: pure TypeScript, no vscode, no DOM. (This project's own
+// layers also import src/core/internal.ts; see its header.)
 import type { LoadOptions } from './api';
 import { SessionLog } from './read/session-log';
 import { asBytes, badInput, safeLoadOptions } from './api-guard';
 
 export * from './types';
 export type { LoadOptions, ReadLimits, SessionLogView, ExtendResult, DerivedMessage } from './api';
+// What LoadOptions hands in: a UTF-8 decoder (Node's Buffer is faster than TextDecoder) and Node's zstd codec.
+export type { Utf8Slicer } from './read/columns';
+export type { NativeZstd } from './zstd/backend';
 export { DEFAULT_READ_LIMITS } from './api';
 export { SessionLog, SurfaceRole, isSessionLog } from './read/session-log';
 export type { LineBeyondDamage, StrictSeedVerdict } from './read/session-log';
@@ -62,7 +66,7 @@ export {
   planTornTailRemoval,
   bytesAfterRemoval,
 } from './public-guards';
-export { say, type Said } from './words';
+export { say, type Said, type Words } from './words';
 export type { NewEvent, NewSurfaceEvent, NewPlainEvent, PlainEventType, SurfaceEventType, WidenedEvent } from './plan/append-types';
 export { serializeEvent, serializeCloser, serializeHeader } from './plan/serialize';
 export type { RefusedLine } from './plan/serialize';

@@ -4,7 +4,7 @@
 // way asks decoders for a small window (the compressors choose one of a few MiB; a large stored frame
 // declares one block, see encodeRawZstdFrame), so no decoder refuses the frame whatever its size.
 import { spawnSync } from 'node:child_process';
-import { encodeZstdFrame } from '../core/zstd';
+import { encodeZstdFrame } from '../core/internal';
 import { zlibZstd } from '../node/zlib-zstd';
 
 export type FrameEncoding = 'zlib' | 'zstd tool' | 'stored blocks';

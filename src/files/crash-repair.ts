@@ -7,16 +7,15 @@ import {
   loadSessionFile,
   openTurnActivity,
   PendingEdits,
-  planCrashRepairWrite,
-  reviewOpenTurn,
   type CrashRepairWrite,
   type Diagnostic,
   type LoadedFile,
   type OpenTurnActivity,
   type OpenTurnReview,
   type ReadLimits,
+  type Verdict,
 } from '../core';
-import type { Verdict } from '../core/types';
+import { planCrashRepairWrite, reviewOpenTurn } from '../core/internal';
 import { saveEdits, type ReplanInfo, type SaveOptions, type SaveStage } from './append-save';
 import { sameBytes, type FileAccess } from './file-access';
 import { identityOf } from './file-identity';

@@ -1,6 +1,6 @@
 // A log already read into memory, as the safe save path (src/save/append-save.ts) takes it: the core's
 // view plus the identity of exactly those bytes, which the save compares with the file before writing.
-import type { LoadedFile } from '../core/read/load-file';
+import type { LoadedFile } from '../core';
 import type { EditableLog } from './append-save';
 import { identityOf } from './file-identity';
 

@@ -1,7 +1,7 @@
 // Where no dsh lock covers a write (a generation-0 log: dsh 0.1.2 and older take none), the only sign of
 // a live agent is a file that still changes: a write of ours to a log that another writer changed
 // within STILL_AFTER_MS is refused unless the caller agrees (the CLI's --force, the editor's modal).
-import { STILL_AFTER_MS } from '../core/surface/liveness';
+import { STILL_AFTER_MS } from '../core';
 import type { HandleStat } from './file-access';
 import { WriteRefused } from './write-refusal';
 

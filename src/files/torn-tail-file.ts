@@ -11,7 +11,7 @@
 //   5. the cut, fsync; zstd: the journal's frame appended through a checked append, the journal removed.
 // Every refusal after step 2 names the backup.
 import { basename, dirname } from 'node:path';
-import type { TornTailRemoval } from '../core/plan/torn-tail-removal';
+import type { TornTailRemoval } from '../core';
 import { backupPathFor, removeStalePartials, writeCheckedBackup } from './backup';
 import { appendChecked, assertExpectedEnd, type ExpectedEnd } from './checked-append';
 import { encodeAppendFrame, type FrameEncoding } from './append-frame';

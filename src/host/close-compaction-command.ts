@@ -5,8 +5,7 @@
 // becomes a pending edit (Save appends it, Undo takes it back).
 import * as vscode from 'vscode';
 import { confirmPendingEdit } from './authoring/auto-save';
-import { openCompactionStart } from '../core/plan/checks';
-import { PendingEdits } from '../core/plan/pending-edits';
+import { openCompactionStart, PendingEdits } from '../core';
 import { identityOf } from '../files/file-identity';
 import { displayText } from './words';
 import { CRASH_REPAIR_COMMANDS, type RepairCommandContext } from './repair-command-context';

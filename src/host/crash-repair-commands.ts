@@ -5,10 +5,9 @@
 import * as vscode from 'vscode';
 import { confirmPendingEdit } from './authoring/auto-save';
 import type { ReadLog } from '../files/crash-repair';
-import type { OpenTurnReview } from '../core/surface/crash-review';
-import { STILL_AFTER_MS } from '../core/surface/liveness';
+import { type OpenTurnReview, STILL_AFTER_MS } from '../core';
+import { verdictError } from '../core/internal';
 import { activityWords, bytesWords, closerCodeMeaning, closerLine, pendingCallLine } from '../present/repair-words';
-import { verdictError } from '../core/read/verdict';
 import type { SessionEditorProvider } from './session-editor-provider';
 import { hostPlatform } from './platform';
 import { appendedByAnotherWriter, displayText, hostFormatter } from './words';

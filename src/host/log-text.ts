@@ -3,7 +3,7 @@
 // "Reveal in Text Editor", diagnostics rows and the Problems panel land on the right line instead of
 // on the compressed binary at line 1. Nothing is ever written.
 import * as vscode from 'vscode';
-import { isZstd, decodeZstdLog } from '../core/zstd';
+import { isZstd, decodeZstdLog } from '../core/internal';
 import { hostPlatform } from './platform';
 import { readWholeFile } from './file-access';
 

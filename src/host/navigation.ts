@@ -5,7 +5,7 @@
 // the text editor beside would squeeze it at every step (the inspector's Reveal in Text Editor opens it
 // on request).
 import * as vscode from 'vscode';
-import type { Diagnostic } from '../core/types';
+import type { Diagnostic } from '../core';
 import { notification, type RevealTarget } from '../protocol';
 import type { ActiveSession } from './active-session';
 import { isZstdLogName } from './log-text';

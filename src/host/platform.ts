@@ -3,8 +3,7 @@
 // Node's zstd codec; the browser entry (extension-web.ts) installs nothing, so every file is read through
 // vscode.workspace.fs, followed by polling, decoded by the core's own zstd decoder, and never written.
 // Host modules import only types from the Node-side layers, so the browser bundle contains no Node code.
-import type { NativeZstd } from '../core/zstd/backend';
-import type { Utf8Slicer } from '../core/read/columns';
+import type { NativeZstd, Utf8Slicer } from '../core';
 import type { WriteLayer } from '../files/write-layer';
 
 export interface HostPlatform {

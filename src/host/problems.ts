@@ -9,8 +9,7 @@
 // activating one opens readable text at the right line.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadSession } from '../core';
-import type { Diagnostic as CoreDiagnostic } from '../core/types';
+import { loadSession, type Diagnostic as CoreDiagnostic } from '../core';
 import { logDiagnostics, upgradeDiagnostic } from '../present';
 import { DECOMPRESSED_SCHEME, textUriOf, type DecompressedLogProvider } from './log-text';
 import type { SessionDocument } from './session-document';

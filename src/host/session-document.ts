@@ -18,9 +18,9 @@ import {
   parseGenerationFileName,
   type Diagnostic,
   type LoadedFile,
+  type SessionLogView,
 } from '../core';
 import { affects, followLiveLogs, readLimits } from './settings';
-import type { SessionLogView } from '../core/api';
 import { Formatter, headerFields } from '../present';
 import { notification, type FileStatus, type LoadProgress, type NotificationMessage, type SessionSummary } from '../protocol';
 import { readFileWithStat, readRange, readWholeFile, statFile } from './file-access';

@@ -1,7 +1,6 @@
 // The extension's settings (contributes.configuration in package.json), read in one place.
 import * as vscode from 'vscode';
-import type { ReadLimits } from '../core';
-import type { Severity } from '../core/types';
+import type { ReadLimits, Severity } from '../core';
 
 export const SECTION = 'sessionSurface';
 

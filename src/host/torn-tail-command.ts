@@ -3,9 +3,8 @@
 // earlier removal that was interrupted is completed first. Through the write layer: dsh's lock (waited
 // for), the cut checked on the same descriptor right before it happens.
 import * as vscode from 'vscode';
-import { planTornTailRemoval } from '../core/plan/torn-tail-removal';
-import { reviewTornTail } from '../core/surface/torn-tail';
-import { openTurnActivity } from '../core/surface/liveness';
+import { openTurnActivity } from '../core';
+import { planTornTailRemoval, reviewTornTail } from '../core/internal';
 import { bytesWords, tornTailHeading } from '../present/repair-words';
 import { tailWhy } from '../present/core-words';
 import { displayText, hostFormatter } from './words';

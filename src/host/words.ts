@@ -3,7 +3,7 @@
 // bundles as the host's own strings; scripts/l10n-bundle.mjs collects both).
 import * as vscode from 'vscode';
 import { coreText, Formatter, type Translate } from '../present';
-import type { Words } from '../core/words';
+import type { Words } from '../core';
 import { displayLanguage } from './webview-strings';
 
 /** vscode.l10n.t as the presentation layer's translator. */

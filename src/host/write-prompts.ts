@@ -2,7 +2,7 @@
 // a running dsh to let go of the session (progress with Cancel), write to a log that changed moments
 // ago where dsh takes no lock (--force), write without dsh's lock where it cannot be taken here.
 import * as vscode from 'vscode';
-import { STILL_AFTER_MS } from '../core/surface/liveness';
+import { STILL_AFTER_MS } from '../core';
 
 const POLL_MS = 1000;
 

@@ -1,7 +1,7 @@
 // Node's Buffer as the core's UTF-8 decoder of log lines: a Buffer decodes a line faster than
 // TextDecoder, with the same result (invalid sequences replaced, a BOM kept). The CLI and the extension
 // host hand it to the core's load functions.
-import type { Utf8Slicer } from '../core/read/columns';
+import type { Utf8Slicer } from '../core';
 
 /** The Buffer-based decoder, or undefined where there is no Buffer (VS Code for the Web): the core then uses TextDecoder. */
 export function bufferUtf8Slicer(): Utf8Slicer | undefined {

@@ -2,7 +2,8 @@
 // The CLI, the extension host, the tests and the benchmarks hand it to the core's load functions; the
 // core itself never imports Node modules.
 import * as zlib from 'node:zlib';
-import { asNativeZstd, type NativeZstd } from '../core/zstd/backend';
+import type { NativeZstd } from '../core';
+import { asNativeZstd } from '../core/internal';
 
 /** Node's zlib when it has zstd, else undefined (the core then decodes with fzstd). */
 export function zlibZstd(): NativeZstd | undefined {

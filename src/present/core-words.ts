@@ -3,7 +3,7 @@
 // (src/core/words.ts); here the template is translated through the formatter and filled, nested
 // phrases first. A message without words (dsh's own messages, which are quoted as dsh wrote them)
 // stays as it is. Through the CLI's English formatter the result is the core's English exactly.
-import type { Words } from '../core/words';
+import type { Words } from '../core';
 import type { Formatter } from './format';
 
 /** A template and its arguments in the formatter's language. */

@@ -4,8 +4,7 @@
 // interrupted attempts — describe a healthy log and are left out). Every diagnostic comes out with a
 // 1-based file line when it has a place, in file order. The core words its diagnostics in English and
 // keeps their words; every diagnostic comes out in the formatter's language.
-import { checkInvariants, provenanceIndex, type Diagnostic } from '../core';
-import type { SessionLog } from '../core/read/session-log';
+import { checkInvariants, provenanceIndex, type Diagnostic, type SessionLog } from '../core';
 import type { Formatter } from './format';
 import { quoteDsh } from './verdict';
 import { coreText } from './core-words';

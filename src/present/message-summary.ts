@@ -1,8 +1,8 @@
 // One-line summaries of messages and content blocks for the text views: enough to recognise a node
 // without printing a whole tool result or system reminder.
-import { stringText } from '../core/value-text';
+import { stringText } from '../core';
+export { formatSeqRanges as ranges } from '../core/internal';
 import type { Formatter } from './format';
-export { formatSeqRanges as ranges } from '../core/provenance/seq-ranges';
 
 /** A log value as a short word (log values may be anything; see stringText). */
 const word = (value: unknown): string => stringText(value, 80);

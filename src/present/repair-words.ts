@@ -1,10 +1,7 @@
 // Crash-repair facts in the words people read, shared by the CLI and the editor so both say the same
 // thing: what each closer code means, what a closer answers, whether an open turn looks live, what a
 // torn tail is, and what a repair already in the log did.
-import type { CloserCode, CloserReview, OpenTurnReview, PendingCall } from '../core/surface/crash-review';
-import type { TornTail } from '../core/surface/torn-tail';
-import type { RepairMade } from '../core/surface/repairs-made';
-import type { OpenTurnActivity } from '../core/surface/liveness';
+import type { CloserCode, CloserReview, OpenTurnReview, PendingCall, TornTail, RepairMade, OpenTurnActivity } from '../core';
 import type { Formatter } from './format';
 
 /** What a closer code tells the model, in plain words. */

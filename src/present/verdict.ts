@@ -1,8 +1,7 @@
 // What the summary says about a log: dsh's verdict in our words (1-based file lines), dsh's own
 // message introduced with whose numbering it uses, whether the log is live, and what could still be
 // read from a refused log.
-import type { SessionLogView } from '../core/api';
-import type { Verdict } from '../core/types';
+import type { SessionLogView, Verdict } from '../core';
 import type { Formatter } from './format';
 import { oneLine } from './text';
 

@@ -19,6 +19,7 @@ interface Probe {
 
 const NODE = 'Node modules are handed in';
 const VSCODE = 'only the extension host talks to the vscode API';
+const CORE_ENTRY = "the core's public API is its index";
 
 const probes: Probe[] = [
   // The core imports nothing of Node, vscode or any other layer.
@@ -62,8 +63,19 @@ const probes: Probe[] = [
   { folder: 'webview', text: "import { join } from 'node:path';\nexport const j = join;\n", expect: NODE },
   {
     folder: 'webview',
-    text: "import type { SessionHeader } from '../src/core/types';\nimport { PROTOCOL_VERSION } from '../src/protocol/messages';\nexport type H = SessionHeader;\nexport const p = PROTOCOL_VERSION;\nexport const t = document.title;\n",
+    text: "import type { SessionHeader } from '../src/core';\nimport { PROTOCOL_VERSION } from '../src/protocol/messages';\nexport type H = SessionHeader;\nexport const p = PROTOCOL_VERSION;\nexport const t = document.title;\n",
     expect: null,
+  },
+  // …and those types from the core's index only, not from a core module nor from the app's entry.
+  {
+    folder: 'webview',
+    text: "import type { SessionHeader } from '../src/core/types';\nexport type H = SessionHeader;\n",
+    expect: CORE_ENTRY,
+  },
+  {
+    folder: 'webview/timeline',
+    text: "import type { FileSource } from '../../src/core/internal';\nexport type F = FileSource;\n",
+    expect: CORE_ENTRY,
   },
   // The webview's controllers: its state and behaviour, run under Node by the unit tests.
   { folder: 'webview/timeline/controllers', text: 'export const t = () => document.title;\n', expect: 'controllers run under Node' },
@@ -114,12 +126,54 @@ const probes: Probe[] = [
     text: "import { runCli } from '../cli/main';\nexport const r = runCli;\n",
     expect: 'the presentation layer is used by the CLI and the host',
   },
-  { folder: 'src/present', text: "import type { Diagnostic } from '../core/types';\nexport type D = Diagnostic;\n", expect: null },
+  { folder: 'src/present', text: "import type { Diagnostic } from '../core';\nexport type D = Diagnostic;\n", expect: null },
   // The protocol names core types and runs none of its code.
   {
     folder: 'src/protocol',
     text: "import { loadSession } from '../core';\nexport const l = loadSession;\n",
     expect: 'never run core code',
+  },
+  { folder: 'src/protocol', text: "import type { Diagnostic } from '../core/types';\nexport type D = Diagnostic;\n", expect: CORE_ENTRY },
+  { folder: 'src/protocol', text: "import type { Diagnostic } from '../core';\nexport type D = Diagnostic;\n", expect: null },
+  // Outside the core, every layer reaches it through its entry: the index, and for the app's own layers
+  // src/core/internal.ts; a type import past the entry is refused as well.
+  {
+    folder: 'src/host',
+    text: "import { SessionLog } from '../core/read/session-log';\nexport const s = SessionLog;\n",
+    expect: CORE_ENTRY,
+  },
+  {
+    folder: 'src/host/timeline',
+    text: "import type { HealthEntry } from '../../core/check/session-health';\nexport type H = HealthEntry;\n",
+    expect: CORE_ENTRY,
+  },
+  { folder: 'src/cli', text: "import { jsonText } from '../core/value-text';\nexport const j = jsonText;\n", expect: CORE_ENTRY },
+  { folder: 'src/cli', text: "import { decodeZstdLog } from '../core/zstd';\nexport const d = decodeZstdLog;\n", expect: CORE_ENTRY },
+  {
+    folder: 'src/files',
+    text: "import type { LoadedFile } from '../core/read/load-file';\nexport type L = LoadedFile;\n",
+    expect: CORE_ENTRY,
+  },
+  { folder: 'src/present', text: "import { stringText } from '../core/value-text';\nexport const s = stringText;\n", expect: CORE_ENTRY },
+  {
+    folder: 'src/node',
+    text: "import type { NativeZstd } from '../core/zstd/backend';\nexport type N = NativeZstd;\n",
+    expect: CORE_ENTRY,
+  },
+  {
+    folder: 'src',
+    text: "import { loadSessionFile } from './core/read/load-file';\nexport const l = loadSessionFile;\n",
+    expect: CORE_ENTRY,
+  },
+  {
+    folder: 'src/host',
+    text: "import { loadSession, type SessionLog } from '../core';\nimport { jsonText } from '../core/internal';\nexport type S = SessionLog;\nexport const f = [loadSession, jsonText];\n",
+    expect: null,
+  },
+  {
+    folder: 'src/cli',
+    text: "import type { ReadLimits } from '../core/index';\nimport { reviewTornTail } from '../core/internal';\nexport type R = ReadLimits;\nexport const r = reviewTornTail;\n",
+    expect: null,
   },
 ];
 

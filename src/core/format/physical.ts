@@ -12,7 +12,9 @@
 // After the first issue only two things about a later line matter, whether it is a `turn/end` and
 // (current generation) whether its generation's admission refuses it, so a line is parsed only when a
 // cheap look at its text says it could matter.
-import { decodeZstdLog, isZstd, type ZstdLimits } from '../zstd/decode';
+import { decodeZstdLog } from '../zstd/decode';
+import type { ZstdLimits } from '../zstd/decode-types';
+import { isZstd } from '../zstd/frames';
 import type { NativeZstd } from '../zstd/backend';
 import { textDecoderSlicer, type Utf8Slicer } from '../read/columns';
 import { isJsonObject } from './json';

@@ -3,7 +3,7 @@
 import type { Utf8Slicer } from '../read/columns';
 import type { Sha256Stream } from '../sha256';
 import type { NativeZstd } from '../zstd/backend';
-import type { ZstdLimits } from '../zstd/decode';
+import type { ZstdLimits } from '../zstd/decode-types';
 import type { DecodedEventCallback } from './read-events';
 import type { Artifact, FormatGeneration, Recovery } from './types';
 

@@ -2,7 +2,9 @@
 import type { ExtendResult, LoadOptions } from '../api';
 import type { Diagnostic } from '../types';
 import { SessionLog, isSessionLog } from './session-log';
-import { decodeZstdLog, isZstd, mayStartFrame, type ZstdDecodeOptions, type ZstdDecodeResult, type ZstdLogError } from '../zstd/decode';
+import { decodeZstdLog } from '../zstd/decode';
+import type { ZstdDecodeOptions, ZstdDecodeResult, ZstdLogError } from '../zstd/decode-types';
+import { isZstd, mayStartFrame } from '../zstd/frames';
 import { concatBytes } from '../zstd/encode';
 import { asBytes, badInput, plainView, readField, safeLoadOptions } from '../api-guard';
 import { say } from '../words';

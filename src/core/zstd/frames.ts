@@ -1,7 +1,8 @@
 // Structural walk over concatenated Zstandard frames (RFC 8878 §3.1): frame headers and block headers only,
 // no decompression. It finds where each frame ends, whether it is complete, and what its header promises
 // (content size, checksum), so a decoder can be run frame by frame and a torn final frame told apart from a
-// damaged one.
+// damaged one. Also here: whether bytes start like a frame at all (the magic numbers), and one walk's
+// totals, which size the decoder's output before anything is decoded.
 
 /** Magic number of a Zstandard frame, little-endian bytes 28 B5 2F FD. */
 export const ZSTD_MAGIC = 0xfd2fb528;
@@ -246,4 +247,78 @@ export function longestKnownLine(bytes: Uint8Array, scan: ZstdFrameScan): number
     longest = Math.max(longest, run);
   }
   return longest;
+}
+
+/**
+ * True when the bytes start with the Zstandard frame magic 28 B5 2F FD, or with a skippable frame's
+ * magic (5? 2A 4D 18), which may precede the header frame. Neither can start a JSONL line.
+ */
+export function isZstd(bytes: Uint8Array): boolean {
+  return startsLikeFrame(bytes);
+}
+
+/**
+ * True for fewer than 4 bytes that could still begin a frame (none at all included): a file that is empty
+ * or holds only a partial magic number when it is first read may turn out to be either kind of log.
+ */
+export function mayStartFrame(bytes: Uint8Array): boolean {
+  if (bytes.length >= 4) return false;
+  const zstd = [0x28, 0xb5, 0x2f, 0xfd];
+  const skippable = [0x50, 0x2a, 0x4d, 0x18];
+  const prefixOf = (magic: number[], mask = 0xff) => Array.from(bytes).every((b, i) => (b & (i === 0 ? mask : 0xff)) === magic[i]);
+  return prefixOf(zstd) || prefixOf(skippable, 0xf0);
+}
+
+/** True when the bytes start with a Zstandard or a skippable frame's magic. */
+export function startsLikeFrame(bytes: Uint8Array): boolean {
+  if (bytes.length < 4) return false;
+  if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) return true;
+  return (bytes[0] & 0xf0) === 0x50 && bytes[1] === 0x2a && bytes[2] === 0x4d && bytes[3] === 0x18;
+}
+
+/** What a skippable frame's header says it holds (undefined when the size field is cut off). */
+export function skippableSize(bytes: Uint8Array, start: number): number | undefined {
+  if (bytes.length - start < 8) return undefined;
+  return (bytes[start + 4] | (bytes[start + 5] << 8) | (bytes[start + 6] << 16) | (bytes[start + 7] << 24)) >>> 0;
+}
+
+/** What one walk over the frame and block headers found: totals that size the output before decoding. */
+export interface FrameSurvey {
+  /** Content bytes of the complete data frames that declare their size. */
+  declared: number;
+  /** True when every complete data frame declares its content size. */
+  allDeclared: boolean;
+  /** Offset just after the last complete frame. */
+  completeEnd: number;
+  /** What to allocate for the text: declared sizes, plus a guess for frames that do not declare one. */
+  estimate: number;
+  /** The largest declared content size and window of a complete frame. */
+  largestFrame: number;
+  largestWindow: number;
+}
+
+/** Walks the frame and block headers once, keeping only totals. */
+export function surveyFrames(bytes: Uint8Array): FrameSurvey {
+  const survey: FrameSurvey = { declared: 0, allDeclared: true, completeEnd: 0, estimate: 0, largestFrame: 0, largestWindow: 0 };
+  for (let p = 0; p < bytes.length;) {
+    const scan = scanFrame(bytes, p);
+    if (scan.kind === 'invalid') break;
+    if (scan.kind === 'zstd') {
+      // A compressed block may regenerate up to 128 KiB, so maxContent can be far above the real size;
+      // without a declared size, guess a typical JSONL ratio and let the buffer grow if needed.
+      const guess = Math.min(scan.maxContent, 16 * (scan.end - scan.start));
+      if (!scan.complete) {
+        survey.estimate += Math.min(scan.contentSize ?? guess, guess);
+        break;
+      }
+      if (scan.contentSize === undefined) survey.allDeclared = false;
+      else survey.declared += scan.contentSize;
+      survey.estimate += scan.contentSize ?? guess;
+      survey.largestFrame = Math.max(survey.largestFrame, scan.contentSize ?? scan.maxContent);
+      survey.largestWindow = Math.max(survey.largestWindow, scan.windowSize);
+    }
+    if (!scan.complete) break;
+    p = survey.completeEnd = scan.end;
+  }
+  return survey;
 }

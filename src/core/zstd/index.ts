@@ -1,8 +1,10 @@
 // Zstandard support for dsh session logs: decode a `session.jsonl.zstd` frame by frame (with dsh's rules
 // for the header frame, torn records and torn tails) and write frames the way dsh does.
 // Pure TypeScript: Node's zlib is used only when a caller hands it in (see backend.ts).
-export { isZstd, decodeZstdLog, effectiveLimits } from './decode';
-export type { ZstdBackend, ZstdDecodeOptions, ZstdDecodeResult, ZstdLimits, ZstdLogError, ZstdRule } from './decode';
+export { decodeZstdLog } from './decode';
+export { isZstd } from './frames';
+export { effectiveLimits } from './decode-types';
+export type { ZstdBackend, ZstdDecodeOptions, ZstdDecodeResult, ZstdLimits, ZstdLogError, ZstdRule } from './decode-types';
 export { encodeZstdFrame, encodeRawZstdFrame, encodeDshZstdLog, concatBytes } from './encode';
 export type { ZstdEncodeOptions, DshZstdLogOptions, RawFrameOptions } from './encode';
 export { scanFrame } from './frames';

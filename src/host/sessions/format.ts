@@ -1,6 +1,6 @@
 // Numbers, sizes and times for the Sessions view and the status bar, in VS Code's display language.
 import * as vscode from 'vscode';
-import type { SessionState } from '../../core/catalog';
+import type { SessionState } from '../../core/internal';
 
 const locale = () => vscode.env.language || 'en';
 

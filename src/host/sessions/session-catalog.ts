@@ -2,7 +2,7 @@
 // of session folders), kept for the Sessions view and the lineage commands. Listing runs in the
 // background and fills the catalogue batch by batch; a new refresh cancels the old.
 import * as vscode from 'vscode';
-import { buildLineage, listFolderLogs, listSessions, type Lineage, type SessionEntry } from '../../core/catalog';
+import { buildLineage, listFolderLogs, listSessions, type Lineage, type SessionEntry } from '../../core/internal';
 import type { SessionLog } from '../output';
 import { folderExists, sessionsRoot, workspaceCatalogFs, type SessionsRoot } from './sessions-root';
 

@@ -2,7 +2,7 @@
 // else `~/.dsh/sessions` (the shipped bundle's default; spec §1.1). `~` at the start of the setting
 // means the home folder. Read through vscode.workspace.fs, so any file system VS Code has works.
 import * as vscode from 'vscode';
-import type { CatalogFs } from '../../core/catalog';
+import type { CatalogFs } from '../../core/internal';
 import { readRange } from '../file-access';
 import { sessionsFolderSetting } from '../settings';
 

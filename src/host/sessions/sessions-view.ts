@@ -2,8 +2,8 @@
 // forks and subagent sessions under their parent, a session's older generations (history dsh keeps
 // untouched) under it with what today's dsh would make of each. Items open in the session editor.
 import * as vscode from 'vscode';
-import { isTranscriptName, projectDirName, transcriptGeneration } from '../../core/catalog';
 import { generationRelease } from '../../core';
+import { isTranscriptName, projectDirName, transcriptGeneration } from '../../core/internal';
 import { sessionEditorViewType } from '../session-editor-provider';
 import { formatAgo, formatCount, formatDateTime, formatSize, stateIcon, stateLabel, stateWord } from './format';
 import type { CatalogEntry, SessionCatalog } from './session-catalog';

@@ -1,8 +1,7 @@
 // The surface as it stood after a given seq, and a comparison of the derived messages at two points
 // (for instance just before and just after a compaction). Replays only the surface events up to the
 // point (appends and replacements), not the whole log.
-import type { SessionLog } from '../../core';
-import { deriveEventMessage } from '../../core/surface/projections';
+import { type SessionLog, derivedMessageOf } from '../../core';
 import { eventSummary, messageSummary, typeLabel, type Formatter } from '../../present';
 import type { AsOfNode, DiffEntry, MessagesDiff, SurfaceAsOf } from '../../protocol';
 import type { TimelineIndex } from './timeline-index';
@@ -39,7 +38,7 @@ function messageNodes(index: TimelineIndex, nodes: readonly number[]): number[] 
 function nodeSummary(log: SessionLog, seq: number, fmt: Formatter): string {
   const event = log.event(seq);
   if (!event) return '';
-  const message = deriveEventMessage(event);
+  const message = derivedMessageOf(event);
   return message ? messageSummary(message, fmt) : eventSummary(event, fmt);
 }
 

@@ -2,12 +2,16 @@
 // turn (pending calls, ghost rows for the closers dsh would append, whether it looks live or
 // crashed), the torn tail, repairs dsh already wrote and every health entry with where it leads.
 // All words come from the presentation layer, so the editor says what `repair --dry-run` says.
-import type { SessionLog, ZstdSummary } from '../../core';
-import { sessionHealth, type HealthEntry } from '../../core/check/session-health';
-import type { CloserReview, OpenTurnReview } from '../../core/surface/crash-review';
-import { openTurnActivity } from '../../core/surface/liveness';
-import type { TornTail } from '../../core/surface/torn-tail';
-import { planCrashRepairWrite } from '../../core/plan/crash-repair-write';
+import {
+  openTurnActivity,
+  type CloserReview,
+  type HealthEntry,
+  type OpenTurnReview,
+  type SessionLog,
+  type TornTail,
+  type ZstdSummary,
+} from '../../core';
+import { sessionHealth, planCrashRepairWrite } from '../../core/internal';
 import { coreText, oneLine, tailWhy, typeIcon, typeLabel, type Formatter } from '../../present';
 import {
   activityWords,

@@ -1,8 +1,7 @@
 // The inspector's view of one event: its content, its provenance links both directions (and the seqs
 // they mark in the list), its problems and its raw line; for a message of a later generation also the
 // stream inside it, and for a subagent catalog entry the child session it names.
-import { provenanceIndex, type Diagnostic, type Edge, type SessionLog } from '../../core';
-import { messageOf as carriedMessage } from '../../core/vocabulary/messages';
+import { provenanceIndex, type Diagnostic, type Edge, type SessionLog, messageOf as carriedMessage } from '../../core';
 import {
   boundedJson,
   boundedText,

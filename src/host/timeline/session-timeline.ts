@@ -3,7 +3,7 @@
 // instance per load; a reload makes a new one (a new `load` in the generation stamp). No vscode here:
 // the host hands in what needs the editor (reveal, reload, the repair commands). The protocol's
 // requests are answered over this by ./request-handlers.ts, one function per method.
-import type { Diagnostic, FormatVerdict, LoadedFile, SessionLog } from '../../core';
+import { type Diagnostic, type FormatVerdict, type LoadedFile, type SessionLog, findRepairsMade } from '../../core';
 import { logDiagnostics, upgradeDiagnostic, type Formatter } from '../../present';
 import {
   RequestError,
@@ -13,7 +13,6 @@ import {
   type SessionSummary,
   type SeverityMark,
 } from '../../protocol';
-import { findRepairsMade } from '../../core/surface/repairs-made';
 import { liveState, liveText } from '../../present';
 import { crashReviewView, hasTornTail } from './crash-view';
 import { RowLists } from './row-lists';

@@ -4,8 +4,7 @@
 // (and, after a replace, only the new generation's surface positions): no whole-log rebuild.
 // Facts that need event bodies (does an assistant/message give a model message?) are computed
 // lazily, when a view asks, and remembered.
-import { SurfaceRole, type SessionLog } from '../../core';
-import { deriveEventMessage } from '../../core/surface/projections';
+import { SurfaceRole, type SessionLog, derivedMessageOf } from '../../core';
 import type { Generation } from '../../protocol';
 
 /** A growable Int32Array (amortised doubling; `view` is valid until the next push). */
@@ -208,7 +207,7 @@ export class TimelineIndex {
     // head means "no system prompt"); a developer message always gives one.
     if (type === 'assistant/message' || type === 'system/message' || type === 'developer/message') {
       const event = this.log.event(seq);
-      gives = event !== undefined && deriveEventMessage(event) !== null;
+      gives = event !== undefined && derivedMessageOf(event) !== null;
     }
     this.givesMessage.set(seq, gives ? 1 : 0);
     return gives;
