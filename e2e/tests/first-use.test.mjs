@@ -89,7 +89,11 @@ test('each Sessions row shows its state and turns in a sidebar of the default wi
   await showSessionsView(page);
   const rows = await until(async () => ((await sessionRows()).length >= SAMPLE_LOGS.length ? sessionRows() : undefined), 60_000, 'rows');
   for (const row of rows) {
-    assert.match(row.description, /^(closed|live|crashed|refused|unknown) · \d+ turns?( · v\d+)?$/, `${row.label}: the state first`);
+    assert.match(
+      row.description,
+      /^(closed|live|crashed|refused|unknown) · \d+ turns?( · v\d+)?( · (fork|subagent))?$/,
+      `${row.label}: the state first`,
+    );
     assert.ok(row.stateAndTurnsVisible, `${row.label}: “${row.description}” shows its state and turns`);
   }
 });
