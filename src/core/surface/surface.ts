@@ -114,8 +114,10 @@ function checkToolResultRewrite(event: SessionEvent, shadowed: readonly number[]
  * replace may take the head's place by covering more.
  */
 function checkSystemHead(event: SessionEvent, startIdx: number, endIdx: number, nodes: readonly number[], lookup: EventLookup): void {
+  // Only a replace from the head can touch it: the head's event is looked up (read again) only then.
+  if (startIdx !== 0) return;
   const headIsSystem = nodes.length > 0 && lookup(nodes[0])?.type === 'system/message';
-  if (!headIsSystem || startIdx !== 0) return;
+  if (!headIsSystem) return;
   if (event.type !== 'system/message' || endIdx !== 0)
     throw new SurfaceError(
       'the protected system head can be replaced only by a system/message covering exactly that head',
@@ -143,7 +145,8 @@ export class SurfaceFold {
     const startIdx = this.nodes.indexOf(op.start);
     if (startIdx === -1)
       throw new SurfaceError(`surface replace: start seq ${op.start} not found in surface`, 'replace.endpoints-on-current-surface');
-    const endIdx = this.nodes.indexOf(op.end);
+    // A one-node replace (a pruner's rewrite of a result) needs only the one search.
+    const endIdx = op.end === op.start ? startIdx : this.nodes.indexOf(op.end);
     if (endIdx === -1)
       throw new SurfaceError(`surface replace: end seq ${op.end} not found in surface`, 'replace.endpoints-on-current-surface');
     if (startIdx > endIdx) {
