@@ -20,7 +20,26 @@ export interface Said {
 
 /** Fills {0}, {1}… of a template; a placeholder without an argument stays as written. */
 function fill(template: string, args: readonly (string | number)[]): string {
-  return template.replace(/\{(\d+)\}/g, (whole, i: string) => (args[Number(i)] !== undefined ? String(args[Number(i)]) : whole));
+  // A scan rather than a regular expression with a callback: a log can word one message per event.
+  let out = '';
+  let copied = 0;
+  for (let open = template.indexOf('{'); open !== -1; open = template.indexOf('{', open + 1)) {
+    let close = open + 1;
+    while (close < template.length && isDigit(template.charCodeAt(close))) close++;
+    if (close === open + 1 || template.charCodeAt(close) !== CLOSE_BRACE) continue;
+    const arg = args[Number(template.slice(open + 1, close))];
+    if (arg === undefined) continue;
+    out += template.slice(copied, open) + String(arg);
+    copied = close + 1;
+    open = close;
+  }
+  return copied === 0 ? template : out + template.slice(copied);
+}
+
+const CLOSE_BRACE = 0x7d;
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /**

@@ -125,6 +125,41 @@ describe('format v4 restore: relationships (spec §6)', () => {
         'llm/retry provider does not match the open request/header',
       );
     });
+    it('§6: a retry chain keeps one retryId; a retry start pairs one scheduled attempt, once', () => {
+      const retry = (retryNo: number, retryId = 'r', policyKey = 'k') => ({
+        type: 'llm/retry',
+        time: 1,
+        data: {
+          retryId,
+          turn: 1,
+          step: 2,
+          provider: 'deepseek-official',
+          mode: 'always',
+          policyKey,
+          retry: retryNo,
+          delayMs: 0,
+          failure: { message: 'x' },
+        },
+      });
+      const started = (retryNo: number, retryId = 'r') => ({
+        type: 'llm/retry-started',
+        time: 1,
+        data: { retryId, turn: 1, step: 2, retry: retryNo },
+      });
+      // The events inserted in order before the step's answer, each insert moving the references after it.
+      const withAll = (...inserted: Omit<LooseEvent, 'seq'>[]) => {
+        let list = structuredClone(events) as LooseEvent[];
+        inserted.forEach((event, i) => (list = fixReferencesAfterInsert(withInserted(list, at.answer + i, event), at.answer + i)));
+        return artifactOf(list);
+      };
+      loads(withAll(retry(1), started(1), retry(2), started(2), retry(1, 's', 'other'), started(1, 's')));
+      refused(withAll(retry(1), retry(2, 'q')), 'llm/retry must keep one retryId per policy chain');
+      refused(withAll(retry(1), retry(1, 'r', 'other')), 'llm/retry must keep one retryId per policy chain');
+      refused(withAll(retry(1), retry(3)), 'llm/retry skips its policy attempt sequence');
+      refused(withAll(retry(1), started(2)), 'llm/retry-started pairs no prior scheduled attempt');
+      refused(withAll(started(1)), 'llm/retry-started pairs no prior scheduled attempt');
+      refused(withAll(retry(1), started(1), started(1)), 'llm/retry-started repeats one scheduled attempt');
+    });
     it('§6: an assistant/attempt belongs to an open step', () => {
       const attempt = { type: 'assistant/attempt', time: 1, data: { turn: 1, step: 3, stream: [] } };
       refused(

@@ -114,8 +114,10 @@ function checkToolResultRewrite(event: SessionEvent, shadowed: readonly number[]
  * replace may take the head's place by covering more.
  */
 function checkSystemHead(event: SessionEvent, startIdx: number, endIdx: number, nodes: readonly number[], lookup: EventLookup): void {
+  // Only a replace from the head can touch it: the head's event is looked up (read again) only then.
+  if (startIdx !== 0) return;
   const headIsSystem = nodes.length > 0 && lookup(nodes[0])?.type === 'system/message';
-  if (!headIsSystem || startIdx !== 0) return;
+  if (!headIsSystem) return;
   if (event.type !== 'system/message' || endIdx !== 0)
     throw new SurfaceError(
       'the protected system head can be replaced only by a system/message covering exactly that head',
@@ -129,6 +131,15 @@ export class SurfaceFold {
   nodes: number[] = [];
   replaceGeneration = 0;
   readonly replacements: Replacement[] = [];
+  /**
+   * Each node's order key, ascending along the surface, so a replace finds its endpoints by binary
+   * search instead of scanning a surface of tens of thousands of nodes: an append takes the next
+   * key, a replacement the key of the first node it shadows.
+   */
+  private keys: number[] = [];
+  /** The key of each seq on the surface, plus one (0: not on it), by seq (seqs are an event's place in the log). */
+  private keyOf = new Int32Array(1024);
+  private nextKey = 0;
 
   /** Validates `event` as the next event (seq `expectedSeq`); throws SurfaceError, never mutates. */
   plan(event: SessionEvent, expectedSeq: number, lookup: EventLookup): SurfacePlan | undefined {
@@ -140,10 +151,10 @@ export class SurfaceFold {
       checkProvenance(event, []);
       return { kind: 'append', seq: event.seq };
     }
-    const startIdx = this.nodes.indexOf(op.start);
+    const startIdx = this.position(op.start);
     if (startIdx === -1)
       throw new SurfaceError(`surface replace: start seq ${op.start} not found in surface`, 'replace.endpoints-on-current-surface');
-    const endIdx = this.nodes.indexOf(op.end);
+    const endIdx = op.end === op.start ? startIdx : this.position(op.end);
     if (endIdx === -1)
       throw new SurfaceError(`surface replace: end seq ${op.end} not found in surface`, 'replace.endpoints-on-current-surface');
     if (startIdx > endIdx) {
@@ -163,9 +174,16 @@ export class SurfaceFold {
     if (!plan) return;
     if (plan.kind === 'append') {
       this.nodes.push(plan.seq);
+      this.keys.push(this.nextKey);
+      this.keep(plan.seq, this.nextKey++);
       return;
     }
-    this.nodes.splice(plan.startIdx, plan.endIdx - plan.startIdx + 1, plan.seq);
+    const count = plan.endIdx - plan.startIdx + 1;
+    const key = this.keys[plan.startIdx];
+    for (const seq of plan.shadowedSeqs) this.keep(seq, -1);
+    this.nodes.splice(plan.startIdx, count, plan.seq);
+    this.keys.splice(plan.startIdx, count, key);
+    this.keep(plan.seq, key);
     this.replaceGeneration += 1;
     this.replacements.push({ seq: plan.seq, start: plan.start, end: plan.end, shadowedSeqs: plan.shadowedSeqs });
   }
@@ -173,8 +191,49 @@ export class SurfaceFold {
   clone(): SurfaceFold {
     const copy = new SurfaceFold(this.rules);
     copy.nodes = this.nodes.slice();
+    copy.keys = this.keys.slice();
+    copy.keyOf = this.keyOf.slice();
+    copy.nextKey = this.nextKey;
     copy.replaceGeneration = this.replaceGeneration;
     copy.replacements.push(...this.replacements);
     return copy;
   }
+
+  /**
+   * Where `seq` is on the surface, or -1: as `nodes.indexOf(seq)` (a seq is on the surface at most
+   * once), which it falls back to should the keys not place it.
+   */
+  private position(seq: number): number {
+    const key = Number.isInteger(seq) && seq >= 0 && seq < this.keyOf.length ? this.keyOf[seq] - 1 : -1;
+    if (key >= 0) {
+      const keys = this.keys;
+      let low = 0;
+      let high = keys.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const found = keys[middle];
+        if (found === key) {
+          if (this.nodes[middle] === seq) return middle;
+          break;
+        }
+        if (found < key) low = middle + 1;
+        else high = middle - 1;
+      }
+    }
+    return this.nodes.indexOf(seq);
+  }
+
+  /** Notes the key of `seq` (-1: no longer on the surface). Seqs beyond an index's reach are found by scanning. */
+  private keep(seq: number, key: number): void {
+    if (!Number.isInteger(seq) || seq < 0 || seq >= MAX_KEYED_SEQ) return;
+    if (seq >= this.keyOf.length) {
+      const grown = new Int32Array(Math.min(Math.max(this.keyOf.length * 2, seq + 1), MAX_KEYED_SEQ));
+      grown.set(this.keyOf);
+      this.keyOf = grown;
+    }
+    this.keyOf[seq] = key + 1;
+  }
 }
+
+/** Seqs at or above this are not keyed (a fold over events of a log never reaches it). */
+const MAX_KEYED_SEQ = 2 ** 28;

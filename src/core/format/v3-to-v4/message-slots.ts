@@ -46,12 +46,24 @@ export function mapEventMessages(event: FormatEvent, transform: (message: JsonOb
   return changed ? { ...event, data: { ...data, [key]: mapped } } : event;
 }
 
-/** The messages of an event's slots, for checks that only read them. */
-export function eventMessages(event: FormatEvent): JsonObject[] {
-  const found: JsonObject[] = [];
-  mapEventMessages(event, (message) => {
-    found.push(message);
-    return message;
-  });
-  return found;
+/**
+ * Visits the messages of an event's slots, for checks that only read them. Throws, before visiting
+ * any, when a slot that must hold a message does not (as `mapEventMessages` does); no list is built
+ * per event, since the v4 relationships read every event's messages.
+ */
+export function forEachEventMessage(event: FormatEvent, visit: (message: JsonObject) => void): void {
+  const data = event.data;
+  if (!isJsonObject(data)) return;
+  if (event.type === 'user/message') return visit(data);
+  if (NESTED_MESSAGE_TYPES.has(event.type)) {
+    const message = data.message;
+    if (!isJsonObject(message)) throw new SessionFormatError(`${event.type} requires a message`);
+    return visit(message);
+  }
+  const key = MESSAGE_LISTS.get(event.type);
+  if (key === undefined) return;
+  const list = data[key];
+  if (!Array.isArray(list)) throw new SessionFormatError(`${event.type} requires message array`);
+  for (const message of list) if (!isJsonObject(message)) throw new SessionFormatError(`${event.type} requires message objects`);
+  for (const message of list) visit(message as JsonObject);
 }

@@ -41,18 +41,23 @@ export interface RetryPosition {
 }
 
 export class Retries {
-  private readonly scheduled: JsonObject[] = [];
+  /** The first schedule of each attempt of each retryId, by `retry:retryId` (as `started` keys them). */
+  private readonly scheduled = new Map<string, JsonObject>();
+  /** Every retryId scheduled so far. */
+  private readonly scheduledIds = new Set<unknown>();
+  /** The latest schedule of each chain: by turn, then step, provider and policyKey (compared as `===` does). */
+  private readonly chains = new Map<unknown, Map<unknown, Map<unknown, Map<unknown, JsonObject>>>>();
   private readonly started = new Set<string>();
 
   accept(event: FormatEvent, data: JsonObject, position: RetryPosition): void {
     const id = nonEmptyText(data.retryId, 'retryId');
     const attempt = formatCount(data.retry, 'retry');
+    const key = `${attempt}:${id}`;
     if (event.type === 'llm/retry-started') {
-      const schedule = this.scheduled.find((item) => item.retryId === id && item.retry === attempt);
+      const schedule = this.scheduled.get(key);
       if (schedule === undefined) throw new SessionFormatError('llm/retry-started pairs no prior scheduled attempt');
       if (schedule.turn !== data.turn || schedule.step !== data.step)
         throw new SessionFormatError('llm/retry-started changes scheduled coordinates');
-      const key = `${attempt}:${id}`;
       if (this.started.has(key)) throw new SessionFormatError('llm/retry-started repeats one scheduled attempt');
       this.started.add(key);
       return;
@@ -61,22 +66,33 @@ export class Retries {
       throw new SessionFormatError('llm/retry does not match the current turn and step');
     }
     if (data.provider !== position.provider) throw new SessionFormatError('llm/retry provider does not match the open request/header');
-    const prior = this.lastOfChain(data);
+    const chain = this.chainOf(data);
+    const prior = chain.get(data.policyKey);
     if (attempt !== (prior === undefined ? 1 : formatCount(prior.retry, 'prior retry') + 1)) {
       throw new SessionFormatError('llm/retry skips its policy attempt sequence');
     }
-    if (prior === undefined ? this.scheduled.some((item) => item.retryId === id) : prior.retryId !== id) {
+    if (prior === undefined ? this.scheduledIds.has(id) : prior.retryId !== id) {
       throw new SessionFormatError('llm/retry must keep one retryId per policy chain');
     }
-    this.scheduled.push(data);
+    // Kept in maps rather than searched for in a list of every schedule: a long log retries thousands of times.
+    if (!this.scheduled.has(key)) this.scheduled.set(key, data);
+    this.scheduledIds.add(id);
+    chain.set(data.policyKey, data);
   }
 
-  /** The latest schedule of the same turn, step, provider and policy. */
-  private lastOfChain(data: JsonObject): JsonObject | undefined {
-    for (let i = this.scheduled.length - 1; i >= 0; i--) {
-      const item = this.scheduled[i];
-      if (['turn', 'step', 'provider', 'policyKey'].every((key) => item[key] === data[key])) return item;
-    }
-    return undefined;
+  /** The latest schedules of the chains of the same turn, step and provider, by policyKey. */
+  private chainOf(data: JsonObject): Map<unknown, JsonObject> {
+    const byStep = child(this.chains, data.turn);
+    const byProvider = child(byStep, data.step);
+    return child(byProvider, data.provider);
   }
+}
+
+function child<K, V>(map: Map<K, Map<unknown, V>>, key: K): Map<unknown, V> {
+  let found = map.get(key);
+  if (found === undefined) {
+    found = new Map();
+    map.set(key, found);
+  }
+  return found;
 }

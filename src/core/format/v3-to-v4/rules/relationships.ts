@@ -8,7 +8,7 @@ import { SessionFormatError } from '../../errors';
 import { assertDeveloperRules } from './developer-message';
 import { admissionDefers } from './row-admission';
 import { assertProducerOwnedSource } from '../message-sources';
-import { eventMessages } from '../message-slots';
+import { forEachEventMessage } from '../message-slots';
 import { checkCatalogFact } from '../child-catalog';
 import { activeDeliverySession, WRONG_SESSION_DELIVERY } from '../delivery';
 
@@ -27,7 +27,7 @@ export class V4SessionRelationships {
   /** The next known event; throws the first rule it breaks whatever the cut. */
   accept(event: FormatEvent): void {
     if (!this.rowsAdmitted || admissionDefers(event)) assertDeveloperRules(event);
-    for (const message of eventMessages(event)) assertProducerOwnedSource(message);
+    forEachEventMessage(event, assertProducerOwnedSource);
     const deliverySession = activeDeliverySession(event, 4);
     if (deliverySession !== undefined && deliverySession !== this.header.id) {
       // A marker inherited from a parent may name the parent: only a child's can be excused.
