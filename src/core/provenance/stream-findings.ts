@@ -40,7 +40,8 @@ export function checkReassembly(
   const content = data.message?.content;
   const interrupted = data.interrupted === true;
   if (chunkCount === 0 || assembly === undefined) {
-    if (Array.isArray(content) && content.length > 0) {
+    // From v2 on a message carries its stream inside it (`data.stream`): no chunk events is how it should be.
+    if (Array.isArray(content) && content.length > 0 && !Array.isArray((data as { stream?: unknown }).stream)) {
       report(
         'info',
         'provenance.no-stream',
