@@ -82,7 +82,12 @@ export async function writeGenerationsFolder(dir, v0File, children = [], outDir 
     return childCatalogEvidence(read.artifact);
   });
   const v0 = readFileSync(v0File);
-  const read = readGeneration(new Uint8Array(v0), { targetVersion: 4, encode: false, keepArtifact: true, evidence: { children: evidence } });
+  const read = readGeneration(new Uint8Array(v0), {
+    targetVersion: 4,
+    encode: false,
+    keepArtifact: true,
+    evidence: { children: evidence },
+  });
   if (!read.verdict.ok) throw new Error(`the v0 sample does not migrate: ${read.verdict.dshError}`);
   const { text } = encodeArtifact(read.artifact, findGeneration(4).codec, { keepText: true });
   mkdirSync(dir, { recursive: true });
