@@ -5,7 +5,6 @@ import type { Severity } from '../types';
 import { say, type Words } from '../words';
 import { verdictError } from '../read/verdict';
 import type { SessionLog } from '../read/session-log';
-import { KNOWN_EVENT_TYPES } from '../read/known-types';
 import { checkInvariants } from './invariants';
 import { reviewOpenTurn, type OpenTurnReview } from '../surface/crash-review';
 import { reviewTornTail, type LoadedBytes, type TornTail } from '../surface/torn-tail';
@@ -117,7 +116,7 @@ export function sessionHealth(log: SessionLog, source: LoadedBytes, options: Hea
   const unknown = new Map<string, { first: number; count: number }>();
   for (let seq = 0; seq < log.eventCount; seq++) {
     const type = log.eventType(seq) ?? '';
-    if (KNOWN_EVENT_TYPES.has(type)) continue;
+    if (log.knowsType(type)) continue;
     const seen = unknown.get(type);
     if (seen) seen.count += 1;
     else unknown.set(type, { first: seq, count: 1 });

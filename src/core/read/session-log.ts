@@ -21,6 +21,7 @@ import type { LineBeyondDamage } from './line-scanner';
 import type { StrictSeedVerdict, VerdictInputs } from './verdict';
 import { generationHeader } from './generation-reading';
 import { namedGeneration, type NamedGeneration } from './generation-choice';
+import { KNOWN_EVENT_TYPES } from './known-types';
 import { forkLogParts, newLogParts, verdictInputsOf, type LogParts } from './log-parts';
 import { LogLoader } from './log-loader';
 import { eventAt, eventTypeAt, lineTextAt, placeAt, stepAt, surfaceRoleAt, turnAt } from './log-lookup';
@@ -272,6 +273,14 @@ export class SessionLog implements SessionLogView, EventFacts {
   }
 
   // ---- Closers and surfaces
+
+  /**
+   * Whether dsh knows events of `type` in this log's generation. A later generation's vocabulary is
+   * closed (its format layer refuses a type outside it), so every event such a log kept is known.
+   */
+  knowsType(type: string): boolean {
+    return this.parts.generation !== undefined || KNOWN_EVENT_TYPES.has(type);
+  }
 
   /** How events are written into this log: its generation's marker spelling, sources and lines. */
   get writing(): LogWriting {
