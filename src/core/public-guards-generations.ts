@@ -6,6 +6,7 @@ import type { Diagnostic } from './types';
 import type { SessionLog } from './read/session-log';
 import { isSessionLog } from './read/session-log';
 import { asBytes, badInput, readField } from './api-guard';
+import { answer, refusedPlan, unexpected } from './public-guards';
 import { readGeneration as readAs, type ReadGenerationOptions } from './format/catalog';
 import type { FormatRead } from './format/verdict';
 import {
@@ -31,13 +32,8 @@ import type { SessionEvent } from './types';
 /** The most names a folder listing is read for (far beyond a session folder's few generations). */
 const MAX_NAMES = 100_000;
 
-function quietly<R>(run: () => R, fallback: R): R {
-  try {
-    return run();
-  } catch {
-    return fallback;
-  }
-}
+/** Runs `run`; what it throws becomes the result type's empty answer. */
+const quietly = <R>(run: () => R, empty: R): R => answer(run, () => empty);
 
 export function messageOf(event: unknown): Record<string, unknown> | undefined {
   return quietly(() => messageOfEvent(event as { type: unknown; data?: unknown }), undefined);
@@ -126,10 +122,10 @@ export function readGeneration(file: unknown, options: unknown): FormatRead {
 }
 
 export function planCloseCompaction(log: unknown, time?: unknown): PlanResult {
-  if (!isSessionLog(log)) return { ok: false, reasons: [badInput('planCloseCompaction needs a loaded session log', log)] };
+  if (!isSessionLog(log)) return refusedPlan('planCloseCompaction', log, 'a loaded session log');
   const at = typeof time === 'number' && Number.isSafeInteger(time) ? time : undefined;
-  return quietly(() => (at === undefined ? closeOf(log as SessionLog) : closeOf(log as SessionLog, at)), {
-    ok: false,
-    reasons: [{ severity: 'error', rule: 'api.unexpected', message: 'planCloseCompaction could not use this input' }],
-  });
+  return answer(
+    () => (at === undefined ? closeOf(log as SessionLog) : closeOf(log as SessionLog, at)),
+    (error) => ({ ok: false, reasons: [unexpected('planCloseCompaction', error)] }),
+  );
 }

@@ -37,7 +37,7 @@ import {
 } from './plan/torn-tail-removal';
 
 /** Runs `run`; what it throws (a failure no check anticipated) becomes `fallback(error)`. */
-function answer<R>(run: () => R, fallback: (error: unknown) => R): R {
+export function answer<R>(run: () => R, fallback: (error: unknown) => R): R {
   try {
     return run();
   } catch (error) {
@@ -45,7 +45,7 @@ function answer<R>(run: () => R, fallback: (error: unknown) => R): R {
   }
 }
 
-function unexpected(name: string, error: unknown): Diagnostic {
+export function unexpected(name: string, error: unknown): Diagnostic {
   return {
     severity: 'error',
     rule: 'api.unexpected',
@@ -53,7 +53,7 @@ function unexpected(name: string, error: unknown): Diagnostic {
   };
 }
 
-function refusedPlan(name: string, value: unknown, what: string): { ok: false; reasons: Diagnostic[] } {
+export function refusedPlan(name: string, value: unknown, what: string): { ok: false; reasons: Diagnostic[] } {
   return { ok: false, reasons: [badInput(`${name} needs ${what}`, value)] };
 }
 
