@@ -75,8 +75,8 @@ export function streamView(stream: unknown, content: unknown[] | undefined, fmt:
     const kind = KIND[record.type as string];
     const index = finite(kind ? record.index : isLoose(record.chunk) ? record.chunk.index : undefined);
     const p = kind ? packed(record) : undefined;
-    if (kind && p && index !== undefined) {
-      const joined = p.pieces.map((piece) => (typeof piece === 'string' ? piece : valueText(piece, 200))).join('');
+    const joined = p?.pieces.map((piece) => (typeof piece === 'string' ? piece : valueText(piece, 200))).join('');
+    if (kind && joined !== undefined && index !== undefined) {
       const seen = assembled.get(index) ?? { kind, text: '', records: [] };
       seen.text += joined;
       seen.records.push(records.length);
@@ -92,7 +92,7 @@ export function streamView(stream: unknown, content: unknown[] | undefined, fmt:
     if (p) {
       view.pieces = p.pieces.length;
       view.spanText = fmt.duration(p.span);
-      view.text = boundedText(p.pieces.map((piece) => (typeof piece === 'string' ? piece : valueText(piece, 200))).join(''), TEXT_MAX);
+      view.text = boundedText(joined ?? '', TEXT_MAX);
     }
     if (kind === 'toolCall') {
       if (typeof record.name === 'string') view.name = oneLine(record.name, 80);
